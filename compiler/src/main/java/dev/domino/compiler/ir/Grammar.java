@@ -1,0 +1,49 @@
+package dev.domino.compiler.ir;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A grammar as the front-ends produce it: named rules over {@link Expr}, a start rule, and
+ * lexer-level information.
+ *
+ * <ul>
+ *   <li>{@code lexicalRules}: rules the front-end declares to be terminals (Lark's UPPERCASE
+ *   rules). Empty for GBNF: the compiler derives terminals itself.</li>
+ *   <li>{@code ignored}: expressions that may appear between any two terminals (Lark
+ *   {@code %ignore}); they never reach the parser.</li>
+ * </ul>
+ */
+public final class Grammar {
+    private final String start;
+    private final Map<String, Expr> rules;
+    private final Map<String, int[]> rulePositions;
+    private final Set<String> lexicalRules;
+    private final List<Expr> ignored;
+
+    public Grammar(String start, Map<String, Expr> rules, Map<String, int[]> rulePositions,
+                   Set<String> lexicalRules, List<Expr> ignored) {
+        this.start = start;
+        this.rules = Collections.unmodifiableMap(new LinkedHashMap<>(rules));
+        this.rulePositions = Collections.unmodifiableMap(new LinkedHashMap<>(rulePositions));
+        this.lexicalRules = Collections.unmodifiableSet(new LinkedHashSet<>(lexicalRules));
+        this.ignored = List.copyOf(ignored);
+    }
+
+    /** A grammar of plain rules (GBNF style: terminals are derived). */
+    public static Grammar of(String start, Map<String, Expr> rules) {
+        return new Grammar(start, rules, Map.of(), Set.of(), List.of());
+    }
+
+    public String start() { return start; }
+    /** Rules in definition order. */
+    public Map<String, Expr> rules() { return rules; }
+    /** Where each rule was defined: {line, column} (1-based), when the front-end knows it. */
+    public Map<String, int[]> rulePositions() { return rulePositions; }
+    public Set<String> lexicalRules() { return lexicalRules; }
+    public List<Expr> ignored() { return ignored; }
+}

@@ -1,0 +1,115 @@
+package dev.domino.runtime;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HexFormat;
+
+/**
+ * A model's vocabulary as the engine sees it: token id to exact bytes, which ids are special
+ * (never produced by grammar text), and which ids end the output (EOS).
+ * Immutable; the arrays handed in are not copied, so callers must not change them afterwards.
+ */
+public final class Vocabulary {
+    private final String name;
+    private final byte[][] tokenBytes;
+    private final BitSet special;
+    private final int[] eosIds;
+    private final String fingerprint;
+
+    /**
+     * @param tokenBytes bytes of each id; {@code null} or empty for ids that have no bytes
+     *                   (holes in the id space, or special tokens)
+     * @param special    ids that grammar text never matches (added/control tokens), EOS included
+     * @param eosIds     ids that end the output
+     */
+    public Vocabulary(String name, byte[][] tokenBytes, BitSet special, int[] eosIds) {
+        this.name = name;
+        this.tokenBytes = tokenBytes;
+        for (int i = 0; i < tokenBytes.length; i++) if (tokenBytes[i] == null) tokenBytes[i] = new byte[0];
+        this.special = (BitSet) special.clone();
+        this.eosIds = eosIds.clone();
+        for (int id : eosIds) {
+            if (id < 0 || id >= tokenBytes.length) {
+                throw new IllegalArgumentException("EOS id " + id + " outside the vocabulary (size " + tokenBytes.length + ")");
+            }
+            this.special.set(id);
+        }
+        this.fingerprint = computeFingerprint();
+    }
+
+    public String name() { return name; }
+    public int size() { return tokenBytes.length; }
+    /** The token's bytes (shared array: do not modify). */
+    public byte[] bytes(int id) { return tokenBytes[id]; }
+    public boolean isSpecial(int id) { return special.get(id); }
+    public BitSet specialIds() { return (BitSet) special.clone(); }
+    public int[] eosIds() { return eosIds.clone(); }
+
+    public boolean isEos(int id) {
+        for (int e : eosIds) if (e == id) return true;
+        return false;
+    }
+
+    /** True when the token may be matched by grammar text: not special and not empty. */
+    public boolean isGrammarToken(int id) { return !special.get(id) && tokenBytes[id].length > 0; }
+
+    /** Stable hash of ids, bytes, specials and EOS: artifacts are bound to it. */
+    public String fingerprint() { return fingerprint; }
+
+    /** Human-readable form of a token's bytes (invalid UTF-8 shown as \xNN). */
+    public String display(int id) { return displayBytes(tokenBytes[id]); }
+
+    public static String displayBytes(byte[] b) {
+        StringBuilder sb = new StringBuilder();
+        int i = 0;
+        while (i < b.length) {
+            int c = b[i] & 0xFF;
+            int len = c < 0x80 ? 1 : c >= 0xF0 && c < 0xF8 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+            boolean ok = len > 0 && i + len <= b.length;
+            for (int j = 1; ok && j < len; j++) ok = (b[i + j] & 0xC0) == 0x80;
+            if (ok && len == 1 && (c < 0x20 || c == 0x7F)) {
+                switch (c) {
+                    case '\n' -> sb.append("\\n");
+                    case '\t' -> sb.append("\\t");
+                    case '\r' -> sb.append("\\r");
+                    default -> sb.append(String.format("\\x%02X", c));
+                }
+                i++;
+            } else if (ok) {
+                sb.append(new String(b, i, len, StandardCharsets.UTF_8));
+                i += len;
+            } else {
+                sb.append(String.format("\\x%02X", c));
+                i++;
+            }
+        }
+        return sb.toString();
+    }
+
+    private String computeFingerprint() {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            byte[] len = new byte[4];
+            for (int i = 0; i < tokenBytes.length; i++) {
+                byte[] b = tokenBytes[i];
+                putInt(len, b.length);
+                md.update(len);
+                md.update(b);
+                md.update((byte) (special.get(i) ? 1 : 0));
+            }
+            int[] eos = eosIds.clone();
+            Arrays.sort(eos);
+            for (int e : eos) { putInt(len, e); md.update(len); }
+            return HexFormat.of().formatHex(md.digest(), 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void putInt(byte[] out, int v) {
+        out[0] = (byte) (v >>> 24); out[1] = (byte) (v >>> 16); out[2] = (byte) (v >>> 8); out[3] = (byte) v;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.domino.compiler.ir;
+
+/** Prints IR expressions as compact regex-like text, for names, inspection and errors. */
+public final class ExprPrinter {
+    private ExprPrinter() {}
+
+    public static String print(Expr e) {
+        StringBuilder sb = new StringBuilder();
+        print(e, sb, 0);
+        return sb.toString();
+    }
+
+    /** Printed form cut to {@code max} characters. */
+    public static String brief(Expr e, int max) {
+        String s = print(e);
+        return s.length() <= max ? s : s.substring(0, max - 1) + "…";
+    }
+
+    // precedence: 0 = alternation, 1 = sequence, 2 = atom
+    private static void print(Expr e, StringBuilder sb, int context) {
+        if (e instanceof Expr.Literal lit) {
+            sb.append('"');
+            lit.text().codePoints().forEach(cp -> {
+                switch (cp) {
+                    case '"' -> sb.append("\\\"");
+                    case '\\' -> sb.append("\\\\");
+                    case '\n' -> sb.append("\\n");
+                    case '\t' -> sb.append("\\t");
+                    case '\r' -> sb.append("\\r");
+                    default -> {
+                        if (cp < 0x20 || cp == 0x7F) sb.append(String.format("\\x%02X", cp));
+                        else sb.appendCodePoint(cp);
+                    }
+                }
+            });
+            sb.append('"');
+        } else if (e instanceof Expr.Chars c) {
+            if (c.set().equals(CodePointSet.ANY)) sb.append('.');
+            else sb.append(c.set());
+        } else if (e instanceof Expr.Ref r) {
+            sb.append(r.name());
+        } else if (e instanceof Expr.Seq s) {
+            if (s.items().isEmpty()) { sb.append("()"); return; }
+            boolean paren = context > 1 && s.items().size() > 1;
+            if (paren) sb.append('(');
+            for (int i = 0; i < s.items().size(); i++) {
+                if (i > 0) sb.append(' ');
+                print(s.items().get(i), sb, 2);
+            }
+            if (paren) sb.append(')');
+        } else if (e instanceof Expr.Alt a) {
+            if (a.options().isEmpty()) { sb.append("[]"); return; }
+            boolean paren = context > 0 && a.options().size() > 1;
+            if (paren) sb.append('(');
+            for (int i = 0; i < a.options().size(); i++) {
+                if (i > 0) sb.append(" | ");
+                print(a.options().get(i), sb, 1);
+            }
+            if (paren) sb.append(')');
+        } else if (e instanceof Expr.Repeat r) {
+            print(r.body(), sb, 3);
+            if (r.min() == 0 && r.max() == 1) sb.append('?');
+            else if (r.min() == 0 && r.max() == Expr.Repeat.UNBOUNDED) sb.append('*');
+            else if (r.min() == 1 && r.max() == Expr.Repeat.UNBOUNDED) sb.append('+');
+            else if (r.max() == Expr.Repeat.UNBOUNDED) sb.append('{').append(r.min()).append(",}");
+            else if (r.min() == r.max()) sb.append('{').append(r.min()).append('}');
+            else sb.append('{').append(r.min()).append(',').append(r.max()).append('}');
+        }
+    }
+}

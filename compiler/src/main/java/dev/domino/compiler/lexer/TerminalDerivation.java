@@ -1,0 +1,407 @@
+package dev.domino.compiler.lexer;
+
+import dev.domino.compiler.automata.ByteAutomata;
+import dev.domino.compiler.ir.CodePointSet;
+import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.ExprPrinter;
+import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.ir.GrammarException;
+import dev.domino.runtime.ByteDfa;
+import dev.domino.runtime.ParserGrammar;
+import dev.domino.runtime.Terminal;
+import dk.brics.automaton.Automaton;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Splits a grammar into terminals and a parser-level CFG without changing its language.
+ *
+ * <ul>
+ *   <li>Lexical mode (Lark, or any grammar declaring {@code lexicalRules}): the declared rules
+ *   are the terminals; literals and character classes inside other rules become terminals.</li>
+ *   <li>Derived mode (GBNF): a rule is regular when it reaches no recursion (after Arden's
+ *   rewrite of right-linear self recursion). A regular rule referenced from a non-regular rule
+ *   becomes a terminal, as does every literal, class or regular group there. A regular start
+ *   rule makes the whole grammar one terminal.</li>
+ * </ul>
+ * A terminal never matches the empty string: a nullable one keeps its non-empty part and its
+ * references become optional in the parser grammar.
+ */
+public final class TerminalDerivation {
+    private final Grammar source;
+    private final Map<String, Expr> rules = new LinkedHashMap<>();
+    private final boolean lexicalMode;
+    private final Set<String> terminalRules = new HashSet<>();
+    private final Set<String> regularRules = new HashSet<>();
+    private final ByteAutomata automata;
+
+    // terminal construction
+    private final Map<Object, Integer> terminalIndex = new HashMap<>();
+    private final List<String> terminalNames = new ArrayList<>();
+    private final List<Expr> terminalExprs = new ArrayList<>();
+    private final List<Automaton> terminalAutomata = new ArrayList<>();
+    private final List<Boolean> terminalNullable = new ArrayList<>();
+    private final List<Boolean> terminalIgnored = new ArrayList<>();
+
+    // parser-level construction
+    private final List<String> ntNames = new ArrayList<>();
+    private final Map<String, Integer> ruleNt = new HashMap<>();
+    private final List<Integer> prodLhs = new ArrayList<>();
+    private final List<int[]> prodRhs = new ArrayList<>();
+    private final Set<Integer> intentionallyEmpty = new HashSet<>();
+    private int freshCounter;
+
+    private TerminalDerivation(Grammar g) {
+        this.source = g;
+        this.lexicalMode = !g.lexicalRules().isEmpty() || !g.ignored().isEmpty();
+        this.automata = new ByteAutomata(name -> rules.get(name));
+    }
+
+    public static LexedGrammar derive(Grammar g) { return new TerminalDerivation(g).run(); }
+
+    private LexedGrammar run() {
+        if (!source.rules().containsKey(source.start())) {
+            throw new GrammarException("the start rule '" + source.start() + "' is not defined");
+        }
+        for (Map.Entry<String, Expr> e : source.rules().entrySet()) checkRefs(e.getValue());
+        for (Expr e : source.ignored()) checkRefs(e);
+        for (Map.Entry<String, Expr> e : source.rules().entrySet()) {
+            Expr body = e.getValue();
+            if (ArdenRewrite.mentions(body, e.getKey())) {
+                Expr rewritten = ArdenRewrite.rewrite(e.getKey(), body);
+                if (rewritten != null) body = rewritten;
+            }
+            rules.put(e.getKey(), body);
+        }
+        computeRegular();
+        if (lexicalMode) {
+            for (String name : source.lexicalRules()) {
+                if (!regularRules.contains(name)) {
+                    throw error("terminal '" + name + "' is recursive or refers to a rule; terminals must be regular", name);
+                }
+                terminalRules.add(name);
+            }
+        }
+
+        // the ignored terminals come first so their ids are stable
+        for (Expr e : source.ignored()) {
+            int t = terminalFor("%ignore " + ExprPrinter.print(e), e, ExprPrinter.brief(e, 40));
+            terminalIgnored.set(t, true);
+        }
+
+        int start = parserNonterminal(source.start());
+        return reduceAndPack(start);
+    }
+
+    // ------------------------------------------------------------ analysis
+
+    private void checkRefs(Expr e) {
+        if (e instanceof Expr.Ref r) {
+            if (!source.rules().containsKey(r.name())) {
+                throw new GrammarException("unknown rule '" + r.name() + "'", r.line(), r.column());
+            }
+        } else if (e instanceof Expr.Seq s) {
+            s.items().forEach(this::checkRefs);
+        } else if (e instanceof Expr.Alt a) {
+            a.options().forEach(this::checkRefs);
+        } else if (e instanceof Expr.Repeat r) {
+            checkRefs(r.body());
+        }
+    }
+
+    /** Regular = reaches no cycle in the reference graph. */
+    private void computeRegular() {
+        Map<String, Integer> state = new HashMap<>(); // 1 = visiting, 2 = regular, 3 = not regular
+        for (String name : rules.keySet()) classify(name, state);
+    }
+
+    private boolean classify(String name, Map<String, Integer> state) {
+        Integer s = state.get(name);
+        if (s != null) return s == 2; // visiting counts as a cycle: not regular
+        state.put(name, 1);
+        boolean regular = true;
+        for (String ref : refs(rules.get(name), new HashSet<>())) {
+            if (!classify(ref, state)) regular = false;
+        }
+        state.put(name, regular ? 2 : 3);
+        if (regular) regularRules.add(name);
+        return regular;
+    }
+
+    private static Set<String> refs(Expr e, Set<String> out) {
+        if (e instanceof Expr.Ref r) out.add(r.name());
+        else if (e instanceof Expr.Seq s) s.items().forEach(i -> refs(i, out));
+        else if (e instanceof Expr.Alt a) a.options().forEach(i -> refs(i, out));
+        else if (e instanceof Expr.Repeat r) refs(r.body(), out);
+        return out;
+    }
+
+    private boolean isRegularExpr(Expr e) {
+        for (String r : refs(e, new HashSet<>())) if (!regularRules.contains(r)) return false;
+        return true;
+    }
+
+    private boolean isTerminalRule(String name) {
+        if (lexicalMode) return terminalRules.contains(name);
+        return regularRules.contains(name);
+    }
+
+    // ------------------------------------------------------------ terminals
+
+    private int terminalFor(Object key, Expr regex, String name) {
+        Integer existing = terminalIndex.get(key);
+        if (existing != null) return existing;
+        Automaton a;
+        try {
+            a = automata.build(regex);
+        } catch (IllegalStateException ex) {
+            throw new GrammarException(ex.getMessage() + " (in terminal " + name + ")");
+        }
+        boolean nullable = a.run("");
+        if (nullable) a = ByteAutomata.withoutEmptyString(a);
+        int t = terminalNames.size();
+        terminalIndex.put(key, t);
+        terminalNames.add(name);
+        terminalExprs.add(regex);
+        terminalAutomata.add(a);
+        terminalNullable.add(nullable);
+        terminalIgnored.add(false);
+        return t;
+    }
+
+    /** The parser symbol for a terminal: its id, or a wrapper for empty/nullable languages. */
+    private int terminalSymbol(int t) {
+        boolean empty = terminalAutomata.get(t).isEmpty();
+        boolean nullable = terminalNullable.get(t);
+        if (empty) {
+            int nt = freshNonterminal("empty");
+            if (nullable) addProduction(nt, new int[0]);
+            else intentionallyEmpty.add(nt);
+            return nt;
+        }
+        if (!nullable) return -1 - t;
+        int nt = freshNonterminal(terminalNames.get(t) + "?");
+        addProduction(nt, new int[0]);
+        addProduction(nt, new int[] {-1 - t});
+        return nt;
+    }
+
+    // ------------------------------------------------------------ parser level
+
+    private int freshNonterminal(String hint) {
+        ntNames.add(hint + "#" + (freshCounter++));
+        return ntNames.size() - 1;
+    }
+
+    private void addProduction(int lhs, int[] rhs) {
+        prodLhs.add(lhs);
+        prodRhs.add(rhs);
+    }
+
+    /** The nonterminal of a parser-level rule (created on first use). */
+    private int parserNonterminal(String name) {
+        Integer nt = ruleNt.get(name);
+        if (nt != null) return nt;
+        nt = ntNames.size();
+        ntNames.add(name);
+        ruleNt.put(name, nt);
+        Expr body = rules.get(name);
+        if (isTerminalRule(name)) {
+            // a regular start rule (or a lexical rule used as a nonterminal): one terminal
+            addProduction(nt, new int[] {terminalSymbol(terminalFor("rule " + name, new Expr.Ref(name, 0, 0), name))});
+            return nt;
+        }
+        if (body instanceof Expr.Alt alt) {
+            if (alt.options().isEmpty()) intentionallyEmpty.add(nt);
+            for (Expr option : alt.options()) addProduction(nt, sequence(option));
+        } else {
+            addProduction(nt, sequence(body));
+        }
+        return nt;
+    }
+
+    private int[] sequence(Expr e) {
+        List<Integer> out = new ArrayList<>();
+        if (e instanceof Expr.Seq s) {
+            for (Expr item : s.items()) out.add(symbol(item));
+        } else {
+            out.add(symbol(e));
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private int symbol(Expr e) {
+        if (e instanceof Expr.Ref r) {
+            if (isTerminalRule(r.name())) {
+                return terminalSymbol(terminalFor("rule " + r.name(), r, r.name()));
+            }
+            return parserNonterminal(r.name());
+        }
+        if (e instanceof Expr.Literal lit) {
+            return terminalSymbol(terminalFor(lit, lit, ExprPrinter.print(lit)));
+        }
+        if (e instanceof Expr.Chars c) {
+            return terminalSymbol(terminalFor(c, c, c.set().equals(CodePointSet.ANY) ? "." : c.set().toString()));
+        }
+        if (!lexicalMode && isRegularExpr(e)) {
+            return terminalSymbol(terminalFor(e, e, ExprPrinter.brief(e, 48)));
+        }
+        if (e instanceof Expr.Seq s) {
+            int nt = freshNonterminal("seq");
+            addProduction(nt, sequence(s));
+            return nt;
+        }
+        if (e instanceof Expr.Alt a) {
+            int nt = freshNonterminal("alt");
+            if (a.options().isEmpty()) intentionallyEmpty.add(nt);
+            for (Expr option : a.options()) addProduction(nt, sequence(option));
+            return nt;
+        }
+        if (e instanceof Expr.Repeat r) return repeat(r);
+        throw new IllegalArgumentException("unknown expression " + e);
+    }
+
+    /** body{min,max}: min copies, then a left-recursive star or a chain of optionals. */
+    private int repeat(Expr.Repeat r) {
+        int body = symbol(r.body());
+        int nt = freshNonterminal("rep");
+        List<Integer> rhs = new ArrayList<>();
+        for (int i = 0; i < r.min(); i++) rhs.add(body);
+        if (r.max() == Expr.Repeat.UNBOUNDED) {
+            int star = freshNonterminal("star");
+            addProduction(star, new int[0]);
+            addProduction(star, new int[] {star, body});
+            rhs.add(star);
+        } else if (r.max() > r.min()) {
+            int tail = -1;
+            for (int k = 0; k < r.max() - r.min(); k++) {
+                int opt = freshNonterminal("opt");
+                addProduction(opt, new int[0]);
+                addProduction(opt, tail < 0 ? new int[] {body} : new int[] {body, tail});
+                tail = opt;
+            }
+            rhs.add(tail);
+        }
+        addProduction(nt, rhs.stream().mapToInt(Integer::intValue).toArray());
+        return nt;
+    }
+
+    // ------------------------------------------------------------ reduction
+
+    private LexedGrammar reduceAndPack(int start) {
+        int n = ntNames.size();
+        int pCount = prodLhs.size();
+        boolean[] productive = new boolean[n];
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int p = 0; p < pCount; p++) {
+                if (productive[prodLhs.get(p)]) continue;
+                boolean ok = true;
+                for (int s : prodRhs.get(p)) if (s >= 0 && !productive[s]) { ok = false; break; }
+                if (ok) { productive[prodLhs.get(p)] = true; changed = true; }
+            }
+        }
+        if (!productive[start]) {
+            throw error("the grammar's language is empty: rule '" + source.start() + "' can never finish", source.start());
+        }
+        // reachable through productive productions only
+        boolean[] reachable = new boolean[n];
+        List<Integer> work = new ArrayList<>(List.of(start));
+        reachable[start] = true;
+        Map<Integer, List<Integer>> byLhs = new HashMap<>();
+        for (int p = 0; p < pCount; p++) byLhs.computeIfAbsent(prodLhs.get(p), k -> new ArrayList<>()).add(p);
+        while (!work.isEmpty()) {
+            int a = work.remove(work.size() - 1);
+            for (int p : byLhs.getOrDefault(a, List.of())) {
+                if (!allProductive(prodRhs.get(p), productive)) continue;
+                for (int s : prodRhs.get(p)) if (s >= 0 && !reachable[s]) { reachable[s] = true; work.add(s); }
+            }
+        }
+        // a named rule that is used but can never finish is a mistake in the grammar
+        for (Map.Entry<String, Integer> e : ruleNt.entrySet()) {
+            int nt = e.getValue();
+            if (!productive[nt] && usedByReachable(nt, reachable, productive) && !intentionallyEmpty.contains(nt)
+                    && !containsExplicitNothing(rules.get(e.getKey()))) {
+                throw error("rule '" + e.getKey() + "' can never finish (every alternative recurses without end)", e.getKey());
+            }
+        }
+        // renumber nonterminals and terminals that survive
+        int[] ntMap = new int[n];
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < n; i++) ntMap[i] = reachable[i] ? names.size() : -1;
+        for (int i = 0; i < n; i++) if (reachable[i]) names.add(ntNames.get(i));
+        int tCount = terminalNames.size();
+        boolean[] usedT = new boolean[tCount];
+        for (int t = 0; t < tCount; t++) usedT[t] = terminalIgnored.get(t);
+        List<int[]> keptRhs = new ArrayList<>();
+        List<Integer> keptLhs = new ArrayList<>();
+        for (int p = 0; p < pCount; p++) {
+            if (!reachable[prodLhs.get(p)] || !allProductive(prodRhs.get(p), productive)) continue;
+            keptLhs.add(prodLhs.get(p));
+            keptRhs.add(prodRhs.get(p));
+            for (int s : prodRhs.get(p)) if (s < 0) usedT[-1 - s] = true;
+        }
+        int[] tMap = new int[tCount];
+        List<Terminal> terminals = new ArrayList<>();
+        for (int t = 0; t < tCount; t++) {
+            if (!usedT[t]) { tMap[t] = -1; continue; }
+            ByteDfa dfa = ByteAutomata.toByteDfa(terminalAutomata.get(t));
+            if (dfa == null) { tMap[t] = -1; continue; } // empty ignored terminal
+            tMap[t] = terminals.size();
+            terminals.add(new Terminal(terminalNames.get(t), ExprPrinter.brief(terminalExprs.get(t), 200), dfa, terminalIgnored.get(t)));
+        }
+        int[] lhs = new int[keptLhs.size()];
+        int[][] rhs = new int[keptLhs.size()][];
+        for (int p = 0; p < lhs.length; p++) {
+            lhs[p] = ntMap[keptLhs.get(p)];
+            int[] r = keptRhs.get(p).clone();
+            for (int i = 0; i < r.length; i++) r[i] = r[i] >= 0 ? ntMap[r[i]] : -1 - tMap[-1 - r[i]];
+            rhs[p] = r;
+        }
+        ParserGrammar grammar = new ParserGrammar(names.toArray(new String[0]), terminals.size(), ntMap[start], lhs, rhs);
+        boolean[] ignored = new boolean[terminals.size()];
+        for (int t = 0; t < ignored.length; t++) ignored[t] = terminals.get(t).ignored();
+        FollowSets follow = new FollowSets(grammar, ignored);
+        return new LexedGrammar(terminals, grammar, follow.follow(), follow.first());
+    }
+
+    private boolean usedByReachable(int nt, boolean[] reachable, boolean[] productive) {
+        for (int p = 0; p < prodLhs.size(); p++) {
+            if (!reachable[prodLhs.get(p)]) continue;
+            for (int s : prodRhs.get(p)) if (s == nt) return true;
+        }
+        return false;
+    }
+
+    private static boolean containsExplicitNothing(Expr e) {
+        if (e instanceof Expr.Alt a) {
+            if (a.options().isEmpty()) return true;
+            for (Expr o : a.options()) if (containsExplicitNothing(o)) return true;
+        } else if (e instanceof Expr.Seq s) {
+            for (Expr i : s.items()) if (containsExplicitNothing(i)) return true;
+        } else if (e instanceof Expr.Repeat r) {
+            return containsExplicitNothing(r.body());
+        } else if (e instanceof Expr.Chars c) {
+            return c.set().isEmpty();
+        }
+        return false;
+    }
+
+    private static boolean allProductive(int[] rhs, boolean[] productive) {
+        for (int s : rhs) if (s >= 0 && !productive[s]) return false;
+        return true;
+    }
+
+    private GrammarException error(String message, String rule) {
+        int[] pos = source.rulePositions().get(rule);
+        return pos == null ? new GrammarException(message) : new GrammarException(message, pos[0], pos[1]);
+    }
+}

@@ -1,0 +1,323 @@
+package dev.domino.runtime;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * The artifact file format.
+ *
+ * <pre>
+ * header (24 bytes): magic "DOMINO\0\1" | int formatVersion | long payloadLength | int crc32c(payload)
+ * payload: Kryo, registration required, one registered class (Artifact) with a hand-written
+ *          serializer: every length read is bounded before anything is allocated.
+ * </pre>
+ * A foreign, truncated or corrupted file fails with {@link ArtifactFormatException} before any
+ * parsing: the checksum covers the whole payload. Writing goes to a temporary file that is
+ * renamed into place, so a failure never leaves a half-written artifact.
+ */
+public final class ArtifactFormat {
+    public static final int FORMAT_VERSION = 1;
+    private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
+    private static final int HEADER = 24;
+    /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
+    static final long MAX_PAYLOAD = 1L << 31 - 1;
+    private static final int MAX_ARRAY = 1 << 28;
+
+    private ArtifactFormat() {}
+
+    private static Kryo kryo() {
+        Kryo kryo = new Kryo();
+        kryo.setRegistrationRequired(true);
+        kryo.setReferences(false);
+        kryo.register(Artifact.class, new ArtifactSerializer(), 100);
+        return kryo;
+    }
+
+    // ------------------------------------------------------------------ write
+
+    public static byte[] toBytes(Artifact artifact) {
+        Output out = new Output(1 << 16, -1);
+        kryo().writeObject(out, artifact);
+        byte[] payload = out.toBytes();
+        CRC32C crc = new CRC32C();
+        crc.update(payload);
+        ByteBuffer header = ByteBuffer.allocate(HEADER);
+        header.put(MAGIC).putInt(FORMAT_VERSION).putLong(payload.length).putInt((int) crc.getValue());
+        byte[] all = new byte[HEADER + payload.length];
+        System.arraycopy(header.array(), 0, all, 0, HEADER);
+        System.arraycopy(payload, 0, all, HEADER, payload.length);
+        return all;
+    }
+
+    /** Writes atomically: temp file in the same directory, then rename. */
+    public static void write(Artifact artifact, Path path) throws IOException {
+        byte[] bytes = toBytes(artifact);
+        Path dir = path.toAbsolutePath().getParent();
+        if (dir != null) Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, path.getFileName().toString(), ".tmp");
+        try {
+            try (OutputStream os = Files.newOutputStream(tmp)) { os.write(bytes); }
+            try {
+                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    // ------------------------------------------------------------------ read
+
+    public static Artifact read(Path path) throws IOException {
+        try (InputStream in = Files.newInputStream(path)) {
+            return read(in);
+        } catch (ArtifactFormatException e) {
+            throw new ArtifactFormatException(path + ": " + e.getMessage(), e.getCause());
+        }
+    }
+
+    public static Artifact read(InputStream in) throws IOException {
+        DataInputStream data = new DataInputStream(in);
+        byte[] header = new byte[HEADER];
+        try {
+            data.readFully(header);
+        } catch (EOFException e) {
+            throw new ArtifactFormatException("not a Domino artifact (file shorter than its header)");
+        }
+        ByteBuffer h = ByteBuffer.wrap(header);
+        for (int i = 0; i < MAGIC.length; i++) {
+            if (h.get() != MAGIC[i]) throw new ArtifactFormatException("not a Domino artifact (bad magic bytes)");
+        }
+        int version = h.getInt();
+        if (version != FORMAT_VERSION) {
+            throw new ArtifactFormatException("artifact format version " + version + " is not supported by this runtime (expects "
+                    + FORMAT_VERSION + "); recompile the grammar with a matching compiler");
+        }
+        long length = h.getLong();
+        int expectedCrc = h.getInt();
+        if (length < 0 || length > MAX_PAYLOAD) throw new ArtifactFormatException("corrupted artifact (payload length " + length + ")");
+        byte[] payload = readBounded(data, (int) length);
+        CRC32C crc = new CRC32C();
+        crc.update(payload);
+        if ((int) crc.getValue() != expectedCrc) throw new ArtifactFormatException("corrupted artifact (checksum mismatch)");
+        if (data.read() != -1) throw new ArtifactFormatException("corrupted artifact (trailing bytes after payload)");
+        try (Input input = new Input(payload)) {
+            return kryo().readObject(input, Artifact.class);
+        } catch (KryoException | IllegalArgumentException | IndexOutOfBoundsException | NegativeArraySizeException e) {
+            throw new ArtifactFormatException("corrupted artifact (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Reads exactly n bytes without trusting n for a single up-front allocation. */
+    private static byte[] readBounded(DataInputStream in, int n) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(Math.min(n, 1 << 20));
+        byte[] chunk = new byte[1 << 16];
+        int remaining = n;
+        while (remaining > 0) {
+            int r = in.read(chunk, 0, Math.min(chunk.length, remaining));
+            if (r < 0) throw new ArtifactFormatException("truncated artifact (" + (n - remaining) + " of " + n + " payload bytes)");
+            buf.write(chunk, 0, r);
+            remaining -= r;
+        }
+        return buf.toByteArray();
+    }
+
+    // ------------------------------------------------------------------ payload
+
+    private static final class ArtifactSerializer extends Serializer<Artifact> {
+        @Override public void write(Kryo kryo, Output out, Artifact a) {
+            ArtifactInfo info = a.info();
+            out.writeString(info.sourceName());
+            out.writeString(info.sourceFormat());
+            out.writeString(info.sourceSha256());
+            out.writeVarInt(info.options().size(), true);
+            for (Map.Entry<String, String> e : new java.util.TreeMap<>(info.options()).entrySet()) {
+                out.writeString(e.getKey());
+                out.writeString(e.getValue());
+            }
+            out.writeVarInt(info.ignoredKeywords().size(), true);
+            for (String s : info.ignoredKeywords()) out.writeString(s);
+            out.writeVarInt(info.dynamicCap(), true);
+
+            Vocabulary v = a.vocabulary();
+            out.writeString(v.name());
+            out.writeString(v.fingerprint());
+            out.writeVarInt(v.size(), true);
+            for (int i = 0; i < v.size(); i++) writeBytes(out, v.bytes(i));
+            writeLongs(out, v.specialIds().toLongArray());
+            writeInts(out, v.eosIds());
+
+            out.writeVarInt(a.terminalCount(), true);
+            for (Terminal t : a.terminalsArray()) {
+                out.writeString(t.name());
+                out.writeString(t.description());
+                out.writeBoolean(t.ignored());
+                ByteDfa d = t.dfa();
+                out.writeVarInt(d.stateCount(), true);
+                out.writeVarInt(d.start(), true);
+                for (boolean acc : d.acceptingArray()) out.writeBoolean(acc);
+                writeInts(out, d.table());
+            }
+
+            ParserGrammar g = a.grammar();
+            out.writeVarInt(g.nonterminalCount(), true);
+            for (String name : g.nonterminalNamesArray()) out.writeString(name);
+            out.writeVarInt(g.start(), true);
+            out.writeVarInt(g.productionCount(), true);
+            for (int p = 0; p < g.productionCount(); p++) {
+                out.writeVarInt(g.lhs(p), true);
+                writeInts(out, g.rhs(p));
+            }
+
+            TokenSets sets = a.tokenSets();
+            out.writeVarInt(sets.count(), true);
+            for (int s = 0; s < sets.count(); s++) {
+                out.writeBoolean(sets.isBitmap(s));
+                if (sets.isBitmap(s)) writeLongs(out, sets.bitmap(s));
+                else writeInts(out, sets.ids(s));
+            }
+
+            out.writeVarInt(a.treeCount(), true);
+            for (TokenTree t : a.treesArray()) {
+                writeInts(out, t.edgeStart);
+                writeInts(out, t.edgeTerminal);
+                writeInts(out, t.edgeChild);
+                writeInts(out, t.groupStart);
+                writeInts(out, t.groupTerminal);
+                writeInts(out, t.groupSet);
+                writeInts(out, t.dynamicTokens);
+            }
+            writeInts(out, a.treeOfStateArray());
+        }
+
+        @Override public Artifact read(Kryo kryo, Input in, Class<? extends Artifact> type) {
+            String sourceName = in.readString();
+            String sourceFormat = in.readString();
+            String sourceSha = in.readString();
+            int optionCount = length(in, 10_000);
+            Map<String, String> options = new LinkedHashMap<>();
+            for (int i = 0; i < optionCount; i++) options.put(in.readString(), in.readString());
+            int ignoredCount = length(in, 100_000);
+            List<String> ignored = new ArrayList<>();
+            for (int i = 0; i < ignoredCount; i++) ignored.add(in.readString());
+            int cap = in.readVarInt(true);
+            ArtifactInfo info = new ArtifactInfo(sourceName, sourceFormat, sourceSha, options, ignored, cap);
+
+            String vocabName = in.readString();
+            String fingerprint = in.readString();
+            int vocabSize = length(in, 1 << 24);
+            byte[][] tokenBytes = new byte[vocabSize][];
+            for (int i = 0; i < vocabSize; i++) tokenBytes[i] = readBytes(in);
+            BitSet special = BitSet.valueOf(readLongs(in));
+            int[] eos = readInts(in);
+            Vocabulary vocabulary = new Vocabulary(vocabName, tokenBytes, special, eos);
+            if (!vocabulary.fingerprint().equals(fingerprint)) throw new IllegalArgumentException("vocabulary fingerprint mismatch");
+
+            int terminalCount = length(in, 1 << 20);
+            Terminal[] terminals = new Terminal[terminalCount];
+            for (int t = 0; t < terminalCount; t++) {
+                String name = in.readString();
+                String description = in.readString();
+                boolean isIgnored = in.readBoolean();
+                int states = length(in, 1 << 20);
+                int start = in.readVarInt(true);
+                boolean[] accepting = new boolean[states];
+                for (int s = 0; s < states; s++) accepting[s] = in.readBoolean();
+                terminals[t] = new Terminal(name, description, new ByteDfa(states, start, accepting, readInts(in)), isIgnored);
+            }
+
+            int nonterminals = length(in, 1 << 24);
+            String[] names = new String[nonterminals];
+            for (int i = 0; i < nonterminals; i++) names[i] = in.readString();
+            int start = in.readVarInt(true);
+            int productions = length(in, 1 << 24);
+            int[] lhs = new int[productions];
+            int[][] rhs = new int[productions][];
+            for (int p = 0; p < productions; p++) { lhs[p] = in.readVarInt(true); rhs[p] = readInts(in); }
+            ParserGrammar grammar = new ParserGrammar(names, terminalCount, start, lhs, rhs);
+
+            int setCount = length(in, 1 << 26);
+            int[][] ids = new int[setCount][];
+            long[][] bitmaps = new long[setCount][];
+            for (int s = 0; s < setCount; s++) {
+                if (in.readBoolean()) bitmaps[s] = readLongs(in);
+                else ids[s] = readInts(in);
+                if (bitmaps[s] != null && bitmaps[s].length > (vocabSize + 63) / 64) throw new IllegalArgumentException("token bitmap larger than vocabulary");
+                if (ids[s] != null) for (int id : ids[s]) if (id < 0 || id >= vocabSize) throw new IllegalArgumentException("token id outside vocabulary");
+            }
+            TokenSets sets = new TokenSets(ids, bitmaps);
+
+            int treeCount = length(in, 1 << 24);
+            TokenTree[] trees = new TokenTree[treeCount];
+            for (int i = 0; i < treeCount; i++) {
+                trees[i] = new TokenTree(readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), readInts(in));
+            }
+            int[] treeOfState = readInts(in);
+            return new Artifact(info, vocabulary, terminals, grammar, sets, trees, treeOfState);
+        }
+    }
+
+    private static int length(Input in, int max) {
+        int n = in.readVarInt(true);
+        if (n < 0 || n > max) throw new IllegalArgumentException("length " + n + " out of bounds");
+        return n;
+    }
+
+    /** Bounded by the bytes actually left in the payload: a hostile length cannot over-allocate. */
+    private static int arrayLength(Input in, int elementBytes) {
+        int n = in.readVarInt(true);
+        long left = (long) in.limit() - in.position();
+        if (n < 0 || n > MAX_ARRAY || (long) n * elementBytes > left * 8 + 8) {
+            throw new IllegalArgumentException("array length " + n + " out of bounds");
+        }
+        return n;
+    }
+
+    private static void writeBytes(Output out, byte[] b) { out.writeVarInt(b.length, true); out.writeBytes(b); }
+
+    private static byte[] readBytes(Input in) { int n = arrayLength(in, 8); return in.readBytes(n); }
+
+    private static void writeInts(Output out, int[] a) {
+        out.writeVarInt(a.length, true);
+        for (int v : a) out.writeVarInt(v, false);
+    }
+
+    private static int[] readInts(Input in) {
+        int n = arrayLength(in, 8);
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) a[i] = in.readVarInt(false);
+        return a;
+    }
+
+    private static void writeLongs(Output out, long[] a) {
+        out.writeVarInt(a.length, true);
+        out.writeLongs(a, 0, a.length);
+    }
+
+    private static long[] readLongs(Input in) {
+        int n = arrayLength(in, 64);
+        return in.readLongs(n);
+    }
+}

@@ -1,0 +1,149 @@
+package dev.domino.runtime;
+
+import java.util.Arrays;
+
+/**
+ * Earley recognition over terminals, producing immutable {@link EarleyState}s. Shared by all
+ * matchers of an artifact; stateless apart from the grammar tables, so thread-safe.
+ * Empty rules are handled the Aycock–Horspool way: predicting a nullable nonterminal also
+ * advances over it, so completion never needs to look into the set under construction.
+ */
+public final class EarleyParser {
+    private final ParserGrammar g;
+    private final boolean[] ignoredTerminal;
+    private final long[] ignoredMask;
+    private final int words;
+    /** Returned for a failed scan; never expects anything. */
+    final EarleyState dead;
+    private final EarleyState initial;
+
+    public EarleyParser(ParserGrammar grammar, boolean[] ignoredTerminal) {
+        this.g = grammar;
+        this.ignoredTerminal = ignoredTerminal;
+        this.words = (grammar.terminalCount() + 63) >>> 6;
+        this.ignoredMask = new long[words];
+        for (int t = 0; t < ignoredTerminal.length; t++) if (ignoredTerminal[t]) ignoredMask[t >>> 6] |= 1L << t;
+        this.dead = new EarleyState(new int[0], new EarleyState[0], new long[words], false);
+        this.initial = closure(new int[] {g.startRule}, new EarleyState[] {null}, 1);
+    }
+
+    public EarleyState initial() { return initial; }
+
+    public boolean isDead(EarleyState s) { return s == dead; }
+
+    /** The set after scanning {@code terminal} from {@code from}; {@link #dead} if impossible. */
+    public EarleyState scan(EarleyState from, int terminal) {
+        if (ignoredTerminal[terminal]) return from;
+        if (from == dead || !from.expects(terminal)) return dead;
+        EarleyState memo = from.memoGet(terminal);
+        if (memo != null) return memo;
+        int symbol = -1 - terminal;
+        int n = 0;
+        for (int r : from.rules) if (g.ruleNext[r] == symbol) n++;
+        int[] kernelRules = new int[n];
+        EarleyState[] kernelOrigins = new EarleyState[n];
+        int k = 0;
+        for (int i = 0; i < from.rules.length; i++) {
+            int r = from.rules[i];
+            if (g.ruleNext[r] == symbol) {
+                kernelRules[k] = r + 1;
+                kernelOrigins[k] = from.origins[i] == null ? from : from.origins[i];
+                k++;
+            }
+        }
+        EarleyState next = closure(kernelRules, kernelOrigins, n);
+        from.memoPut(terminal, next);
+        return next;
+    }
+
+    /** Predict/complete to a fixpoint, starting from the kernel items. */
+    private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, int kernelSize) {
+        ItemSet items = new ItemSet(Math.max(16, kernelSize * 4));
+        for (int i = 0; i < kernelSize; i++) items.add(kernelRules[i], kernelOrigins[i]);
+        for (int i = 0; i < items.size; i++) {
+            int r = items.rules[i];
+            EarleyState origin = items.origins[i];
+            int next = g.ruleNext[r];
+            if (next == ParserGrammar.NONE) {
+                if (origin == null) continue; // empty derivation: already advanced at prediction
+                int lhs = g.ruleLhs[r];
+                if (lhs < 0) continue; // augmented start
+                EarleyState o = origin;
+                for (int j = 0; j < o.rules.length; j++) {
+                    if (g.ruleNext[o.rules[j]] == lhs) {
+                        items.add(o.rules[j] + 1, o.origins[j] == null ? o : o.origins[j]);
+                    }
+                }
+            } else if (next >= 0) {
+                for (int p : g.predictions[next]) items.add(p, null);
+                if (g.nullable[next]) items.add(r + 1, origin);
+            }
+        }
+        if (items.size == 0) return dead;
+        // canonical order so equal sets compare equal
+        Integer[] order = new Integer[items.size];
+        long[] serials = new long[items.size];
+        for (int i = 0; i < items.size; i++) {
+            order[i] = i;
+            serials[i] = items.origins[i] == null ? -1 : items.origins[i].serial;
+        }
+        Arrays.sort(order, (a, b) -> items.rules[a] != items.rules[b]
+                ? Integer.compare(items.rules[a], items.rules[b]) : Long.compare(serials[a], serials[b]));
+        int[] rules = new int[items.size];
+        EarleyState[] origins = new EarleyState[items.size];
+        long[] expected = ignoredMask.clone();
+        boolean accepting = false;
+        for (int i = 0; i < order.length; i++) {
+            int idx = order[i];
+            rules[i] = items.rules[idx];
+            origins[i] = items.origins[idx];
+            int next = g.ruleNext[rules[i]];
+            if (next != ParserGrammar.NONE && next < 0) {
+                int t = -1 - next;
+                expected[t >>> 6] |= 1L << t;
+            }
+            if (rules[i] == g.acceptRule) accepting = true;
+        }
+        return new EarleyState(rules, origins, expected, accepting);
+    }
+
+    /** Insertion-ordered set of (rule, origin identity) pairs. */
+    private static final class ItemSet {
+        int[] rules; EarleyState[] origins; int size;
+        int[] table; // open addressing over indices+1
+
+        ItemSet(int capacity) {
+            rules = new int[capacity]; origins = new EarleyState[capacity];
+            table = new int[Integer.highestOneBit(capacity * 2 - 1) << 1];
+        }
+
+        void add(int rule, EarleyState origin) {
+            int h = rule * 0x9E3779B1 + (origin == null ? 0 : System.identityHashCode(origin));
+            int mask = table.length - 1;
+            int i = (h ^ (h >>> 15)) & mask;
+            while (table[i] != 0) {
+                int j = table[i] - 1;
+                if (rules[j] == rule && origins[j] == origin) return;
+                i = (i + 1) & mask;
+            }
+            if (size == rules.length) {
+                rules = Arrays.copyOf(rules, size * 2);
+                origins = Arrays.copyOf(origins, size * 2);
+            }
+            rules[size] = rule; origins[size] = origin; size++;
+            table[i] = size;
+            if (size * 2 > table.length) rehash();
+        }
+
+        private void rehash() {
+            table = new int[table.length * 2];
+            int mask = table.length - 1;
+            for (int j = 0; j < size; j++) {
+                int h = rules[j] * 0x9E3779B1 + (origins[j] == null ? 0 : System.identityHashCode(origins[j]));
+                int i = (h ^ (h >>> 15)) & mask;
+                while (table[i] != 0) i = (i + 1) & mask;
+                table[i] = j + 1;
+            }
+        }
+    }
+}

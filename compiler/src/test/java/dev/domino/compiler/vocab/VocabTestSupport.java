@@ -24,11 +24,13 @@ final class VocabTestSupport {
         }
     }
 
-    /** A file from ../shared/vocab of the repository root; skips the test when absent (as on CI). */
+    /**
+     * A file from {@code ../shared/vocab} next to the repository (found by walking up from the
+     * working directory, so git worktrees nested deeper work too); skips the test when absent, as on CI.
+     */
     static Path sharedVocab(String name) {
-        // Tests run with the module directory as working directory; the repo root is its parent.
-        for (Path root : new Path[] {Path.of("..").toAbsolutePath().normalize(), Path.of("").toAbsolutePath()}) {
-            Path p = root.resolve("../shared/vocab").resolve(name).normalize();
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path p = dir.resolve("shared").resolve("vocab").resolve(name);
             if (Files.isRegularFile(p)) return p;
         }
         Assumptions.assumeTrue(false, "../shared/vocab/" + name + " not present");

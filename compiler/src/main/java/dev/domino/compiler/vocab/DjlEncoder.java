@@ -27,7 +27,7 @@ final class DjlEncoder implements TextEncoder {
                     .build());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load " + tokenizerJson + " with DJL", e);
-        } catch (RuntimeException | UnsatisfiedLinkError e) {
+        } catch (RuntimeException | LinkageError e) { // LinkageError: native library missing for this platform
             throw new UnsupportedOperationException("cannot encode with " + tokenizerJson.getFileName()
                     + ": DJL's HuggingFace tokenizer failed to load (" + e + ")", e);
         }

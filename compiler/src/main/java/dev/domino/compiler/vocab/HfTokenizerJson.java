@@ -76,8 +76,16 @@ final class HfTokenizerJson {
 
         int[] eos = eosOverride != null ? eosOverride.clone()
                 : EOS_NAMES.stream().filter(idsByText::containsKey).mapToInt(idsByText::get).distinct().toArray();
-        Vocabulary vocab = new Vocabulary(file.getFileName().toString(), bytes, special, eos);
+        Vocabulary vocab = new Vocabulary(displayName(file), bytes, special, eos);
         return new LoadedTokenizer(vocab, () -> DjlEncoder.open(file));
+    }
+
+    /** "llama3-tokenizer.json" as is, but "Llama-3.1-8B/tokenizer.json" for the generic name. */
+    private static String displayName(Path file) {
+        Path parent = file.toAbsolutePath().getParent();
+        String name = file.getFileName().toString();
+        return name.equals("tokenizer.json") && parent != null && parent.getFileName() != null
+                ? parent.getFileName() + "/" + name : name;
     }
 
     /** BPE vocabularies are a string-to-id object; Unigram ones a list of [piece, score] pairs. */

@@ -45,7 +45,7 @@ public final class VocabularyLoader {
             throw unknown(s);
         }
         String first = firstNonBlankLine(file);
-        if (first != null && first.stripLeading().startsWith("{")) {
+        if (first != null && first.replace("\uFEFF", "").stripLeading().startsWith("{")) {
             JsonNode root = readJson(file);
             if (HfTokenizerJson.looksLikeTokenizerJson(root)) return HfTokenizerJson.load(file, root, eosOverride);
             throw new IllegalArgumentException(file + ": JSON file is not a HuggingFace tokenizer.json (no \"model\" object)");

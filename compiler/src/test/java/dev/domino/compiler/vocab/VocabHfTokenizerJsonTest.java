@@ -97,7 +97,9 @@ class VocabHfTokenizerJsonTest {
         Path broken = Files.writeString(dir.resolve("tokenizer.json"), json);
         Tokenizer t = VocabularyLoader.load(broken.toString(), null);
         assertThat(t.vocabulary().size()).isEqualTo(275);
-        assertThatThrownBy(() -> t.encode("the")).isInstanceOf(RuntimeException.class);
+        assertThat(t.vocabulary().name()).isEqualTo(dir.getFileName() + "/tokenizer.json");
+        assertThatThrownBy(() -> t.encode("the")).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("tokenizer.json");
     }
 
     @Test

@@ -14,6 +14,9 @@ public interface Tokenizer {
      * The ids the model's own tokenizer produces for {@code text}, without any special tokens
      * added (no BOS/EOS). For SentencePiece-style tokenizers this includes the leading
      * {@code ▁} (space) that the tokenizer prepends, so the ids' bytes are {@code " " + text}.
+     * tiktoken vocabularies encode special-token text (e.g. {@code <|endoftext|>}) as ordinary
+     * text; HuggingFace tokenizer.json vocabularies, like HuggingFace itself, turn added tokens
+     * written literally in {@code text} into their ids.
      *
      * @throws UnsupportedOperationException if this vocabulary has no encoder available
      */

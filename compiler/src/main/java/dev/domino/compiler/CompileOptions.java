@@ -1,0 +1,36 @@
+package dev.domino.compiler;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
+
+/**
+ * How to compile.
+ *
+ * @param dynamicCap      paths per vocabulary-trie node above which tokens are checked at run time
+ * @param threads         worker threads for tree building (1 = deterministic single thread;
+ *                        results are identical either way)
+ * @param progress        called with the number of scanner states finished (may be null)
+ * @param extra           options recorded in the artifact (front-end settings)
+ * @param ignoredKeywords front-end keywords the user chose to ignore, recorded in the artifact
+ */
+public record CompileOptions(int dynamicCap, int threads, IntConsumer progress, Map<String, String> extra,
+                             List<String> ignoredKeywords) {
+    public static final int DEFAULT_DYNAMIC_CAP = 32;
+
+    public CompileOptions {
+        extra = new LinkedHashMap<>(extra);
+        ignoredKeywords = List.copyOf(ignoredKeywords);
+    }
+
+    public static CompileOptions defaults() {
+        return new CompileOptions(DEFAULT_DYNAMIC_CAP, Runtime.getRuntime().availableProcessors(), null, Map.of(), List.of());
+    }
+
+    public CompileOptions withProgress(IntConsumer p) { return new CompileOptions(dynamicCap, threads, p, extra, ignoredKeywords); }
+    public CompileOptions withThreads(int n) { return new CompileOptions(dynamicCap, n, progress, extra, ignoredKeywords); }
+    public CompileOptions withDynamicCap(int cap) { return new CompileOptions(cap, threads, progress, extra, ignoredKeywords); }
+    public CompileOptions withExtra(Map<String, String> e) { return new CompileOptions(dynamicCap, threads, progress, e, ignoredKeywords); }
+    public CompileOptions withIgnoredKeywords(List<String> k) { return new CompileOptions(dynamicCap, threads, progress, extra, k); }
+}

@@ -203,6 +203,23 @@ public final class ByteEarleyOracle {
         return out;
     }
 
+    /** Convenience: advances by the UTF-8 bytes of {@code text}. */
+    public State advance(State s, String text) { return advance(s, text.getBytes(StandardCharsets.UTF_8)); }
+
+    /**
+     * The bytes (0..255) that keep {@code s} viable. Every scanning item belongs to a complete
+     * derivation (the CFG is pruned), so this is just the union of the scanned byte ranges.
+     * Handy for explaining a mismatch with the engine.
+     */
+    public BitSet nextBytes(State s) {
+        BitSet out = new BitSet(256);
+        for (int i : s.scanItems) {
+            int sym = posSym[s.pos[i]];
+            out.set(termLo(sym), termHi(sym) + 1);
+        }
+        return out;
+    }
+
     /** Number of byte-level productions kept (for diagnostics). */
     public int productionCount() { return prodLhs.length; }
 
@@ -211,7 +228,7 @@ public final class ByteEarleyOracle {
 
     /**
      * An Earley set: immutable once returned by the oracle (it is only written while being
-     * built). Holds the items, plus two indexes: the items that scan a byte, and the items
+     * built; hand it to another thread through a safe publication, e.g. an executor). Holds the items, plus two indexes: the items that scan a byte, and the items
      * waiting on each nonterminal (for completions that come back to this set later).
      */
     public static final class State {

@@ -255,6 +255,16 @@ class OracleTest {
         assertThat(any.isViablePrefix(bytes(0xF5))).isFalse();
         assertThat(any.isViablePrefix(bytes(0xFF))).isFalse();
         assertThat(any.isSentence(bytes(0xF0, 0x9F))).isFalse();
+        BitSet first = new BitSet();
+        first.set(0x00, 0x80);
+        first.set(0xC2, 0xF5);
+        assertThat(any.nextBytes(any.start())).isEqualTo(first);
+        BitSet afterE0 = new BitSet();
+        afterE0.set(0xA0, 0xC0);
+        assertThat(any.nextBytes(any.advance(any.start(), bytes(0xE0)))).isEqualTo(afterE0);
+        // nextBytes agrees with trying every byte
+        ByteEarleyOracle.State st = o.advance(o.start(), "a-");
+        for (int b = 0; b < 256; b++) assertThat(o.isViable(o.advance(st, b))).isEqualTo(o.nextBytes(st).get(b));
     }
 
     @Test
@@ -289,6 +299,22 @@ class OracleTest {
             assertSentenceWithViablePrefixes(o, x);
         }
         assertThat(sawIgnored).isTrue();
+    }
+
+    @Test
+    void nullableAndMultiByteIgnoredTextAndLexicalStart() {
+        // start is itself lexical; %ignore /[ \u3000]*/ is nullable (IGN -> IGN one with one =>* ε: a cycle)
+        Grammar g = new Grammar("WORD", rules("WORD", Expr.plus(cs('a', 'z')), "SP", star(cs(' ', ' ', 0x3000, 0x3000))),
+                java.util.Map.of(), java.util.Set.of("WORD", "SP"), List.of(ref("SP")));
+        ByteEarleyOracle o = new ByteEarleyOracle(g);
+        assertSentenceWithViablePrefixes(o, "\u3000 abc \u3000");
+        assertThat(o.isViablePrefix("ab c")).isFalse();
+        assertThat(o.isSentence("   ")).isFalse();
+        assertThat(o.isViablePrefix(bytes(0xE3, 0x80))).isTrue();   // first two bytes of U+3000
+        assertThat(o.isViablePrefix(bytes(0xE3, 0x80, 0x81))).isFalse();
+        SentenceSampler sampler = new SentenceSampler(g).ignoreProbability(0.8);
+        Random rnd = new Random(4);
+        for (int i = 0; i < 100; i++) assertSentenceWithViablePrefixes(o, sampler.sample(rnd));
     }
 
     @Test

@@ -1,0 +1,507 @@
+package dev.domino.compiler.testing;
+
+import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.ir.GrammarException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A deliberately simple reference recognizer: the grammar is flattened into a context-free
+ * grammar over <em>bytes</em> and run through a textbook Earley parser, one Earley set per byte.
+ * It shares no code with the fast engine, so the two can check each other.
+ *
+ * <h2>Byte-level CFG</h2>
+ * <ul>
+ *   <li>terminals are inclusive byte ranges; a code point set becomes alternatives of UTF-8
+ *   byte-range sequences ({@link Utf8Ranges}); a literal becomes its UTF-8 bytes;</li>
+ *   <li>{@code Repeat} becomes left recursion ({@code R -> ε | R body}); bounded repeats become
+ *   a chain of optional nonterminals;</li>
+ *   <li>lexical rules ({@link Grammar#lexicalRules()}) are inlined at byte level, but nothing is
+ *   inserted inside them;</li>
+ *   <li>{@link Grammar#ignored()} text may occur any number of times at the start, at the end
+ *   and after every <em>terminal occurrence</em> (a Ref to a lexical rule, or a Literal/Chars
+ *   directly in a non-lexical rule): the grammar becomes {@code S' -> IGN S} and every terminal
+ *   occurrence {@code t} becomes {@code t IGN}, with {@code IGN -> ε | IGN ignored}.</li>
+ * </ul>
+ * Productions that mention unproductive nonterminals are dropped, and prediction only ever
+ * reaches reachable ones, so every Earley item belongs to some complete derivation: a non-empty
+ * Earley set after reading bytes means exactly that the bytes are a viable prefix.
+ *
+ * <h2>Earley</h2>
+ * Items are (dotted position, origin set). Nullable nonterminals use the Aycock–Horspool trick:
+ * predicting a nullable {@code B} in {@code A -> α • B β} also adds {@code A -> α B • β}, so
+ * completions whose origin is the current set can be skipped. Left recursion needs nothing
+ * special. A {@link State} is an immutable Earley set that points back (through item origins)
+ * at the sets it needs; advancing from it never recomputes the prefix.
+ */
+public final class ByteEarleyOracle {
+    /** Marks "dot at the end" in {@link #posSym}. */
+    private static final int END = Integer.MIN_VALUE;
+
+    // Symbols: nonterminal n >= 0; a byte range lo..hi is the terminal -(1 + (lo << 8 | hi)).
+    private static int terminal(int lo, int hi) { return -(1 + ((lo << 8) | hi)); }
+    private static int termLo(int sym) { return ((-sym - 1) >> 8) & 0xFF; }
+    private static int termHi(int sym) { return (-sym - 1) & 0xFF; }
+
+    private final int[] prodLhs;     // production -> left-hand nonterminal
+    private final int[] prodStart;   // production -> its first dotted position
+    private final int[] posSym;      // dotted position -> symbol after the dot, or END
+    private final int[] posProd;     // dotted position -> production
+    private final int[][] prodsOf;   // nonterminal -> its (productive) productions
+    private final boolean[] nullable;
+    private final int acceptPos;     // S' -> IGN S •
+    private final State startState;
+
+    /** Dead state: nothing can follow. Shared; advancing it stays dead. */
+    private static final State DEAD = new State(-1);
+
+    public ByteEarleyOracle(Grammar grammar) {
+        Builder b = new Builder(grammar);
+        int startNt = b.buildStart();
+        List<List<int[]>> prods = b.prods;
+        int nts = prods.size();
+
+        // Productive nonterminals: least fixpoint. Then keep only productions over productive symbols.
+        boolean[] productive = new boolean[nts];
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (int a = 0; a < nts; a++) {
+                if (productive[a]) continue;
+                for (int[] rhs : prods.get(a)) {
+                    if (allProductive(rhs, productive)) { productive[a] = true; changed = true; break; }
+                }
+            }
+        }
+        List<Integer> lhs = new ArrayList<>();
+        List<int[]> rhss = new ArrayList<>();
+        // S' first, so that production 0 is the accepting one.
+        if (productive[startNt]) { lhs.add(startNt); rhss.add(prods.get(startNt).get(0)); }
+        for (int a = 0; a < nts; a++) {
+            if (a == startNt) continue;
+            for (int[] rhs : prods.get(a)) {
+                if (allProductive(rhs, productive)) { lhs.add(a); rhss.add(rhs); }
+            }
+        }
+        int np = lhs.size();
+        prodLhs = new int[np];
+        prodStart = new int[np];
+        int positions = 0;
+        for (int p = 0; p < np; p++) { prodLhs[p] = lhs.get(p); prodStart[p] = positions; positions += rhss.get(p).length + 1; }
+        posSym = new int[positions];
+        posProd = new int[positions];
+        int[] count = new int[nts];
+        for (int p = 0; p < np; p++) {
+            int[] rhs = rhss.get(p);
+            for (int k = 0; k <= rhs.length; k++) {
+                posSym[prodStart[p] + k] = k < rhs.length ? rhs[k] : END;
+                posProd[prodStart[p] + k] = p;
+            }
+            count[prodLhs[p]]++;
+        }
+        prodsOf = new int[nts][];
+        for (int a = 0; a < nts; a++) prodsOf[a] = new int[count[a]];
+        Arrays.fill(count, 0);
+        for (int p = 0; p < np; p++) prodsOf[prodLhs[p]][count[prodLhs[p]]++] = p;
+
+        // Nullable nonterminals: least fixpoint over the kept productions.
+        nullable = new boolean[nts];
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (int p = 0; p < np; p++) {
+                if (nullable[prodLhs[p]]) continue;
+                boolean all = true;
+                for (int k = prodStart[p]; posSym[k] != END; k++) {
+                    int s = posSym[k];
+                    if (s < 0 || !nullable[s]) { all = false; break; }
+                }
+                if (all) { nullable[prodLhs[p]] = true; changed = true; }
+            }
+        }
+
+        if (productive[startNt]) {
+            acceptPos = prodStart[0] + rhss.get(0).length;
+            State s0 = new State(0);
+            s0.add(prodStart[0], s0);
+            startState = close(s0);
+        } else {
+            acceptPos = -1;
+            startState = DEAD; // the language is empty
+        }
+    }
+
+    private static boolean allProductive(int[] rhs, boolean[] productive) {
+        for (int s : rhs) if (s >= 0 && !productive[s]) return false;
+        return true;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Public API
+
+    /** The state before any byte. Dead if the grammar's language is empty. */
+    public State start() { return startState; }
+
+    /** The state after reading {@code bytes} from {@code s}; a dead state (never null) if not viable. */
+    public State advance(State s, byte[] bytes) {
+        for (byte x : bytes) {
+            if (!s.isViable()) return DEAD;
+            s = step(s, x & 0xFF);
+        }
+        return s;
+    }
+
+    /** Advances by one byte (0..255). */
+    public State advance(State s, int b) { return s.isViable() ? step(s, b & 0xFF) : DEAD; }
+
+    /** Whether the bytes read so far are a prefix of some sentence. */
+    public boolean isViable(State s) { return s.isViable(); }
+
+    /** Whether the bytes read so far form a sentence. */
+    public boolean isComplete(State s) { return s.complete; }
+
+    public boolean isViablePrefix(byte[] bytes) { return advance(start(), bytes).isViable(); }
+
+    public boolean isSentence(byte[] bytes) { return advance(start(), bytes).complete; }
+
+    public boolean isViablePrefix(String text) { return isViablePrefix(text.getBytes(StandardCharsets.UTF_8)); }
+
+    public boolean isSentence(String text) { return isSentence(text.getBytes(StandardCharsets.UTF_8)); }
+
+    /**
+     * Which tokens keep {@code s} viable: bit {@code i} is set iff {@code s} advanced by
+     * {@code tokens.get(i)} is viable. Tokens are visited in sorted order so that shared
+     * prefixes are parsed once (a trie walk); nothing is cached beyond the call.
+     */
+    public BitSet viableTokens(State s, List<byte[]> tokens) {
+        BitSet out = new BitSet(tokens.size());
+        if (!s.isViable()) return out;
+        Integer[] order = new Integer[tokens.size()];
+        int maxLen = 0;
+        for (int i = 0; i < order.length; i++) { order[i] = i; maxLen = Math.max(maxLen, tokens.get(i).length); }
+        Arrays.sort(order, (x, y) -> Arrays.compareUnsigned(tokens.get(x), tokens.get(y)));
+        State[] stack = new State[maxLen + 1]; // stack[k] = state after the first k bytes of prev
+        stack[0] = s;
+        byte[] prev = new byte[0];
+        int known = 0; // stack[0..known] are valid for prev
+        for (int idx : order) {
+            byte[] tok = tokens.get(idx);
+            int k = 0;
+            int lim = Math.min(Math.min(prev.length, tok.length), known);
+            while (k < lim && prev[k] == tok[k]) k++;
+            // stack[0..k] are valid for tok too; extend (stopping at the first dead state).
+            while (k < tok.length && stack[k].isViable()) { stack[k + 1] = step(stack[k], tok[k] & 0xFF); k++; }
+            known = k;
+            prev = tok;
+            if (k == tok.length && stack[k].isViable()) out.set(idx);
+        }
+        return out;
+    }
+
+    /** Convenience: advances by the UTF-8 bytes of {@code text}. */
+    public State advance(State s, String text) { return advance(s, text.getBytes(StandardCharsets.UTF_8)); }
+
+    /**
+     * The bytes (0..255) that keep {@code s} viable. Every scanning item belongs to a complete
+     * derivation (the CFG is pruned), so this is just the union of the scanned byte ranges.
+     * Handy for explaining a mismatch with the engine.
+     */
+    public BitSet nextBytes(State s) {
+        BitSet out = new BitSet(256);
+        for (int i : s.scanItems) {
+            int sym = posSym[s.pos[i]];
+            out.set(termLo(sym), termHi(sym) + 1);
+        }
+        return out;
+    }
+
+    /** Number of byte-level productions kept (for diagnostics). */
+    public int productionCount() { return prodLhs.length; }
+
+    // ------------------------------------------------------------------------------------------
+    // Earley
+
+    /**
+     * An Earley set: immutable once returned by the oracle (it is only written while being
+     * built; hand it to another thread through a safe publication, e.g. an executor). Holds the items, plus two indexes: the items that scan a byte, and the items
+     * waiting on each nonterminal (for completions that come back to this set later).
+     */
+    public static final class State {
+        final int index; // bytes read since the start; -1 for the dead state
+        int size;
+        int[] pos = new int[8];
+        State[] origin = new State[8];
+        LongSet seen = new LongSet();
+        // after close():
+        int[] scanItems = new int[0];   // indices of items whose next symbol is a terminal
+        long[] waiting = new long[0];   // sorted (nonterminal << 32 | item index)
+        boolean complete;
+
+        State(int index) { this.index = index; }
+
+        boolean isViable() { return size > 0; }
+
+        /** Bytes read since the start (-1 for a dead state). */
+        public int position() { return index; }
+
+        /** Number of Earley items (for diagnostics). */
+        public int itemCount() { return size; }
+
+        void add(int p, State o) {
+            if (!seen.add(((long) p << 32) | o.index)) return;
+            if (size == pos.length) {
+                pos = Arrays.copyOf(pos, size * 2);
+                origin = Arrays.copyOf(origin, size * 2);
+            }
+            pos[size] = p;
+            origin[size] = o;
+            size++;
+        }
+
+        @Override public String toString() {
+            return index < 0 ? "State[dead]" : "State[pos=" + index + ", items=" + size + (complete ? ", complete]" : "]");
+        }
+    }
+
+    /** Scans byte {@code b} from {@code s} and closes the new set. */
+    private State step(State s, int b) {
+        State next = new State(s.index + 1);
+        for (int i : s.scanItems) {
+            int sym = posSym[s.pos[i]];
+            if (b >= termLo(sym) && b <= termHi(sym)) next.add(s.pos[i] + 1, s.origin[i]);
+        }
+        return next.size == 0 ? DEAD : close(next);
+    }
+
+    /** Prediction and completion until nothing changes; then builds the indexes. */
+    private State close(State cur) {
+        BitSet predicted = new BitSet();
+        int scans = 0, waits = 0;
+        for (int i = 0; i < cur.size; i++) {
+            int p = cur.pos[i];
+            State o = cur.origin[i];
+            int sym = posSym[p];
+            if (sym == END) {
+                // Completion. If o == cur the nonterminal derived ε; Aycock–Horspool already
+                // advanced every item of cur waiting on it, at prediction time.
+                if (o == cur) continue;
+                int a = prodLhs[posProd[p]];
+                long[] w = o.waiting;
+                for (int j = lowerBound(w, a); j < w.length && (int) (w[j] >>> 32) == a; j++) {
+                    int item = (int) w[j];
+                    cur.add(o.pos[item] + 1, o.origin[item]);
+                }
+            } else if (sym >= 0) {
+                waits++;
+                if (!predicted.get(sym)) {
+                    predicted.set(sym);
+                    for (int prod : prodsOf[sym]) cur.add(prodStart[prod], cur);
+                }
+                if (nullable[sym]) cur.add(p + 1, o);
+            } else {
+                scans++;
+            }
+        }
+        int[] scanItems = new int[scans];
+        long[] waiting = new long[waits];
+        scans = 0;
+        waits = 0;
+        for (int i = 0; i < cur.size; i++) {
+            int sym = posSym[cur.pos[i]];
+            if (sym == END) {
+                if (cur.pos[i] == acceptPos && cur.origin[i].index == 0) cur.complete = true;
+            } else if (sym >= 0) {
+                waiting[waits++] = ((long) sym << 32) | i;
+            } else {
+                scanItems[scans++] = i;
+            }
+        }
+        Arrays.sort(waiting);
+        cur.scanItems = scanItems;
+        cur.waiting = waiting;
+        cur.seen = null; // no more items will be added
+        return cur;
+    }
+
+    private static int lowerBound(long[] w, int nt) {
+        long key = (long) nt << 32;
+        int lo = 0, hi = w.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (w[mid] < key) lo = mid + 1; else hi = mid;
+        }
+        return lo;
+    }
+
+    /** A minimal open-addressing set of non-negative longs (item keys). */
+    static final class LongSet {
+        private long[] table = new long[16];
+        private int count;
+
+        LongSet() { Arrays.fill(table, -1); }
+
+        boolean add(long key) {
+            if (2 * (count + 1) > table.length) grow();
+            if (!insert(table, key)) return false;
+            count++;
+            return true;
+        }
+
+        private static boolean insert(long[] t, long key) {
+            int mask = t.length - 1;
+            int h = (int) (key ^ (key >>> 29) ^ (key >>> 32)) * 0x9E3779B9;
+            for (int i = (h ^ (h >>> 16)) & mask; ; i = (i + 1) & mask) {
+                if (t[i] == -1) { t[i] = key; return true; }
+                if (t[i] == key) return false;
+            }
+        }
+
+        private void grow() {
+            long[] t = new long[table.length * 2];
+            Arrays.fill(t, -1);
+            for (long k : table) if (k != -1) insert(t, k);
+            table = t;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // IR -> byte-level CFG
+
+    /** Builds productions; nonterminals are indices into {@link #prods}. */
+    private static final class Builder {
+        final Grammar g;
+        final List<List<int[]>> prods = new ArrayList<>();
+        final Map<String, Integer> lexNt = new HashMap<>();    // rule inlined without ignored text
+        final Map<String, Integer> parserNt = new HashMap<>(); // rule with ignored text after terminals
+        final Map<String, Integer> tokenNt = new HashMap<>();  // lexical rule as a terminal occurrence
+        final Map<Expr, Integer> parserMemo = new HashMap<>(); // structurally equal exprs share
+        final Map<Expr, Integer> lexMemo = new HashMap<>();    // a nonterminal, per mode
+        int ign = -1;                                          // IGN, or -1 if nothing is ignored
+
+        Builder(Grammar g) { this.g = g; }
+
+        int newNt() { prods.add(new ArrayList<>()); return prods.size() - 1; }
+
+        void add(int nt, int... rhs) { prods.get(nt).add(rhs); }
+
+        int buildStart() {
+            int sPrime = newNt();
+            if (!g.ignored().isEmpty()) {
+                ign = newNt();
+                int one = newNt();
+                add(ign);               // IGN -> ε
+                add(ign, ign, one);     // IGN -> IGN one
+                for (Expr e : g.ignored()) add(one, sym(e, true));
+            }
+            int body = sym(new Expr.Ref(g.start(), 0, 0), false);
+            if (ign >= 0) add(sPrime, ign, body); else add(sPrime, body);
+            return sPrime;
+        }
+
+        /** Wraps a terminal occurrence so that ignored text may follow it (parser mode only). */
+        int occurrence(int sym, boolean lexical) {
+            if (lexical || ign < 0) return sym;
+            int n = newNt();
+            add(n, sym, ign);
+            return n;
+        }
+
+        /** A symbol deriving exactly {@code e}; {@code lexical} = inside a terminal (no ignored text). */
+        int sym(Expr e, boolean lexical) {
+            if (e instanceof Expr.Ref r) return ref(r, lexical);
+            // Memoize structurally equal subexpressions (records): keeps the CFG small.
+            Map<Expr, Integer> memo = lexical ? lexMemo : parserMemo;
+            Integer known = memo.get(e);
+            if (known != null) return known;
+            int result;
+            if (e instanceof Expr.Literal lit) {
+                byte[] bytes = lit.text().getBytes(StandardCharsets.UTF_8);
+                int n = newNt();
+                int[] rhs = new int[bytes.length];
+                for (int i = 0; i < bytes.length; i++) rhs[i] = terminal(bytes[i] & 0xFF, bytes[i] & 0xFF);
+                add(n, rhs);
+                result = occurrence(n, lexical);
+            } else if (e instanceof Expr.Chars c) {
+                int n = newNt(); // no productions if the set is empty: unproductive, pruned
+                for (int[] seq : Utf8Ranges.sequences(c.set())) {
+                    int[] rhs = new int[seq.length / 2];
+                    for (int k = 0; k < rhs.length; k++) rhs[k] = terminal(seq[2 * k], seq[2 * k + 1]);
+                    add(n, rhs);
+                }
+                result = occurrence(n, lexical);
+            } else if (e instanceof Expr.Seq s) {
+                int n = newNt();
+                int[] rhs = new int[s.items().size()];
+                for (int i = 0; i < rhs.length; i++) rhs[i] = sym(s.items().get(i), lexical);
+                add(n, rhs);
+                result = n;
+            } else if (e instanceof Expr.Alt a) {
+                int n = newNt(); // no options: no productions: unproductive
+                for (Expr opt : a.options()) add(n, sym(opt, lexical));
+                result = n;
+            } else if (e instanceof Expr.Repeat rep) {
+                result = repeat(sym(rep.body(), lexical), rep.min(), rep.max());
+            } else {
+                throw new IllegalStateException("unknown expr " + e);
+            }
+            memo.put(e, result);
+            return result;
+        }
+
+        /** {@code body{min,max}}: min copies, then either a star or a chain of optionals. */
+        int repeat(int body, int min, int max) {
+            int n = newNt();
+            int[] rhs = new int[min + 1];
+            Arrays.fill(rhs, 0, min, body);
+            if (max == Expr.Repeat.UNBOUNDED) {
+                int star = newNt();
+                add(star);             // R -> ε
+                add(star, star, body); // R -> R body (left recursion is fine for Earley)
+                rhs[min] = star;
+            } else {
+                // opt_k derives 0..k copies: opt_k -> ε | body opt_{k-1}
+                int opt = newNt();
+                add(opt);
+                for (int k = 1; k <= max - min; k++) {
+                    int next = newNt();
+                    add(next);
+                    add(next, body, opt);
+                    opt = next;
+                }
+                rhs[min] = opt;
+            }
+            add(n, rhs);
+            return n;
+        }
+
+        int ref(Expr.Ref r, boolean lexical) {
+            Expr body = g.rules().get(r.name());
+            if (body == null) throw new GrammarException("undefined rule '" + r.name() + "'", r.line(), r.column());
+            boolean isLexicalRule = g.lexicalRules().contains(r.name());
+            if (lexical || isLexicalRule) {
+                Integer n = lexNt.get(r.name());
+                if (n == null) {
+                    n = newNt();
+                    lexNt.put(r.name(), n); // before recursing, so recursive rules terminate
+                    add(n, sym(body, true));
+                }
+                if (lexical || ign < 0) return n;
+                Integer t = tokenNt.get(r.name());
+                if (t == null) { t = occurrence(n, false); tokenNt.put(r.name(), t); }
+                return t;
+            }
+            Integer n = parserNt.get(r.name());
+            if (n == null) {
+                n = newNt();
+                parserNt.put(r.name(), n);
+                add(n, sym(body, false));
+            }
+            return n;
+        }
+    }
+}

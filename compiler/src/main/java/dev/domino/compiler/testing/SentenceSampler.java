@@ -1,0 +1,212 @@
+package dev.domino.compiler.testing;
+
+import dev.domino.compiler.ir.CodePointSet;
+import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.ir.GrammarException;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Random sentences of a {@link Grammar}, for tests. Alternatives and repeat counts are chosen at
+ * random until a depth or length budget runs out; after that every choice takes the option of
+ * least derivation <em>height</em> (precomputed per rule), which strictly shrinks along every
+ * rule reference and so always terminates. (Least length would not: {@code A -> A | ε} has
+ * length 0 both ways.)
+ *
+ * <p>Ignored text ({@link Grammar#ignored()}) is sometimes inserted at the start and after each
+ * terminal occurrence, with the same meaning as in {@link ByteEarleyOracle}.
+ */
+public final class SentenceSampler {
+    private static final int INF = Integer.MAX_VALUE / 2;
+    /** Multi-byte code points worth trying when a set allows them: 2, 2, 3, 3, 3, 4 bytes. */
+    private static final int[] SHOWCASE = {0xE9, 0x3B1, 0x20AC, 0x4E2D, 0x2028, 0x1F600};
+
+    private final Grammar grammar;
+    private final Map<String, Integer> ruleHeight = new HashMap<>();
+    private int maxDepth = 12;
+    private int maxLength = 200;
+    private double ignoreProbability = 0.3;
+
+    public SentenceSampler(Grammar grammar) {
+        this.grammar = grammar;
+        for (String name : grammar.rules().keySet()) ruleHeight.put(name, INF);
+        // Least derivation height per rule: a decreasing fixpoint from "infinite".
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (Map.Entry<String, Expr> r : grammar.rules().entrySet()) {
+                int h = height(r.getValue());
+                int value = h >= INF ? INF : h + 1;
+                if (value < ruleHeight.get(r.getKey())) { ruleHeight.put(r.getKey(), value); changed = true; }
+            }
+        }
+    }
+
+    /** Reference depth after which choices become minimal (default 12). */
+    public SentenceSampler maxDepth(int depth) { this.maxDepth = depth; return this; }
+
+    /** Output length (chars) after which choices become minimal (default 200); a soft limit. */
+    public SentenceSampler maxLength(int length) { this.maxLength = length; return this; }
+
+    /** Chance of inserting ignored text at each place it may go (default 0.3). */
+    public SentenceSampler ignoreProbability(double p) { this.ignoreProbability = p; return this; }
+
+    /** Whether the start rule derives any sentence at all. */
+    public boolean languageIsEmpty() { return ruleHeight.getOrDefault(grammar.start(), INF) >= INF; }
+
+    /** A random sentence of the grammar. */
+    public String sample(Random random) {
+        if (languageIsEmpty()) throw new IllegalStateException("the grammar derives no sentence");
+        Gen gen = new Gen(random);
+        gen.maybeIgnored();
+        gen.emit(new Expr.Ref(grammar.start(), 0, 0), false, 0);
+        return gen.out.toString();
+    }
+
+    /** Least derivation height of {@code e} given the current rule heights (INF if none). */
+    private int height(Expr e) {
+        if (e instanceof Expr.Ref r) {
+            Integer h = ruleHeight.get(r.name());
+            if (h == null) throw new GrammarException("undefined rule '" + r.name() + "'", r.line(), r.column());
+            return h;
+        } else if (e instanceof Expr.Seq s) {
+            int h = 0;
+            for (Expr x : s.items()) h = Math.max(h, height(x));
+            return h;
+        } else if (e instanceof Expr.Alt a) {
+            int h = INF;
+            for (Expr x : a.options()) h = Math.min(h, height(x));
+            return h;
+        } else if (e instanceof Expr.Repeat rep) {
+            return rep.min() == 0 ? 0 : height(rep.body());
+        } else if (e instanceof Expr.Chars c) {
+            return c.set().isEmpty() ? INF : 0;
+        } else {
+            return 0; // Literal
+        }
+    }
+
+    /** One generation run. */
+    private final class Gen {
+        final Random random;
+        final StringBuilder out = new StringBuilder();
+
+        Gen(Random random) { this.random = random; }
+
+        boolean frugal(int depth) { return depth > maxDepth || out.length() > maxLength; }
+
+        /** Appends a sentence of {@code e}; {@code lexical} = inside a terminal. */
+        void emit(Expr e, boolean lexical, int depth) {
+            if (e instanceof Expr.Ref r) {
+                Expr body = grammar.rules().get(r.name());
+                if (body == null) throw new GrammarException("undefined rule '" + r.name() + "'", r.line(), r.column());
+                boolean lexicalRule = grammar.lexicalRules().contains(r.name());
+                emit(body, lexical || lexicalRule, depth + 1);
+                if (lexicalRule && !lexical) maybeIgnored(); // a terminal occurrence ended
+            } else if (e instanceof Expr.Seq s) {
+                for (Expr x : s.items()) emit(x, lexical, depth);
+            } else if (e instanceof Expr.Alt a) {
+                emit(choose(a.options(), depth), lexical, depth);
+            } else if (e instanceof Expr.Repeat rep) {
+                int n = rep.min();
+                if (height(rep.body()) < INF && !frugal(depth)) {
+                    // geometric extra count, mean ~1.5, capped at max
+                    while ((rep.max() == Expr.Repeat.UNBOUNDED || n < rep.max()) && random.nextInt(5) < 3) n++;
+                }
+                for (int i = 0; i < n; i++) emit(rep.body(), lexical, depth);
+            } else if (e instanceof Expr.Chars c) {
+                out.appendCodePoint(pick(c.set()));
+                if (!lexical) maybeIgnored();
+            } else if (e instanceof Expr.Literal lit) {
+                out.append(lit.text());
+                if (!lexical) maybeIgnored();
+            }
+        }
+
+        Expr choose(List<Expr> options, int depth) {
+            if (frugal(depth)) {
+                Expr best = null;
+                int bestH = INF;
+                for (Expr x : options) {
+                    int h = height(x);
+                    if (h < bestH) { best = x; bestH = h; }
+                }
+                if (best == null) throw new IllegalStateException("no derivable option");
+                return best;
+            }
+            List<Expr> ok = new ArrayList<>();
+            for (Expr x : options) if (height(x) < INF) ok.add(x);
+            if (ok.isEmpty()) throw new IllegalStateException("no derivable option");
+            return ok.get(random.nextInt(ok.size()));
+        }
+
+        /** Sometimes one or two pieces of ignored text. */
+        void maybeIgnored() {
+            List<Expr> ign = grammar.ignored();
+            if (ign.isEmpty()) return;
+            while (random.nextDouble() < ignoreProbability) {
+                Expr e = ign.get(random.nextInt(ign.size()));
+                if (height(e) >= INF) return;
+                emit(e, true, maxDepth - 2); // shallow: ignored text is meant to be short
+                if (random.nextBoolean()) return;
+            }
+        }
+
+        int pick(CodePointSet set) {
+            // Mostly ASCII, sometimes a showcase multi-byte char, sometimes anything of a given length.
+            int roll = random.nextInt(10);
+            if (roll < 6) {
+                CodePointSet ascii = set.intersect(CodePointSet.range(0x20, 0x7E));
+                if (ascii.isEmpty()) ascii = set.intersect(CodePointSet.range(0, 0x7F));
+                if (!ascii.isEmpty()) return uniform(ascii);
+            } else if (roll < 8) {
+                int cp = SHOWCASE[random.nextInt(SHOWCASE.length)];
+                if (set.contains(cp)) return cp;
+            }
+            int[][] byLength = {{0, 0x7F}, {0x80, 0x7FF}, {0x800, 0xFFFF}, {0x10000, CodePointSet.MAX}};
+            int[] r = byLength[random.nextInt(4)];
+            CodePointSet part = set.intersect(CodePointSet.range(r[0], r[1]));
+            return uniform(part.isEmpty() ? set : part);
+        }
+
+        int uniform(CodePointSet set) {
+            long k = (long) (random.nextDouble() * set.size());
+            for (int i = 0; i < set.rangeCount(); i++) {
+                long n = set.hi(i) - set.lo(i) + 1L;
+                if (k < n) return (int) (set.lo(i) + k);
+                k -= n;
+            }
+            return set.hi(set.rangeCount() - 1);
+        }
+    }
+
+    /** Inserts, deletes, replaces or swaps a few code points: usually no longer a sentence. */
+    public static String mutate(String s, Random random) {
+        String pool = "{}[]()\",:;.+-*/=<>!?&|^%$#@~`' \t\n\\_aZ09é€中\uD83D\uDE00";
+        int[] poolCps = pool.codePoints().toArray();
+        List<Integer> cps = new ArrayList<>();
+        s.codePoints().forEach(cps::add);
+        int ops = 1 + random.nextInt(3);
+        for (int i = 0; i < ops; i++) {
+            int kind = random.nextInt(4);
+            if (cps.isEmpty()) kind = 0;
+            int at = random.nextInt(cps.size() + (kind == 0 ? 1 : 0));
+            switch (kind) {
+                case 0 -> cps.add(at, poolCps[random.nextInt(poolCps.length)]);
+                case 1 -> cps.remove(at);
+                case 2 -> cps.set(at, poolCps[random.nextInt(poolCps.length)]);
+                default -> {
+                    if (at + 1 < cps.size()) { int t = cps.get(at); cps.set(at, cps.get(at + 1)); cps.set(at + 1, t); }
+                    else cps.remove(at);
+                }
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int cp : cps) sb.appendCodePoint(cp);
+        return sb.toString();
+    }
+}

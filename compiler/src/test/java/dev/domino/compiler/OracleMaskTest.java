@@ -1,0 +1,117 @@
+package dev.domino.compiler;
+
+import dev.domino.compiler.ir.CodePointSet;
+import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.testing.ByteEarleyOracle;
+import dev.domino.compiler.testing.SentenceSampler;
+import dev.domino.compiler.vocab.Tokenizer;
+import dev.domino.compiler.vocab.VocabularyLoader;
+import dev.domino.runtime.Artifact;
+import dev.domino.runtime.Matcher;
+import dev.domino.runtime.Vocabulary;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static dev.domino.compiler.ir.Expr.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The fast masks against the independent byte-level Earley oracle over the original grammar
+ * IR: for prefixes of sampled (and mutated) sentences, every token the mask allows must be
+ * viable, and every viable token in a large random sample must be allowed. Canonical
+ * tokenizations of valid sentences must be accepted token by token.
+ */
+class OracleMaskTest {
+    static Tokenizer o200k;
+
+    @BeforeAll static void load() { o200k = VocabularyLoader.load("o200k_base", null); }
+
+    @Test void json() { check(TestGrammars.json(), 12, 1); }
+
+    @Test void ambiguousArithmetic() { check(TestGrammars.ambiguousExpr(), 12, 2); }
+
+    @Test void wordSoupLexicalAmbiguity() { check(TestGrammars.wordSoup(), 10, 3); }
+
+    @Test void keywordsVersusIdentifiers() {
+        Map<String, Expr> r = new LinkedHashMap<>();
+        r.put("root", plus(ref("stmt")));
+        r.put("stmt", alt(seq(literal("if "), ref("id"), literal(" then "), ref("stmt"), literal(";")),
+                seq(ref("id"), literal("="), ref("id"), literal(";")), seq(literal("return "), ref("id"), literal(";"))));
+        r.put("id", seq(chars(CodePointSet.fromRanges(new int[] {'a', 'z', '_', '_'})), star(chars(CodePointSet.fromRanges(new int[] {'a', 'z', '0', '9', '_', '_'})))));
+        check(Grammar.of("root", r), 12, 4);
+    }
+
+    @Test void whitespaceHeavyAndMultiByte() {
+        Map<String, Expr> r = new LinkedHashMap<>();
+        r.put("root", seq(ref("ws"), ref("item"), star(seq(ref("ws"), literal("—"), ref("ws"), ref("item"))), ref("ws")));
+        r.put("ws", star(chars(CodePointSet.fromRanges(new int[] {' ', ' ', '\n', '\n', '\t', '\t', 0x3000, 0x3000}))));
+        r.put("item", plus(chars(CodePointSet.fromRanges(new int[] {'a', 'c', 0xE9, 0xE9, 0x4E2D, 0x4E2D, 0x1F600, 0x1F64F}))));
+        check(Grammar.of("root", r), 12, 5);
+    }
+
+    /** Samples sentences, then compares masks with the oracle at every token boundary. */
+    static void check(Grammar g, int sentences, long seed) {
+        Artifact artifact = GrammarCompiler.compile(g, o200k.vocabulary(), "test", "ir", "test", CompileOptions.defaults());
+        ByteEarleyOracle oracle = new ByteEarleyOracle(g);
+        SentenceSampler sampler = new SentenceSampler(g).maxLength(60);
+        Random random = new Random(seed);
+        Vocabulary v = o200k.vocabulary();
+        List<byte[]> allTokens = new ArrayList<>();
+        for (int t = 0; t < v.size(); t++) allTokens.add(v.isGrammarToken(t) ? v.bytes(t) : null);
+        int checkedSteps = 0;
+        for (int i = 0; i < sentences; i++) {
+            String sentence = sampler.sample(random);
+            boolean valid = true;
+            if (i % 3 == 2) { sentence = SentenceSampler.mutate(sentence, random); valid = oracle.isSentence(sentence); }
+            int[] tokens = o200k.encode(sentence);
+            Matcher m = artifact.newMatcher();
+            ByteEarleyOracle.State state = oracle.start();
+            for (int k = 0; k <= tokens.length; k++) {
+                if (k == tokens.length || random.nextInt(3) == 0) {
+                    compare(m, oracle, state, allTokens, random, sentence, k);
+                    checkedSteps++;
+                }
+                if (k == tokens.length) break;
+                ByteEarleyOracle.State next = oracle.advance(state, v.bytes(tokens[k]));
+                boolean accepted = m.acceptToken(tokens[k]);
+                assertThat(accepted).as("token %d of %s", k, sentence).isEqualTo(oracle.isViable(next));
+                if (!accepted) break;
+                state = next;
+            }
+            if (valid) assertThat(m.isAccepting()).as("complete sentence %s", sentence).isTrue();
+        }
+        assertThat(checkedSteps).isGreaterThan(sentences);
+    }
+
+    private static void compare(Matcher m, ByteEarleyOracle oracle, ByteEarleyOracle.State state,
+                                List<byte[]> allTokens, Random random, String sentence, int position) {
+        BitSet mask = m.nextTokenMask();
+        // every allowed token, plus a random sample of the rest
+        List<byte[]> candidates = new ArrayList<>();
+        List<Integer> ids = new ArrayList<>();
+        for (int t = 0; t < allTokens.size(); t++) {
+            if (allTokens.get(t) == null) continue;
+            if (mask.get(t) || random.nextInt(20) == 0) { candidates.add(allTokens.get(t)); ids.add(t); }
+        }
+        BitSet viable = oracle.viableTokens(state, candidates);
+        for (int i = 0; i < ids.size(); i++) {
+            int t = ids.get(i);
+            if (mask.get(t) != viable.get(i)) {
+                throw new AssertionError("after " + position + " tokens of '" + sentence + "': token " + t + " '"
+                        + Vocabulary.displayBytes(allTokens.get(t)) + "' mask=" + mask.get(t) + " oracle=" + viable.get(i));
+            }
+        }
+        boolean eos = mask.get(o200k.vocabulary().eosIds()[0]);
+        assertThat(eos).as("EOS after %d tokens of %s", position, sentence).isEqualTo(oracle.isComplete(state));
+        assertThat(new String(new byte[0], StandardCharsets.UTF_8)).isEmpty();
+    }
+}

@@ -18,7 +18,8 @@ import java.util.Set;
  * classes, {@code .}, groups, postfix {@code * + ? {m} {m,} {m,n}}, {@code #} comments, start
  * rule {@code root}) with a few deliberate, strictly more permissive differences:
  * <ul>
- *   <li>rule names may also contain {@code _} (llama.cpp: {@code [a-zA-Z0-9-]} only);</li>
+ *   <li>rule names may contain {@code _}, as llama.cpp's README says (its parser has only accepted
+ *       {@code [a-zA-Z0-9-]});</li>
  *   <li>{@code {,n}} means {@code {0,n}} (llama.cpp requires the lower bound);</li>
  *   <li>{@code \-} is accepted as an escape for {@code -};</li>
  *   <li>a rule may continue on the next line anywhere (llama.cpp only after {@code ::=},

@@ -17,6 +17,8 @@ final class GrammarText {
     private final int[] lineStarts;
 
     GrammarText(String source) {
+        // A byte-order mark is invisible in editors; dropping it keeps columns as users see them.
+        if (source.startsWith("\uFEFF")) source = source.substring(1);
         this.cps = source.codePoints().toArray();
         int[] starts = new int[16];
         int n = 0;

@@ -137,6 +137,11 @@ class GbnfParserTest {
     }
 
     @Test
+    void byteOrderMarkIsIgnored() {
+        assertError("\uFEFFroot ::= x", "undefined rule 'x'", 1, 10);
+    }
+
+    @Test
     void ruleWithEmptyBodyBeforeNextRule() {
         Grammar g = GbnfParser.parse("root ::=\nx ::= \"a\"");
         assertThat(g.rules().get("root")).isEqualTo(new Seq(List.of()));

@@ -130,6 +130,14 @@ class LarkParserTest {
     }
 
     @Test
+    void caseInsensitiveRangeWidensClass() {
+        Chars c = (Chars) start("start: \"a\"..\"c\"i");
+        assertThat(c.set()).isEqualTo(CodePointSet.range('a', 'c').union(CodePointSet.range('A', 'C')));
+        CodePointSet digits = CodePointSet.range('0', '9');
+        assertThat(CaseFolding.widen(digits)).isEqualTo(digits);
+    }
+
+    @Test
     void charRange() {
         assertThat(start("start: \"a\"..\"z\"")).isEqualTo(new Chars(CodePointSet.range('a', 'z')));
         assertThat(start("start: \"\\u0100\"..\"\\u017F\"")).isEqualTo(new Chars(CodePointSet.range(0x100, 0x17F)));

@@ -1,0 +1,607 @@
+package dev.domino.compiler.frontend;
+
+import dev.domino.compiler.ir.CodePointSet;
+import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.ir.GrammarException;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Parses the Lark subset that llguidance documents into the grammar IR.
+ *
+ * <p>Supported: rules {@code name: a | b} (also {@code ?name:} and {@code !name:}, which only
+ * shape Lark's parse tree and are treated as plain rules), terminals {@code NAME: ...} and
+ * {@code NAME.priority: ...} (priority ignored), string literals {@code "..."} with the
+ * {@code i} suffix, {@code "a".."z"} ranges, {@code /regex/flags} (via {@link RegexParser},
+ * Python flavor; flags {@code i} and {@code u} only), grouping, {@code [optional]}, postfix
+ * {@code ? * +}, {@code ~ n}, {@code ~ n..m}, llguidance's {@code {m,n}}, aliases
+ * {@code -> name} (ignored), {@code %ignore}, {@code %import common...}, and {@code //} or
+ * {@code #} comments. The start rule is {@code start}.
+ *
+ * <p>Names are terminals when Lark says so: all their letters are upper case (Python's
+ * {@code str.isupper()}). Terminals go into {@link Grammar#lexicalRules()}; they may reference
+ * only terminals, and not recursively.
+ *
+ * <p>Line breaks end a definition, except before a {@code |} (continuing alternatives) and
+ * inside brackets.
+ */
+public final class LarkParser {
+    public static final String START_RULE = "start";
+
+    private final GrammarText in;
+    private final List<Token> tokens;
+    private int t; // index of the current token
+
+    private final Map<String, Expr> rules = new LinkedHashMap<>();
+    private final Map<String, int[]> positions = new LinkedHashMap<>();
+    private final Set<String> lexical = new LinkedHashSet<>();
+    private final List<Expr> ignored = new ArrayList<>();
+    /** Every reference, with the terminal (or "%ignore") whose body contains it, or null for rules. */
+    private final List<RefSite> refs = new ArrayList<>();
+    /** The terminal being defined (or "%ignore"), null inside rules. */
+    private String lexicalOwner;
+
+    private record RefSite(Expr.Ref ref, String lexicalOwner) {}
+
+    private LarkParser(String source) {
+        this.in = new GrammarText(source);
+        this.tokens = new Lexer(in).run();
+    }
+
+    /** Parses a Lark grammar; throws {@link GrammarException} with a position on any error. */
+    public static Grammar parse(String source) {
+        return new LarkParser(source).parseGrammar();
+    }
+
+    // ---- grammar structure ----------------------------------------------------------------------
+
+    private Grammar parseGrammar() {
+        while (peek().kind != Kind.EOF) {
+            Token tok = peek();
+            if (tok.kind == Kind.NL) {
+                next();
+                continue;
+            }
+            if (tok.kind == Kind.DIRECTIVE) {
+                parseDirective();
+            } else if (tok.kind == Kind.NAME || tok.isOp("?") || tok.isOp("!")) {
+                parseDefinition();
+            } else {
+                throw error("expected a rule or terminal definition but found " + tok.describe(), tok);
+            }
+            Token end = peek();
+            if (end.kind != Kind.NL && end.kind != Kind.EOF) {
+                throw error("unexpected " + end.describe(), end);
+            }
+        }
+        check();
+        return new Grammar(START_RULE, rules, positions, lexical, ignored);
+    }
+
+    // definition: ('?'|'!')? NAME ('.' priority)? ':' expansions
+    private void parseDefinition() {
+        if (peek().isOp("?") || peek().isOp("!")) next(); // tree-shaping prefixes: no effect on the language
+        Token name = expect(Kind.NAME, "a rule or terminal name");
+        boolean terminal = isTerminalName(name.text);
+        if (peek().isOp(".")) {
+            next();
+            if (peek().isOp("-") || peek().isOp("+")) next();
+            expect(Kind.NUMBER, "a priority number");
+        }
+        if (peek().isOp("{")) throw error("rule templates are not supported", peek());
+        if (peek().isOp("[")) throw error("rule options [...] are not supported", peek());
+        if (!peek().isOp(":")) {
+            throw error("expected ':' after '" + name.text + "' but found " + peek().describe(), peek());
+        }
+        Token colon = next();
+        // "name:\n    | a\n    | b" lists every alternative on its own line; that first '|'
+        // introduces the list rather than an empty alternative.
+        if (peek().isOp("|") && in.line(peek().pos) > in.line(colon.pos)) next();
+        lexicalOwner = terminal ? name.text : null;
+        Expr body = parseExpansions();
+        lexicalOwner = null;
+        define(name, body, terminal);
+    }
+
+    private void define(Token name, Expr body, boolean terminal) {
+        if (rules.containsKey(name.text)) {
+            throw error((terminal ? "terminal '" : "rule '") + name.text + "' is defined more than once", name);
+        }
+        rules.put(name.text, body);
+        positions.put(name.text, new int[] {in.line(name.pos), in.column(name.pos)});
+        if (terminal) lexical.add(name.text);
+    }
+
+    private void parseDirective() {
+        Token d = next();
+        switch (d.text) {
+            case "%ignore" -> {
+                lexicalOwner = "%ignore";
+                ignored.add(parseExpansions());
+                lexicalOwner = null;
+            }
+            case "%import" -> parseImport(d);
+            default -> throw error("directive " + d.text + " is not supported", d);
+        }
+    }
+
+    // %import common.X [-> Y]  |  %import common (X, Y, ...)
+    private void parseImport(Token directive) {
+        List<Token> path = new ArrayList<>();
+        if (peek().isOp(".")) throw error("relative imports are not supported; only %import common", peek());
+        path.add(expect(Kind.NAME, "a module name"));
+        while (peek().isOp(".")) {
+            next();
+            path.add(expect(Kind.NAME, "a name"));
+        }
+        List<Token[]> imports = new ArrayList<>(); // {name, alias}
+        if (peek().isOp("(")) {
+            next();
+            do {
+                Token n = expect(Kind.NAME, "a name to import");
+                imports.add(new Token[] {n, n});
+            } while (acceptOp(","));
+            if (!acceptOp(")")) throw error("expected ')' but found " + peek().describe(), peek());
+        } else {
+            if (path.size() < 2) throw error("expected '.NAME' or '(...)' after the module name", peek());
+            Token n = path.remove(path.size() - 1);
+            Token alias = n;
+            if (acceptOp("->")) alias = expect(Kind.NAME, "an alias name");
+            imports.add(new Token[] {n, alias});
+        }
+        if (path.size() != 1 || !path.get(0).text.equals("common")) {
+            throw error("only %import common is supported", path.get(0));
+        }
+        for (Token[] imp : imports) {
+            Expr def = LarkCommon.TERMINALS.get(imp[0].text);
+            if (def == null) throw error("common does not define '" + imp[0].text + "'", imp[0]);
+            if (!isTerminalName(imp[1].text)) {
+                throw error("terminal '" + imp[0].text + "' must be imported under an upper-case name", imp[1]);
+            }
+            define(imp[1], def, true);
+        }
+    }
+
+    // ---- expressions ------------------------------------------------------------------------------
+
+    // expansions: alias ('|' alias)*
+    private Expr parseExpansions() {
+        List<Expr> options = new ArrayList<>();
+        options.add(parseAlias());
+        while (acceptOp("|")) options.add(parseAlias());
+        return options.size() == 1 ? options.get(0) : new Expr.Alt(options);
+    }
+
+    // alias: expansion ('->' NAME)?  — the alias only names a tree node; dropped
+    private Expr parseAlias() {
+        Expr e = parseExpansion();
+        if (acceptOp("->")) expect(Kind.NAME, "an alias name");
+        return e;
+    }
+
+    // expansion: expr*
+    private Expr parseExpansion() {
+        List<Expr> items = new ArrayList<>();
+        while (startsAtom(peek())) items.add(parseExpr());
+        return items.size() == 1 ? items.get(0) : new Expr.Seq(items);
+    }
+
+    private static boolean startsAtom(Token tok) {
+        return tok.kind == Kind.NAME || tok.kind == Kind.STRING || tok.kind == Kind.REGEX
+                || tok.isOp("(") || tok.isOp("[");
+    }
+
+    // expr: atom ('?' | '*' | '+' | '~' n ('..' m)? | '{' m? (',' n?)? '}')*
+    private Expr parseExpr() {
+        Expr e = parseAtom();
+        while (true) {
+            Token op = peek();
+            if (acceptOp("?")) {
+                e = new Expr.Repeat(e, 0, 1);
+            } else if (acceptOp("*")) {
+                e = new Expr.Repeat(e, 0, Expr.Repeat.UNBOUNDED);
+            } else if (acceptOp("+")) {
+                e = new Expr.Repeat(e, 1, Expr.Repeat.UNBOUNDED);
+            } else if (acceptOp("~")) {
+                int min = number();
+                int max = acceptOp("..") ? number() : min;
+                e = repeat(e, min, max, op);
+            } else if (op.isOp("{")) {
+                next();
+                if (peek().kind != Kind.NUMBER && !peek().isOp(",")) {
+                    throw error("rule templates are not supported", op);
+                }
+                int min = peek().kind == Kind.NUMBER ? number() : 0;
+                int max = min;
+                if (acceptOp(",")) max = peek().kind == Kind.NUMBER ? number() : Expr.Repeat.UNBOUNDED;
+                if (!acceptOp("}")) throw error("expected '}' but found " + peek().describe(), peek());
+                e = repeat(e, min, max, op);
+            } else {
+                return e;
+            }
+        }
+    }
+
+    private Expr repeat(Expr e, int min, int max, Token at) {
+        if (max != Expr.Repeat.UNBOUNDED && max < min) {
+            throw error("repetition maximum " + max + " is less than minimum " + min, at);
+        }
+        return new Expr.Repeat(e, min, max);
+    }
+
+    private int number() {
+        Token n = expect(Kind.NUMBER, "a number");
+        try {
+            return Integer.parseInt(n.text);
+        } catch (NumberFormatException ex) {
+            throw error("number too large", n);
+        }
+    }
+
+    private Expr parseAtom() {
+        Token tok = next();
+        switch (tok.kind) {
+            case NAME -> {
+                Expr.Ref ref = new Expr.Ref(tok.text, in.line(tok.pos), in.column(tok.pos));
+                refs.add(new RefSite(ref, lexicalOwner));
+                return ref;
+            }
+            case STRING -> {
+                if (acceptOp("..")) {
+                    Token hi = expect(Kind.STRING, "a string after '..'");
+                    return range(tok, hi);
+                }
+                Expr lit = new Expr.Literal(tok.value);
+                return tok.flags.contains("i") ? CaseFolding.caseInsensitive(lit) : lit;
+            }
+            case REGEX -> {
+                return regex(tok);
+            }
+            default -> { }
+        }
+        if (tok.isOp("(")) {
+            Expr e = parseExpansions();
+            if (!acceptOp(")")) throw error("expected ')' but found " + peek().describe(), peek());
+            return e;
+        }
+        if (tok.isOp("[")) {
+            Expr e = parseExpansions();
+            if (!acceptOp("]")) throw error("expected ']' but found " + peek().describe(), peek());
+            return new Expr.Repeat(e, 0, 1);
+        }
+        throw error("unexpected " + tok.describe(), tok); // unreachable: callers check startsAtom
+    }
+
+    // "a".."z": both ends single characters
+    private Expr range(Token lo, Token hi) {
+        if (lo.value.codePointCount(0, lo.value.length()) != 1) {
+            throw error("range start must be a single character", lo);
+        }
+        if (hi.value.codePointCount(0, hi.value.length()) != 1) {
+            throw error("range end must be a single character", hi);
+        }
+        int a = lo.value.codePointAt(0), b = hi.value.codePointAt(0);
+        if (b < a) throw error("invalid range: end is before start", lo);
+        Expr e = new Expr.Chars(CodePointSet.range(a, b));
+        return lo.flags.contains("i") || hi.flags.contains("i") ? CaseFolding.caseInsensitive(e) : e;
+    }
+
+    private Expr regex(Token tok) {
+        for (char f : tok.flags.toCharArray()) {
+            // 'u' is Python 3's default for str patterns; other flags would change the language
+            // in ways the IR cannot express from outside the regex parser.
+            if (f != 'i' && f != 'u') throw error("regex flag '" + f + "' is not supported (only 'i')", tok);
+        }
+        Expr e;
+        try {
+            e = RegexParser.parse(tok.value, RegexParser.Flavor.PYTHON);
+        } catch (GrammarException | IllegalArgumentException ex) {
+            throw error("invalid regular expression /" + tok.value + "/: " + ex.getMessage(), tok);
+        }
+        return tok.flags.indexOf('i') >= 0 ? CaseFolding.caseInsensitive(e) : e;
+    }
+
+    // ---- whole-grammar checks -----------------------------------------------------------------
+
+    private void check() {
+        for (RefSite site : refs) {
+            Expr.Ref ref = site.ref;
+            if (!rules.containsKey(ref.name())) {
+                String kind = isTerminalName(ref.name()) ? "terminal" : "rule";
+                throw new GrammarException("undefined " + kind + " '" + ref.name() + "'", ref.line(), ref.column());
+            }
+            if (site.lexicalOwner != null && !lexical.contains(ref.name())) {
+                String owner = site.lexicalOwner.equals("%ignore") ? "%ignore" : "terminal '" + site.lexicalOwner + "'";
+                throw new GrammarException(owner + " cannot reference rule '" + ref.name()
+                        + "' (terminals may only use terminals)", ref.line(), ref.column());
+            }
+        }
+        checkTerminalRecursion();
+        if (!rules.containsKey(START_RULE)) {
+            throw new GrammarException("grammar does not define the start rule '" + START_RULE + "'", 1, 1);
+        }
+    }
+
+    /** Terminals become regular expressions, so they cannot refer to themselves. */
+    private void checkTerminalRecursion() {
+        Map<String, List<Expr.Ref>> uses = new HashMap<>();
+        for (RefSite site : refs) {
+            if (site.lexicalOwner != null && !site.lexicalOwner.equals("%ignore")) {
+                uses.computeIfAbsent(site.lexicalOwner, k -> new ArrayList<>()).add(site.ref);
+            }
+        }
+        Map<String, Integer> state = new HashMap<>(); // 1 = in progress, 2 = done
+        for (String name : lexical) visit(name, uses, state);
+    }
+
+    private void visit(String name, Map<String, List<Expr.Ref>> uses, Map<String, Integer> state) {
+        Integer s = state.get(name);
+        if (s != null && s == 2) return;
+        state.put(name, 1);
+        for (Expr.Ref ref : uses.getOrDefault(name, List.of())) {
+            Integer rs = state.get(ref.name());
+            if (rs != null && rs == 1) {
+                throw new GrammarException("terminal '" + ref.name() + "' is recursive (terminals must be regular)",
+                        ref.line(), ref.column());
+            }
+            visit(ref.name(), uses, state);
+        }
+        state.put(name, 2);
+    }
+
+    /** Lark's rule: a name is a terminal when it has letters and all are upper case. */
+    static boolean isTerminalName(String name) {
+        boolean cased = false;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isLowerCase(c)) return false;
+            if (Character.isUpperCase(c)) cased = true;
+        }
+        return cased;
+    }
+
+    // ---- token helpers ----------------------------------------------------------------------------
+
+    private Token peek() { return tokens.get(t); }
+
+    private Token next() {
+        Token tok = tokens.get(t);
+        if (tok.kind != Kind.EOF) t++;
+        return tok;
+    }
+
+    private boolean acceptOp(String op) {
+        if (!peek().isOp(op)) return false;
+        next();
+        return true;
+    }
+
+    private Token expect(Kind kind, String what) {
+        if (peek().kind != kind) throw error("expected " + what + " but found " + peek().describe(), peek());
+        return next();
+    }
+
+    private GrammarException error(String message, Token at) { return in.error(message, at.pos); }
+
+    // ---- lexer --------------------------------------------------------------------------------------
+
+    private enum Kind { NAME, STRING, REGEX, NUMBER, OP, DIRECTIVE, NL, EOF }
+
+    /**
+     * A token. {@code value} is the decoded text of strings and the pattern of regexes;
+     * {@code flags} their suffix letters.
+     */
+    private record Token(Kind kind, String text, String value, String flags, int pos) {
+        boolean isOp(String op) { return kind == Kind.OP && text.equals(op); }
+
+        String describe() {
+            return switch (kind) {
+                case NL -> "end of line";
+                case EOF -> "end of input";
+                case STRING -> "string " + text;
+                case REGEX -> "regex " + text;
+                default -> "'" + text + "'";
+            };
+        }
+    }
+
+    /** Splits the source into tokens; line breaks inside brackets or before '|' are dropped. */
+    private static final class Lexer {
+        private final GrammarText in;
+        private final List<Token> out = new ArrayList<>();
+        private int depth; // open ( [ {
+
+        Lexer(GrammarText in) { this.in = in; }
+
+        List<Token> run() {
+            while (true) {
+                skipBlanksAndComments();
+                int start = in.pos;
+                int c = in.peek();
+                if (c == GrammarText.EOF) {
+                    out.add(new Token(Kind.EOF, "", null, "", start));
+                    return out;
+                }
+                if (c == '\n') {
+                    lineBreak(start);
+                } else if (c == '"') {
+                    string(start);
+                } else if (c == '/') {
+                    regex(start);
+                } else if (isDigit(c)) {
+                    while (isDigit(in.peek())) in.next();
+                    add(Kind.NUMBER, start);
+                } else if (isNameStart(c)) {
+                    name();
+                    add(Kind.NAME, start);
+                } else if (c == '%') {
+                    in.next();
+                    if (!isNameStart(in.peek())) throw in.error("expected a directive name after '%'", start);
+                    name();
+                    add(Kind.DIRECTIVE, start);
+                } else if (c == '<') {
+                    throw in.error("special tokens <...> are not supported", start);
+                } else if (c == '@') {
+                    throw in.error("sub-grammar references @... are not supported", start);
+                } else {
+                    operator(start, c);
+                }
+            }
+        }
+
+        private void lineBreak(int start) {
+            in.next();
+            if (depth > 0) return;
+            // A definition continues over line breaks when the next line starts with '|'.
+            int save = in.pos;
+            while (true) {
+                skipBlanksAndComments();
+                if (in.peek() != '\n') break;
+                in.next();
+            }
+            if (in.peek() == '|') return;
+            in.pos = save;
+            if (out.isEmpty() || out.get(out.size() - 1).kind != Kind.NL) {
+                out.add(new Token(Kind.NL, "\n", null, "", start));
+            }
+        }
+
+        private void operator(int start, int c) {
+            in.next();
+            String op;
+            if (c == '.' && in.peek() == '.') {
+                in.next();
+                op = "..";
+            } else if (c == '-' && in.peek() == '>') {
+                in.next();
+                op = "->";
+            } else if ("|:?*+()[]{}~,.!-".indexOf(c) >= 0) {
+                op = String.valueOf((char) c);
+                if (c == '(' || c == '[' || c == '{') depth++;
+                if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
+            } else {
+                throw in.error("unexpected character " + GrammarText.describe(c), start);
+            }
+            out.add(new Token(Kind.OP, op, null, "", start));
+        }
+
+        // "..." with Lark's escapes, optionally followed by 'i'
+        private void string(int start) {
+            in.next();
+            StringBuilder sb = new StringBuilder();
+            while (in.peek() != '"') {
+                int c = in.peek();
+                if (c == GrammarText.EOF || c == '\n') throw in.error("unterminated string literal", start);
+                if (c == '\\') {
+                    escape(sb);
+                } else {
+                    sb.appendCodePoint(in.next());
+                }
+            }
+            in.next();
+            String flags = "";
+            if (in.peek() == 'i' && !isNameChar(in.peek(1))) {
+                in.next();
+                flags = "i";
+            }
+            out.add(new Token(Kind.STRING, in.substring(start, in.pos), sb.toString(), flags, start));
+        }
+
+        /**
+         * Lark evaluates string escapes like Python for {@code \\ \" \n \t \r \f \xNN}, backslash-u
+         * with 4 hex digits and {@code \UNNNNNNNN}, and keeps any other backslash as a literal backslash.
+         */
+        private void escape(StringBuilder sb) {
+            int at = in.pos;
+            in.next();
+            int e = in.peek();
+            switch (e) {
+                case '\\', '"' -> { in.next(); sb.append((char) e); }
+                case 'n' -> { in.next(); sb.append('\n'); }
+                case 't' -> { in.next(); sb.append('\t'); }
+                case 'r' -> { in.next(); sb.append('\r'); }
+                case 'f' -> { in.next(); sb.append('\f'); }
+                case 'x' -> { in.next(); sb.appendCodePoint(hex(2, at)); }
+                case 'u' -> { in.next(); sb.appendCodePoint(hex(4, at)); }
+                case 'U' -> { in.next(); sb.appendCodePoint(hex(8, at)); }
+                case GrammarText.EOF, '\n' -> throw in.error("unterminated string literal", at);
+                default -> sb.append('\\'); // the next character is read as itself
+            }
+        }
+
+        private int hex(int digits, int at) {
+            long v = 0;
+            for (int i = 0; i < digits; i++) {
+                int c = in.peek();
+                int d = c >= 0 && c < 128 ? Character.digit(c, 16) : -1;
+                if (d < 0) throw in.error("bad escape sequence: expected " + digits + " hex digits", at);
+                in.next();
+                v = v * 16 + d;
+            }
+            if (v > CodePointSet.MAX || (v >= 0xD800 && v <= 0xDFFF)) {
+                throw in.error("bad escape sequence: invalid code point", at);
+            }
+            return (int) v;
+        }
+
+        // /pattern/flags — "\/" stands for "/"; other escapes are left for the regex parser
+        private void regex(int start) {
+            in.next();
+            StringBuilder sb = new StringBuilder();
+            while (in.peek() != '/') {
+                int c = in.peek();
+                if (c == GrammarText.EOF || c == '\n') throw in.error("unterminated regular expression", start);
+                in.next();
+                if (c == '\\' && in.peek() == '/') {
+                    sb.append('/');
+                    in.next();
+                } else if (c == '\\' && in.peek() != GrammarText.EOF && in.peek() != '\n') {
+                    sb.append('\\').appendCodePoint(in.next());
+                } else {
+                    sb.appendCodePoint(c);
+                }
+            }
+            in.next();
+            int flagStart = in.pos;
+            while (isNameChar(in.peek()) && Character.isLetter(in.peek())) in.next();
+            out.add(new Token(Kind.REGEX, in.substring(start, in.pos), sb.toString(),
+                    in.substring(flagStart, in.pos), start));
+        }
+
+        private void name() {
+            while (isNameChar(in.peek())) {
+                if (in.peek() == '-' && (in.peek(1) == '>' || !isNameChar(in.peek(1)))) break;
+                in.next();
+            }
+        }
+
+        private void skipBlanksAndComments() {
+            while (true) {
+                int c = in.peek();
+                if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || (c == '\n' && depth > 0)) {
+                    in.next();
+                } else if (c == '#' || (c == '/' && in.peek(1) == '/')) {
+                    while (!in.atEnd() && in.peek() != '\n') in.next();
+                } else {
+                    return;
+                }
+            }
+        }
+
+        private void add(Kind kind, int start) {
+            String text = in.substring(start, in.pos);
+            out.add(new Token(kind, text, text, "", start));
+        }
+
+        private static boolean isDigit(int c) { return c >= '0' && c <= '9'; }
+        private static boolean isNameStart(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+        private static boolean isNameChar(int c) { return isNameStart(c) || isDigit(c) || c == '-'; }
+    }
+}

@@ -336,8 +336,10 @@ public final class TerminalDerivation {
         // renumber nonterminals and terminals that survive
         int[] ntMap = new int[n];
         List<String> names = new ArrayList<>();
-        for (int i = 0; i < n; i++) ntMap[i] = reachable[i] ? names.size() : -1;
-        for (int i = 0; i < n; i++) if (reachable[i]) names.add(ntNames.get(i));
+        for (int i = 0; i < n; i++) {
+            ntMap[i] = reachable[i] ? names.size() : -1;
+            if (reachable[i]) names.add(ntNames.get(i));
+        }
         int tCount = terminalNames.size();
         boolean[] usedT = new boolean[tCount];
         for (int t = 0; t < tCount; t++) usedT[t] = terminalIgnored.get(t);

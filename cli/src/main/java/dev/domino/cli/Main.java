@@ -3,13 +3,30 @@ package dev.domino.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point of {@code domino.jar}. */
+import java.io.PrintWriter;
+
+/** Entry point of {@code domino.jar}. Errors are one clear line; {@code --verbose} adds the trace. */
 @Command(name = "domino", mixinStandardHelpOptions = true, version = "domino 0.1.0",
         description = "DOMINO-style constrained decoding: compile grammars into artifacts, inspect them, compute masks.",
-        subcommands = {})
+        subcommands = {CompileCommand.class, MaskCommand.class})
 public final class Main implements Runnable {
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Main()).execute(args));
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs a command line with the given streams; returns the exit code (tests call this). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cmd = new CommandLine(new Main());
+        cmd.setOut(out);
+        cmd.setErr(err);
+        boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+        cmd.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            commandLine.getErr().println("error: " + Errors.describe(ex));
+            if (verbose) ex.printStackTrace(commandLine.getErr());
+            commandLine.getErr().flush();
+            return Errors.exitCode(ex);
+        });
+        return cmd.execute(args);
     }
 
     @Override public void run() {

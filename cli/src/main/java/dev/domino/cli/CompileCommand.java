@@ -1,0 +1,115 @@
+package dev.domino.cli;
+
+import dev.domino.compiler.CompileOptions;
+import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.GrammarCompiler;
+import dev.domino.compiler.GrammarSources;
+import dev.domino.compiler.SourceFormat;
+import dev.domino.compiler.vocab.Tokenizer;
+import dev.domino.runtime.Artifact;
+import dev.domino.runtime.ArtifactFormat;
+import dev.domino.runtime.ArtifactStats;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "compile", mixinStandardHelpOptions = true,
+        description = "Compile a grammar (GBNF, Lark, regex or JSON Schema) against a vocabulary into an artifact.")
+final class CompileCommand implements Callable<Integer> {
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "GRAMMAR_FILE") Path grammarFile;
+
+    @Mixin VocabOptions vocab;
+
+    @Option(names = "--format", description = "gbnf, lark, regex or json-schema (default: from the file extension)")
+    String format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT.domino", description = "artifact to write (default: GRAMMAR.domino next to the grammar)")
+    Path output;
+
+    @Option(names = "--json-whitespace", description = "JSON Schema output whitespace: flexible (default), compact, fixed")
+    String jsonWhitespace = "flexible";
+
+    @Option(names = "--ignore-keyword", split = ",", description = "JSON Schema keywords to ignore instead of failing on them")
+    List<String> ignoredKeywords = new ArrayList<>();
+
+    @Option(names = "--threads", description = "tree-building threads (default: all cores)")
+    int threads = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--dynamic-cap", description = "paths per trie node before tokens are checked at run time (default: ${DEFAULT-VALUE})")
+    int dynamicCap = CompileOptions.DEFAULT_DYNAMIC_CAP;
+
+    @Option(names = "--json", description = "print the summary as one JSON line")
+    boolean json;
+
+    @Option(names = "--verbose", description = "stack traces on errors") boolean verbose;
+
+    @Override public Integer call() throws Exception {
+        long t0 = System.nanoTime();
+        String text = Files.readString(grammarFile, StandardCharsets.UTF_8);
+        SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarFile.getFileName().toString());
+        GrammarSources.Parsed parsed = GrammarSources.parse(text, f,
+                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords));
+        Tokenizer tokenizer = vocab.load();
+        Progress progress = Progress.forTerminal("compiling");
+        CompileOptions options = CompileOptions.defaults().withThreads(threads).withDynamicCap(dynamicCap)
+                .withExtra(parsed.options()).withIgnoredKeywords(parsed.ignoredKeywords()).withProgress(progress);
+        Artifact artifact;
+        try {
+            artifact = GrammarCompiler.compile(parsed.grammar(), tokenizer.vocabulary(), grammarFile.getFileName().toString(),
+                    f.id(), text, options);
+        } finally {
+            progress.done();
+        }
+        Path out = output != null ? output : defaultOutput(grammarFile);
+        byte[] bytes = ArtifactFormat.toBytes(artifact);
+        ArtifactFormat.write(artifact, out);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        ArtifactStats s = ArtifactStats.of(artifact);
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("artifact", out.toString());
+        summary.put("vocabulary", artifact.vocabulary().name());
+        summary.put("terminals", s.terminals());
+        summary.put("scanner_states", s.scannerStates());
+        summary.put("trees", s.trees());
+        summary.put("tree_nodes", s.treeNodes());
+        summary.put("token_entries", s.tokenEntries());
+        summary.put("token_sets", s.tokenSets());
+        summary.put("dynamic_tokens", s.dynamicTokens());
+        summary.put("artifact_bytes", bytes.length);
+        summary.put("seconds", Math.round(seconds * 1000) / 1000.0);
+        var w = spec.commandLine().getOut();
+        if (json) {
+            w.println(Json.write(summary));
+        } else {
+            w.printf("compiled %s -> %s in %.2f s%n", grammarFile, out, seconds);
+            w.printf("  vocabulary     %s (%d tokens)%n", artifact.vocabulary().name(), artifact.vocabulary().size());
+            w.printf("  terminals      %d%n  scanner states %d%n  trees          %d distinct%n  tree nodes     %d%n"
+                            + "  token entries  %d in %d distinct sets%n  dynamic tokens %d%n  artifact       %d bytes%n",
+                    s.terminals(), s.scannerStates(), s.trees(), s.treeNodes(), s.tokenEntries(), s.tokenSets(),
+                    s.dynamicTokens(), bytes.length);
+        }
+        w.flush();
+        return 0;
+    }
+
+    static Path defaultOutput(Path grammar) {
+        String name = grammar.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        if (dot > 0) name = name.substring(0, dot);
+        Path dir = grammar.toAbsolutePath().getParent();
+        return dir.resolve(name + ".domino");
+    }
+}

@@ -1,0 +1,19 @@
+package dev.domino.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** One-line JSON output for --json modes. */
+final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private Json() {}
+
+    static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.domino.compiler;
+
+import dev.domino.compiler.frontend.GbnfParser;
+import dev.domino.compiler.frontend.LarkParser;
+import dev.domino.compiler.frontend.RegexParser;
+import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.Grammar;
+
+import java.util.Map;
+
+/** Grammar text in any supported format → grammar IR. */
+public final class GrammarSources {
+    private GrammarSources() {}
+
+    /** A parsed grammar plus what its front-end chose to record (options, ignored keywords). */
+    public record Parsed(Grammar grammar, Map<String, String> options, java.util.List<String> ignoredKeywords) {}
+
+    public static Parsed parse(String text, SourceFormat format, FrontEndOptions options) {
+        return switch (format) {
+            case GBNF -> new Parsed(GbnfParser.parse(text), Map.of(), java.util.List.of());
+            case LARK -> new Parsed(LarkParser.parse(text), Map.of(), java.util.List.of());
+            case REGEX -> new Parsed(regexGrammar(text.strip()), Map.of(), java.util.List.of());
+            case JSON_SCHEMA -> JsonSchemaSource.parse(text, options);
+        };
+    }
+
+    /** A single regex as a whole grammar (whole-output match). */
+    static Grammar regexGrammar(String pattern) {
+        Expr e = RegexParser.parse(pattern, RegexParser.Flavor.PYTHON);
+        return Grammar.of("root", Map.of("root", e));
+    }
+}

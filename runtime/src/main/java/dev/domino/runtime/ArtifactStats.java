@@ -1,0 +1,29 @@
+package dev.domino.runtime;
+
+/**
+ * Size figures of an artifact, for compile summaries and inspection.
+ *
+ * @param terminals      terminals of the parser-level grammar
+ * @param scannerStates  scanner states (between-terminals state included)
+ * @param trees          distinct trees (identical trees are shared between states)
+ * @param treeNodes      nodes over all distinct trees
+ * @param tokenEntries   token ids over all distinct trees' groups (before set sharing)
+ * @param tokenSets      distinct token sets in the pool
+ * @param dynamicTokens  dynamic token entries over all distinct trees
+ * @param productions    parser-level productions
+ */
+public record ArtifactStats(int terminals, int scannerStates, int trees, long treeNodes, long tokenEntries,
+                            int tokenSets, long dynamicTokens, int productions) {
+
+    public static ArtifactStats of(Artifact a) {
+        long nodes = 0, entries = 0, dynamic = 0;
+        for (int i = 0; i < a.treeCount(); i++) {
+            TokenTree t = a.tree(i);
+            nodes += t.nodeCount();
+            dynamic += t.dynamicTokenCount();
+            for (int g = 0; g < t.groupCount(); g++) entries += a.tokenSets().size(t.groupSet(g));
+        }
+        return new ArtifactStats(a.terminalCount(), a.scannerStateCount(), a.treeCount(), nodes, entries,
+                a.tokenSets().count(), dynamic, a.grammar().productionCount());
+    }
+}

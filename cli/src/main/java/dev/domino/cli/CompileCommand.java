@@ -67,8 +67,8 @@ final class CompileCommand implements Callable<Integer> {
                 new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords));
         Tokenizer tokenizer = vocab.load();
         Progress progress = Progress.forTerminal("compiling");
-        CompileOptions options = CompileOptions.defaults().withThreads(threads).withDynamicCap(dynamicCap)
-                .withExtra(parsed.options()).withIgnoredKeywords(parsed.ignoredKeywords()).withProgress(progress).withLazy(lazy);
+        CompileOptions options = parsed.applyTo(CompileOptions.defaults()).withThreads(threads).withDynamicCap(dynamicCap)
+                .withProgress(progress).withLazy(lazy);
         Artifact artifact;
         try {
             artifact = GrammarCompiler.compile(parsed.grammar(), tokenizer.vocabulary(), grammarFile.getFileName().toString(),

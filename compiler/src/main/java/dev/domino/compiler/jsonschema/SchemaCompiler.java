@@ -225,10 +225,40 @@ final class SchemaCompiler {
     }
 
     private Expr compileInner(JsonNode raw, String ptr) {
+        if (raw.isObject() && (raw.has("enum") || raw.has("const"))) return enumExpr(raw, null, ptr);
+        if (raw.isObject() && raw.path("allOf").isArray()) {
+            for (JsonNode part : raw.get("allOf")) {
+                JsonNode r = part;
+                for (int k = 0; k < 32 && r.isObject() && r.has("$ref") && r.size() == 1; k++) {
+                    JsonNode t = resolve(r.get("$ref").asText(), ptr);
+                    if (t == null) break;
+                    r = t;
+                }
+                if (r.isObject() && (r.has("enum") || r.has("const"))) return enumExpr(raw, r, ptr);
+            }
+        }
         JsonNode c = clean(raw, ptr);
         if (c.isBoolean()) return c.asBoolean() ? anyValue() : Expr.NOTHING;
         ObjectNode n = (ObjectNode) c;
         if (n.isEmpty()) return anyValue();
+        boolean merging = n.has("allOf") || (n.has("$ref") && n.size() > 1 && !refSiblingsIgnored)
+            || ((n.has("anyOf") || n.has("oneOf")) && n.size() > 1);
+        if (merging) {
+            String key = n.toString();
+            String existing = mergedRules.get(key);
+            if (existing != null) return Expr.ref(existing);
+            String name = newName("all_" + (mergedRules.size() + 1));
+            mergedRules.put(key, name);
+            rules.put(name, Expr.EMPTY);
+            rules.put(name, compileCombined(n, ptr));
+            return Expr.ref(name);
+        }
+        return compileCombined(n, ptr);
+    }
+
+    private final Map<String, String> mergedRules = new HashMap<>();
+
+    private Expr compileCombined(ObjectNode n, String ptr) {
         if (n.has("$ref")) {
             String ref = n.get("$ref").asText();
             ObjectNode rest = n.deepCopy();
@@ -262,7 +292,6 @@ final class SchemaCompiler {
             for (int j = 0; j < merged.size(); j++) alts.add(compile(merged.get(j), child(child(ptr, kw), String.valueOf(j))));
             return alts.isEmpty() ? Expr.NOTHING : alt(alts);
         }
-        if (n.has("enum")) return enumExpr(n, ptr);
         EnumSet<T> types = types(n, ptr);
         List<Expr> alts = new ArrayList<>();
         if (types.contains(T.OBJECT)) alts.add(objectExpr(n, ptr));
@@ -345,11 +374,26 @@ final class SchemaCompiler {
         return x.equals(y);
     }
 
-    private Expr enumExpr(ObjectNode n, String ptr) {
-        ObjectNode rest = n.deepCopy();
-        JsonNode values = rest.remove("enum");
+    /**
+     * enum/const: the listed values (or those of {@code source}, an allOf part) that validate
+     * against the whole schema node.
+     */
+    private Expr enumExpr(JsonNode raw, JsonNode source, String ptr) {
+        JsonNode src = source == null ? raw : source;
+        List<JsonNode> values = new ArrayList<>();
+        if (src.has("const")) values.add(src.get("const"));
+        else src.get("enum").forEach(values::add);
+        JsonNode rest = raw;
+        if (source == null) {
+            ObjectNode r = raw.deepCopy();
+            r.remove("enum");
+            r.remove("const");
+            rest = r;
+            if (raw.has("const") && raw.has("enum")) rest = r.set("enum", raw.get("enum"));
+        }
+        ConstValidator validator = new ConstValidator(ref -> resolve(ref, ptr), this::unsupported);
         List<Expr> alts = new ArrayList<>();
-        for (JsonNode v : values) if (accepts(rest, v, ptr)) alts.add(serialize(v));
+        for (JsonNode v : values) if (validator.valid(rest, v, ptr)) alts.add(serialize(v));
         return alts.isEmpty() ? Expr.NOTHING : alt(alts);
     }
 

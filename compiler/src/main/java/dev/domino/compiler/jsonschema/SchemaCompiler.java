@@ -281,6 +281,10 @@ final class SchemaCompiler {
             String kw = any ? "anyOf" : "oneOf";
             ObjectNode rest = n.deepCopy();
             JsonNode branches = rest.remove(kw);
+            if (!any) {
+                Expr special = oneOfSpecial(n, rest, branches, ptr);
+                if (special != null) return special;
+            }
             List<JsonNode> merged = new ArrayList<>();
             int i = 0;
             for (JsonNode b : branches) {
@@ -334,8 +338,8 @@ final class SchemaCompiler {
                 if (not.asBoolean()) types.clear();
             } else if (not.isEmpty()) {
                 types.clear();
-            } else if (not.size() == 1 && not.has("type")) {
-                EnumSet<T> neg = parseTypes(not.get("type"), ptr);
+            } else if (typeOnly(not, ptr) != null) {
+                EnumSet<T> neg = typeOnly(not, ptr);
                 if (neg.contains(T.INTEGER) && !neg.contains(T.NUMBER) && types.contains(T.NUMBER)) {
                     unsupported(ptr, "not", "'not integer' on numbers");
                 } else {
@@ -346,6 +350,32 @@ final class SchemaCompiler {
             }
         }
         return types;
+    }
+
+    /** If the schema means exactly "the type is one of T", returns T; otherwise null. */
+    private EnumSet<T> typeOnly(JsonNode raw, String ptr) {
+        JsonNode s = clean(raw, ptr);
+        if (s.isBoolean()) return s.asBoolean() ? EnumSet.allOf(T.class) : EnumSet.noneOf(T.class);
+        if (s.isEmpty()) return EnumSet.allOf(T.class);
+        if (s.size() == 1 && s.has("type")) return parseTypes(s.get("type"), ptr);
+        if (s.size() == 1 && s.has("$ref")) {
+            JsonNode t = resolve(s.get("$ref").asText(), ptr);
+            return t == null || ++depth > 100 ? null : typeOnlyAndPop(t, ptr);
+        }
+        if (s.size() == 1 && s.has("anyOf")) {
+            EnumSet<T> out = EnumSet.noneOf(T.class);
+            for (JsonNode b : s.get("anyOf")) {
+                EnumSet<T> t = typeOnly(b, ptr);
+                if (t == null) return null;
+                out.addAll(t);
+            }
+            return out;
+        }
+        return null;
+    }
+
+    private EnumSet<T> typeOnlyAndPop(JsonNode t, String ptr) {
+        try { return typeOnly(t, ptr); } finally { depth--; }
     }
 
     // ---------------------------------------------------------------- enum / const
@@ -929,6 +959,7 @@ final class SchemaCompiler {
                         out.set(k, e.decimalValue().compareTo(v.decimalValue()) <= 0 ? e : v);
                     case "items", "additionalItems" -> out.set(k, NF.objectNode().set("allOf", NF.arrayNode().add(e).add(v)));
                     case "nullable" -> out.set(k, BooleanNode.valueOf(e.asBoolean() && v.asBoolean()));
+                    case "not" -> out.set(k, NF.objectNode().set("anyOf", NF.arrayNode().add(e).add(v)));
                     case "anyOf" -> {
                         if ((long) e.size() * v.size() > 64) unsupported(ptr, "allOf", "too many anyOf combinations");
                         ArrayNode prod = NF.arrayNode();
@@ -979,6 +1010,53 @@ final class SchemaCompiler {
     }
 
     // ---------------------------------------------------------------- oneOf disjointness
+
+    /**
+     * Exact rewrites of two common oneOf shapes: all branches are enums/consts (keep the values
+     * valid under exactly one branch), or all branches are bare {@code required} lists (each
+     * branch becomes "object with these keys and, for every other branch, one of its keys absent").
+     */
+    private Expr oneOfSpecial(ObjectNode n, ObjectNode rest, JsonNode branches, String ptr) {
+        List<JsonNode> resolved = new ArrayList<>();
+        for (JsonNode b : branches) resolved.add(resolveTop(b, ptr));
+        if (!resolved.isEmpty() && resolved.stream().allMatch(r -> r.isObject() && r.has("enum"))) {
+            ConstValidator validator = new ConstValidator(ref -> resolve(ref, ptr), this::unsupported);
+            List<JsonNode> values = new ArrayList<>();
+            for (JsonNode r : resolved) for (JsonNode v : r.get("enum")) if (values.stream().noneMatch(x -> jsonEquals(x, v))) values.add(v);
+            List<Expr> alts = new ArrayList<>();
+            for (JsonNode v : values) if (validator.valid(n, v, ptr)) alts.add(serialize(v));
+            return alts.isEmpty() ? Expr.NOTHING : alt(alts);
+        }
+        if (resolved.size() >= 2 && resolved.stream().allMatch(r -> r.isObject() && r.has("required")
+            && (r.size() == 1 || (r.size() == 2 && r.path("type").asText("").equals("object"))))) {
+            long combos = 1;
+            for (JsonNode r : resolved) combos *= Math.max(1, r.get("required").size());
+            if (combos > 64) return null;
+            ArrayNode anyOf = NF.arrayNode();
+            for (int i = 0; i < resolved.size(); i++) {
+                List<ArrayNode> partial = new ArrayList<>();
+                partial.add(NF.arrayNode().add(NF.objectNode().put("type", "object").set("required", resolved.get(i).get("required"))));
+                for (int j = 0; j < resolved.size(); j++) {
+                    if (j == i) continue;
+                    List<ArrayNode> next = new ArrayList<>();
+                    for (ArrayNode p : partial) {
+                        for (JsonNode key : resolved.get(j).get("required")) {
+                            ArrayNode q = p.deepCopy();
+                            q.add(NF.objectNode().set("properties", NF.objectNode().set(key.asText(), BooleanNode.FALSE)));
+                            next.add(q);
+                        }
+                    }
+                    partial = next;
+                }
+                for (ArrayNode p : partial) {
+                    if (!rest.isEmpty()) p.add(rest);
+                    anyOf.add(NF.objectNode().set("allOf", p));
+                }
+            }
+            return compile(NF.objectNode().set("anyOf", anyOf), ptr);
+        }
+        return null;
+    }
 
     private void checkDisjoint(List<JsonNode> branches, String ptr) {
         List<JsonNode> resolved = new ArrayList<>();

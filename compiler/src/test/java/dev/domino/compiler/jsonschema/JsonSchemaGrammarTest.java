@@ -252,7 +252,18 @@ class JsonSchemaGrammarTest {
         check(draft7, l("3", "2"), l("'x'"));
     }
 
+    @Test void oneOfRewrites() {
+        String req = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'}},'oneOf':[{'required':['a']},{'required':['b']}]}";
+        check(req, l("{'a':1}", "{'b':2}", "{'a':1,'x':3}"), l("{}", "{'a':1,'b':2}", "{'x':1}", "{'a':'s'}", "1"));
+        check("{'oneOf':[{'required':['a']},{'required':['a','b']}]}", l("{'a':1}", "{'a':1,'c':2}"), l("{'a':1,'b':2}", "{}", "'x'"));
+        String en = "{'$defs':{'E':{'enum':['red','orange',6,null]}},'oneOf':[{'$ref':'#/$defs/E'},{'enum':['blue','orange',6,3]}]}";
+        check(en, l("'red'", "null", "'blue'", "3"), l("'orange'", "6", "'green'"));
+    }
+
     @Test void notWithTypes() {
+        check("{'allOf':[{'not':{'type':'string'}},{'not':{'type':'null'}}]}", l("1", "[]"), l("'a'", "null"));
+        check("{'not':{'anyOf':[{'type':'object'},{'type':'array'}]}}", l("1", "'x'", "null"), l("{}", "[]"));
+        check("{'enum':[1,'a',[1]],'not':{'type':'integer'}}", l("'a'", "[1]"), l("1"));
         check("{'not':{'type':'string'}}", l("1", "null", "[]"), l("'a'"));
         check("{'type':['string','null'],'not':{'type':'null'}}", l("'a'"), l("null"));
     }

@@ -1,12 +1,35 @@
 package dev.domino.compiler;
 
-import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.jsonschema.JsonSchemaGrammar;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 
-/** Adapter to the JSON Schema front-end (wired when it lands). */
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Adapter from the CLI-level front-end options to the JSON Schema front-end. */
 final class JsonSchemaSource {
     private JsonSchemaSource() {}
 
     static GrammarSources.Parsed parse(String text, FrontEndOptions options) {
-        throw new GrammarException("JSON Schema front-end not available yet");
+        JsonSchemaOptions o = switch (options.whitespace().toLowerCase(Locale.ROOT)) {
+            case "flexible" -> JsonSchemaOptions.defaults();
+            case "compact" -> JsonSchemaOptions.compact();
+            case "fixed" -> JsonSchemaOptions.fixed(options.itemSeparator(), options.keySeparator());
+            default -> throw new IllegalArgumentException("unknown JSON whitespace mode '" + options.whitespace()
+                    + "': expected flexible, compact or fixed");
+        };
+        o = o.withIgnoredKeywords(new HashSet<>(options.ignoredKeywords()));
+        JsonSchemaGrammar g = JsonSchemaGrammar.from(text, o);
+        Map<String, String> recorded = new LinkedHashMap<>();
+        recorded.put("json.whitespace", options.whitespace());
+        if (options.whitespace().equalsIgnoreCase("fixed")) {
+            recorded.put("json.item_separator", options.itemSeparator());
+            recorded.put("json.key_separator", options.keySeparator());
+        }
+        List<String> ignored = g.ignoredKeywords().stream().map(Object::toString).toList();
+        return new GrammarSources.Parsed(g.grammar(), recorded, ignored, true);
     }
 }

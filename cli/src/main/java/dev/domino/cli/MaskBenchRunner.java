@@ -183,10 +183,10 @@ final class MaskBenchRunner {
     private Result runSchema(MaskBenchInput.Schema schema, boolean profile) {
         Result r = new Result();
         r.file = schema.file();
+        stage = "compiling";
         if (config.stallFile != null && schema.file().contains(config.stallFile)) stall(config.stallMillis);
         Artifact artifact;
         try {
-            stage = "compiling";
             long t0 = System.nanoTime();
             GrammarSources.Parsed parsed = GrammarSources.parse(schema.grammarText(), config.format, config.frontEnd);
             long t1 = System.nanoTime();

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,13 +32,14 @@ final class PythonJson {
                             .maxNumberLength(Integer.MAX_VALUE).maxStringLength(Integer.MAX_VALUE)
                             .maxNestingDepth(100_000).build())
                     .build())
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS) // Python accepts NaN / Infinity
-            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .build();
 
-    /** Parses JSON keeping every number's exact text value (floats as BigDecimal, ints as BigInteger). */
+    /**
+     * Parses JSON as Python's {@code json.loads} does: integers exactly (BigInteger), other numbers
+     * as the nearest double ({@code -0.0} keeps its sign, {@code 1e400} is infinite).
+     */
     static JsonNode parse(String text) {
         try {
             return MAPPER.readTree(text);
@@ -90,9 +90,9 @@ final class PythonJson {
         if (node.isIntegralNumber()) {
             sb.append(node.bigIntegerValue().toString());
         } else if (node.isBigDecimal()) {
-            // Python parses the literal with float(): correctly rounded, like Double.parseDouble
             sb.append(floatRepr(Double.parseDouble(node.decimalValue().toString())));
         } else {
+            // Jackson parses float literals with Double.parseDouble: correctly rounded, like Python's float()
             sb.append(floatRepr(node.doubleValue()));
         }
     }

@@ -75,6 +75,10 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
     @Option(names = "--debug-stall-ms", hidden = true)
     long stallMillis = 0;
 
+    @Option(names = "--write-tokenized", paramLabel = "FILE",
+            description = "do not benchmark: serialize and tokenize the INPUT files into a --tokenized JSONL file (for other engines)")
+    Path writeTokenized;
+
     @Option(names = "--verbose", description = "stack traces on errors") boolean verbose;
 
     @Override public Integer call() throws Exception {
@@ -86,6 +90,7 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
         Iterator<MaskBenchInput.Schema> schemas = tokenized != null
                 ? MaskBenchInput.tokenized(tokenized)
                 : MaskBenchInput.files(MaskBenchInput.expand(inputs), tokenizer, format);
+        if (writeTokenized != null) return writeTokenized(schemas);
         MaskBenchRunner.Config config = new MaskBenchRunner.Config(tokenizer.vocabulary(), format,
                 new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords), compileThreads,
                 Math.round(timeLimit * 1000), warmup, profile, stallFile, stallMillis);
@@ -117,6 +122,38 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
         stdout.println(Json.write(summary.line()));
         if (profile) stdout.println(Json.write(summary.profile()));
         stdout.flush();
+        return 0;
+    }
+
+    private int writeTokenized(Iterator<MaskBenchInput.Schema> schemas) throws java.io.IOException {
+        if (tokenized != null) throw new IllegalArgumentException("--write-tokenized reads INPUT files, not --tokenized");
+        int n = 0, skipped = 0;
+        try (BufferedWriter w = Files.newBufferedWriter(writeTokenized, StandardCharsets.UTF_8)) {
+            while (schemas.hasNext() && n + skipped < limit) {
+                MaskBenchInput.Schema s = schemas.next();
+                if (s.error() != null) {
+                    spec.commandLine().getErr().println("skipped " + s.file() + ": " + s.error());
+                    skipped++;
+                    continue;
+                }
+                Map<String, Object> line = new java.util.LinkedHashMap<>();
+                line.put("file", s.file());
+                line.put("schema", s.grammarText());
+                List<Map<String, Object>> tests = new ArrayList<>();
+                for (MaskBenchInput.Test t : s.tests()) {
+                    Map<String, Object> m = new java.util.LinkedHashMap<>();
+                    m.put("valid", t.valid());
+                    m.put("text", t.text());
+                    m.put("tokens", t.tokens());
+                    tests.add(m);
+                }
+                line.put("tests", tests);
+                w.write(Json.write(line));
+                w.write('\n');
+                n++;
+            }
+        }
+        spec.commandLine().getOut().println(Json.write(Map.of("written", n, "skipped", skipped, "file", writeTokenized.toString())));
         return 0;
     }
 }

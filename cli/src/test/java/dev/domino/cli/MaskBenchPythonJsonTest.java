@@ -47,7 +47,7 @@ class MaskBenchPythonJsonTest {
     @Test
     void floatReprRoundTrips() {
         java.util.Random rnd = new java.util.Random(7);
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < 5_000; i++) {
             double d = Double.longBitsToDouble(rnd.nextLong());
             if (Double.isNaN(d) || Double.isInfinite(d)) continue;
             String s = PythonJson.floatRepr(d);

@@ -21,6 +21,17 @@ final class Progress implements IntConsumer {
         System.err.flush();
     }
 
+    /** Schema-count progress (bench). */
+    void schemas(int n, String name) {
+        if (!enabled) return;
+        long now = System.nanoTime();
+        if (now - lastPrint < 100_000_000L) return;
+        lastPrint = now;
+        String shown = name.length() > 60 ? name.substring(0, 60) : name;
+        System.err.print("\r\033[K" + label + ": " + n + " schemas (" + shown + ")");
+        System.err.flush();
+    }
+
     void done() {
         if (enabled && lastPrint != 0) { System.err.print("\r\033[K"); System.err.flush(); }
     }

@@ -165,11 +165,13 @@ public final class Matcher {
         if (history.terminated) return mask;
         Configurations c = history.configs;
         Vocabulary v = artifact.vocabulary();
+        if (MatcherStats.enabled) { MatcherStats.masks++; MatcherStats.configurations += c.size(); }
         for (int i = 0; i < c.size(); i++) {
             TokenTree tree = artifact.treeOfState(c.scanStates[i]);
             walk(tree, 0, c.parsers[i], 0, mask);
             if (tree.dynamicTokens.length > 0) {
                 Configurations single = new Configurations(new EarleyState[] {c.parsers[i]}, new int[] {c.scanStates[i]});
+                if (MatcherStats.enabled) MatcherStats.dynamicChecks += tree.dynamicTokens.length;
                 for (int token : tree.dynamicTokens) {
                     if ((mask[token >>> 6] & (1L << token)) == 0 && isViable(single, v.bytes(token))) {
                         mask[token >>> 6] |= 1L << token;
@@ -183,6 +185,7 @@ public final class Matcher {
 
     private void walk(TokenTree tree, int node, EarleyState p, int depth, long[] mask) {
         TokenSets sets = tree.sets;
+        if (MatcherStats.enabled) MatcherStats.treeNodes++;
         for (int g = tree.groupStart[node], end = tree.groupStart[node + 1]; g < end; g++) {
             if (p.expects(tree.groupTerminal[g])) sets.orInto(tree.groupSet[g], mask);
         }
@@ -191,6 +194,7 @@ public final class Matcher {
             int t = tree.edgeTerminal[e];
             if (!p.expects(t)) continue;
             EarleyState next = parser.scan(p, t);
+            if (MatcherStats.enabled) MatcherStats.earleyScans++;
             if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, mask);
         }
     }

@@ -1,0 +1,41 @@
+package dev.domino.runtime;
+
+/**
+ * Optional counters of the work masks do, for profiling ({@code bench maskbench --profile}).
+ * Off by default; when off, {@link Matcher} pays one static boolean read per counted event.
+ * Process-wide and not thread-safe: meant for single-threaded measurement runs. Turn on with
+ * {@link #enable(boolean)}, read with {@link #snapshot()}, zero with {@link #reset()}.
+ */
+public final class MatcherStats {
+    private MatcherStats() {}
+
+    static boolean enabled;
+
+    /** Masks computed. */
+    static long masks;
+    /** Live configurations (parser state, scanner state) the masks walked. */
+    static long configurations;
+    /** Tree nodes visited by the walks. */
+    static long treeNodes;
+    /** Parser scans (Earley steps) taken by the walks. */
+    static long earleyScans;
+    /** Tokens checked at run time byte by byte (tree nodes too wide to precompute). */
+    static long dynamicChecks;
+
+    public static void enable(boolean on) { enabled = on; }
+
+    public static boolean isEnabled() { return enabled; }
+
+    public static void reset() { masks = configurations = treeNodes = earleyScans = dynamicChecks = 0; }
+
+    /** The counters so far. */
+    public static Snapshot snapshot() { return new Snapshot(masks, configurations, treeNodes, earleyScans, dynamicChecks); }
+
+    public record Snapshot(long masks, long configurations, long treeNodes, long earleyScans, long dynamicChecks) {
+        /** This minus an earlier snapshot. */
+        public Snapshot minus(Snapshot o) {
+            return new Snapshot(masks - o.masks, configurations - o.configurations, treeNodes - o.treeNodes,
+                    earleyScans - o.earleyScans, dynamicChecks - o.dynamicChecks);
+        }
+    }
+}

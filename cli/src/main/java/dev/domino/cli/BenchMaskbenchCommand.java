@@ -48,6 +48,9 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "N", description = "run the first N schemas once, unmeasured, before measuring (default ${DEFAULT-VALUE})")
     int warmup = 2;
 
+    @Option(names = "--eager", description = "build every tree at compile time (default: lazily, on first use; the cost then shows in TBM)")
+    boolean eager;
+
     @Option(names = "--compile-threads", paramLabel = "N", description = "tree-building threads (default ${DEFAULT-VALUE}: single-threaded measurement)")
     int compileThreads = 1;
 
@@ -93,7 +96,7 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
         if (writeTokenized != null) return writeTokenized(schemas);
         MaskBenchRunner.Config config = new MaskBenchRunner.Config(tokenizer.vocabulary(), format,
                 new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords), compileThreads,
-                Math.round(timeLimit * 1000), warmup, profile, stallFile, stallMillis);
+                Math.round(timeLimit * 1000), warmup, profile, stallFile, stallMillis, eager);
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
         BufferedWriter rows = out == null ? null : Files.newBufferedWriter(out, StandardCharsets.UTF_8);

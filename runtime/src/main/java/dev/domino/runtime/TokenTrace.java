@@ -207,13 +207,31 @@ public final class TokenTrace {
         return names;
     }
 
-    /** Names of the terminals any live configuration of the matcher could scan or continue next. */
+    /**
+     * What any live configuration could do next: continue its current terminal ({@code NAME (continued)}),
+     * or, once that terminal ends (or between terminals), start one the parser expects; {@code EOS}
+     * when the output may end.
+     */
     public static List<String> expectedNames(Matcher m) {
         Set<String> names = new LinkedHashSet<>();
         Configurations c = m.configurations();
+        Artifact a = m.artifact();
         for (int i = 0; i < c.size(); i++) {
-            if (c.scanStates[i] != Artifact.BETWEEN) names.add(m.artifact().terminal(m.artifact().stateTerminal(c.scanStates[i])).name() + " (continued)");
-            names.addAll(expectedNames(m.artifact(), c.parsers[i]));
+            int q = c.scanStates[i];
+            if (q == Artifact.BETWEEN) {
+                names.addAll(expectedNames(a, c.parsers[i]));
+                if (c.parsers[i].isAccepting()) names.add("EOS");
+                continue;
+            }
+            int t = a.stateTerminal(q);
+            names.add(a.terminal(t).name() + " (continued)");
+            if (a.terminal(t).dfa().isAccepting(a.stateLocal(q))) {
+                EarleyState after = a.parser.scan(c.parsers[i], t);
+                if (after != a.parser.dead) {
+                    names.addAll(expectedNames(a, after));
+                    if (after.isAccepting()) names.add("EOS");
+                }
+            }
         }
         return List.copyOf(names);
     }

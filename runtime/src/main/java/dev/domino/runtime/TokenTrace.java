@@ -224,8 +224,11 @@ public final class TokenTrace {
                 continue;
             }
             int t = a.stateTerminal(q);
-            names.add(a.terminal(t).name() + " (continued)");
-            if (a.terminal(t).dfa().isAccepting(a.stateLocal(q))) {
+            ByteDfa dfa = a.terminal(t).dfa();
+            boolean canContinue = false;
+            for (int b = 0; b < 256 && !canContinue; b++) canContinue = dfa.step(a.stateLocal(q), b) >= 0;
+            if (canContinue) names.add(a.terminal(t).name() + " (continued)");
+            if (dfa.isAccepting(a.stateLocal(q))) {
                 EarleyState after = a.parser.scan(c.parsers[i], t);
                 if (after != a.parser.dead) {
                     names.addAll(expectedNames(a, after));

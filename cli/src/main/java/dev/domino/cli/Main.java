@@ -8,7 +8,7 @@ import java.io.PrintWriter;
 /** Entry point of {@code domino.jar}. Errors are one clear line; {@code --verbose} adds the trace. */
 @Command(name = "domino", mixinStandardHelpOptions = true, version = "domino 0.1.0",
         description = "DOMINO-style constrained decoding: compile grammars into artifacts, inspect them, compute masks.",
-        subcommands = {CompileCommand.class, MaskCommand.class, BenchCommand.class})
+        subcommands = {CompileCommand.class, MaskCommand.class, InspectCommand.class, BenchCommand.class})
 public final class Main implements Runnable {
     public static void main(String[] args) {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
@@ -25,6 +25,12 @@ public final class Main implements Runnable {
             if (verbose) ex.printStackTrace(commandLine.getErr());
             commandLine.getErr().flush();
             return Errors.exitCode(ex);
+        });
+        cmd.setParameterExceptionHandler((ex, a) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("error: " + ex.getMessage() + " (see '" + c.getCommandSpec().qualifiedName() + " --help')");
+            c.getErr().flush();
+            return 2;
         });
         return cmd.execute(args);
     }

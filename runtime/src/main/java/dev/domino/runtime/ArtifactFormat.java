@@ -46,12 +46,29 @@ public final class ArtifactFormat {
 
     private ArtifactFormat() {}
 
-    private static Kryo kryo() {
+    private static Kryo kryo() { return kryo(new ArtifactSerializer()); }
+
+    private static Kryo kryo(ArtifactSerializer serializer) {
         Kryo kryo = new Kryo();
         kryo.setRegistrationRequired(true);
         kryo.setReferences(false);
-        kryo.register(Artifact.class, new ArtifactSerializer(), 100);
+        kryo.register(Artifact.class, serializer, 100);
         return kryo;
+    }
+
+    /**
+     * Bytes of each section of the artifact file, in file order (header, info, vocabulary,
+     * terminals, parser grammar, token sets, trees, tree index), measured by serializing it.
+     * The values add up to the file size.
+     */
+    public static Map<String, Long> sectionSizes(Artifact artifact) {
+        ArtifactSerializer serializer = new ArtifactSerializer();
+        serializer.sections = new LinkedHashMap<>();
+        serializer.sections.put("header", (long) HEADER);
+        Output out = new Output(1 << 16, -1);
+        kryo(serializer).writeObject(out, artifact);
+        serializer.mark(out, null);
+        return serializer.sections;
     }
 
     // ------------------------------------------------------------------ write
@@ -125,7 +142,8 @@ public final class ArtifactFormat {
         if (data.read() != -1) throw new ArtifactFormatException("corrupted artifact (trailing bytes after payload)");
         try (Input input = new Input(payload)) {
             return kryo().readObject(input, Artifact.class);
-        } catch (KryoException | IllegalArgumentException | IndexOutOfBoundsException | NegativeArraySizeException e) {
+        } catch (RuntimeException e) {
+            // KryoException, IllegalArgumentException from validation, IndexOutOfBounds...: all mean a bad payload
             throw new ArtifactFormatException("corrupted artifact (" + e.getMessage() + ")", e);
         }
     }
@@ -147,7 +165,20 @@ public final class ArtifactFormat {
     // ------------------------------------------------------------------ payload
 
     private static final class ArtifactSerializer extends Serializer<Artifact> {
+        /** When set, {@link #mark} records the bytes written per section. */
+        Map<String, Long> sections;
+        private String section;
+        private long sectionStart;
+
+        void mark(Output out, String next) {
+            if (sections == null) return;
+            if (section != null) sections.merge(section, out.total() - sectionStart, Long::sum);
+            section = next;
+            sectionStart = out.total();
+        }
+
         @Override public void write(Kryo kryo, Output out, Artifact a) {
+            mark(out, "info");
             ArtifactInfo info = a.info();
             out.writeString(info.sourceName());
             out.writeString(info.sourceFormat());
@@ -161,6 +192,7 @@ public final class ArtifactFormat {
             for (String s : info.ignoredKeywords()) out.writeString(s);
             out.writeVarInt(info.dynamicCap(), true);
 
+            mark(out, "vocabulary");
             Vocabulary v = a.vocabulary();
             out.writeString(v.name());
             out.writeString(v.fingerprint());
@@ -169,6 +201,7 @@ public final class ArtifactFormat {
             writeLongs(out, v.specialIds().toLongArray());
             writeInts(out, v.eosIds());
 
+            mark(out, "terminals");
             out.writeVarInt(a.terminalCount(), true);
             for (Terminal t : a.terminalsArray()) {
                 out.writeString(t.name());
@@ -181,6 +214,7 @@ public final class ArtifactFormat {
                 writeInts(out, d.table());
             }
 
+            mark(out, "parser_grammar");
             ParserGrammar g = a.grammar();
             out.writeVarInt(g.nonterminalCount(), true);
             for (String name : g.nonterminalNamesArray()) out.writeString(name);
@@ -191,11 +225,13 @@ public final class ArtifactFormat {
                 writeInts(out, g.rhs(p));
             }
 
+            mark(out, "follow_sets");
             for (BitSet f : a.followArray()) writeLongs(out, f.toLongArray());
             writeLongs(out, a.first().toLongArray());
 
             out.writeBoolean(a.isLazy());
             if (a.isLazy()) return;
+            mark(out, "token_sets");
             // one pool for all trees: shared sets are written once
             Map<TokenSet, Integer> pool = new LinkedHashMap<>();
             for (TokenTree t : a.treesArray()) {
@@ -207,6 +243,8 @@ public final class ArtifactFormat {
                 if (set.isBitmap()) writeLongs(out, set.bitmap());
                 else writeInts(out, set.ids());
             }
+
+            mark(out, "trees");
             out.writeVarInt(a.treeCount(), true);
             for (TokenTree t : a.treesArray()) {
                 int[] globalSets = new int[t.groupCount()];
@@ -219,24 +257,25 @@ public final class ArtifactFormat {
                 writeInts(out, globalSets);
                 writeInts(out, t.dynamicTokens);
             }
+            mark(out, "tree_index");
             writeInts(out, a.treeOfStateArray());
         }
 
         @Override public Artifact read(Kryo kryo, Input in, Class<? extends Artifact> type) {
-            String sourceName = in.readString();
-            String sourceFormat = in.readString();
-            String sourceSha = in.readString();
+            String sourceName = readString(in);
+            String sourceFormat = readString(in);
+            String sourceSha = readString(in);
             int optionCount = length(in, 10_000);
             Map<String, String> options = new LinkedHashMap<>();
-            for (int i = 0; i < optionCount; i++) options.put(in.readString(), in.readString());
+            for (int i = 0; i < optionCount; i++) options.put(readString(in), readString(in));
             int ignoredCount = length(in, 100_000);
             List<String> ignored = new ArrayList<>();
-            for (int i = 0; i < ignoredCount; i++) ignored.add(in.readString());
+            for (int i = 0; i < ignoredCount; i++) ignored.add(readString(in));
             int cap = in.readVarInt(true);
             ArtifactInfo info = new ArtifactInfo(sourceName, sourceFormat, sourceSha, options, ignored, cap);
 
-            String vocabName = in.readString();
-            String fingerprint = in.readString();
+            String vocabName = readString(in);
+            String fingerprint = readString(in);
             int vocabSize = length(in, 1 << 24);
             byte[][] tokenBytes = new byte[vocabSize][];
             for (int i = 0; i < vocabSize; i++) tokenBytes[i] = readBytes(in);
@@ -248,8 +287,8 @@ public final class ArtifactFormat {
             int terminalCount = length(in, 1 << 20);
             Terminal[] terminals = new Terminal[terminalCount];
             for (int t = 0; t < terminalCount; t++) {
-                String name = in.readString();
-                String description = in.readString();
+                String name = readString(in);
+                String description = readString(in);
                 boolean isIgnored = in.readBoolean();
                 int states = length(in, 1 << 20);
                 int start = in.readVarInt(true);
@@ -260,7 +299,7 @@ public final class ArtifactFormat {
 
             int nonterminals = length(in, 1 << 24);
             String[] names = new String[nonterminals];
-            for (int i = 0; i < nonterminals; i++) names[i] = in.readString();
+            for (int i = 0; i < nonterminals; i++) names[i] = readString(in);
             int start = in.readVarInt(true);
             int productions = length(in, 1 << 24);
             int[] lhs = new int[productions];
@@ -301,10 +340,22 @@ public final class ArtifactFormat {
         }
     }
 
+    /** A count of elements that each take at least one byte: bounded by the bytes left, too. */
     private static int length(Input in, int max) {
         int n = in.readVarInt(true);
-        if (n < 0 || n > max) throw new IllegalArgumentException("length " + n + " out of bounds");
+        if (n < 0 || n > max || n > in.limit() - in.position()) throw new IllegalArgumentException("length " + n + " out of bounds");
         return n;
+    }
+
+    /** Kryo's readString allocates the declared char count up front: check it against the bytes left first. */
+    private static String readString(Input in) {
+        int pos = in.position();
+        if (pos < in.limit() && in.readVarIntFlag()) {
+            int n = in.readVarIntFlag(true) - 1;
+            if (n < -1 || n > in.limit() - in.position()) throw new IllegalArgumentException("string length " + n + " out of bounds");
+            in.setPosition(pos);
+        }
+        return in.readString();
     }
 
     /** Bounded by the bytes actually left in the payload: a hostile length cannot over-allocate. */

@@ -258,6 +258,9 @@ public final class Matcher {
         }
     }
 
+    /** The live configurations (for {@link TokenTrace}). */
+    Configurations configurations() { return history.configs; }
+
     /** Live configurations, for inspection: pairs {scannerState, parserItemCount}. */
     public int[][] liveConfigurations() {
         Configurations c = history.configs;

@@ -33,7 +33,16 @@ public final class TokenTree {
                 throw new IllegalArgumentException("inconsistent tree arrays");
             }
         }
-        for (int c : edgeChild) if (c <= 0 || c >= nodes) throw new IllegalArgumentException("bad tree edge");
+        // a tree: every edge leads to a later node, and every node but the root has exactly one parent
+        // (so a walk always terminates and never revisits a node)
+        boolean[] hasParent = new boolean[nodes];
+        for (int i = 0; i < nodes; i++) {
+            for (int e = edgeStart[i]; e < edgeStart[i + 1]; e++) {
+                int c = edgeChild[e];
+                if (c <= i || c >= nodes || hasParent[c]) throw new IllegalArgumentException("bad tree edge");
+                hasParent[c] = true;
+            }
+        }
         for (int g : groupSet) if (g < 0 || g >= sets.count()) throw new IllegalArgumentException("tree names unknown token set " + g);
         this.edgeStart = edgeStart;
         this.edgeTerminal = edgeTerminal;

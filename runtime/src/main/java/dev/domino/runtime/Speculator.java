@@ -26,6 +26,10 @@ public final class Speculator {
     /** Grammar token ids sorted by their bytes (unsigned lexicographic): prefix = contiguous range. */
     private final int[] sortedIds;
     private final byte[][] sortedBytes;
+    /** Index range in sortedIds of the tokens starting with byte b: [start[b], start[b+1]). */
+    private final int[] firstByteStart;
+    /** Per terminal: the bytes its automaton can start with. */
+    private final long[][] firstBytes;
     private static final byte[][] SINGLE = new byte[256][];
     static {
         for (int b = 0; b < 256; b++) SINGLE[b] = new byte[] {(byte) b};
@@ -44,9 +48,19 @@ public final class Speculator {
             int c = Arrays.compareUnsigned(v.bytes(a), v.bytes(b));
             return c != 0 ? c : Integer.compare(a, b);
         });
+        firstBytes = new long[artifact.terminalCount()][4];
+        for (int t = 0; t < artifact.terminalCount(); t++) {
+            ByteDfa dfa = artifact.terminal(t).dfa();
+            for (int b = 0; b < 256; b++) if (dfa.step(dfa.start(), b) >= 0) firstBytes[t][b >>> 6] |= 1L << b;
+        }
         sortedIds = new int[n];
         sortedBytes = new byte[n][];
         for (int i = 0; i < n; i++) { sortedIds[i] = grammarIds[i]; sortedBytes[i] = v.bytes(grammarIds[i]); }
+        firstByteStart = new int[257];
+        for (int b = 0, i = 0; b <= 256; b++) {
+            while (i < n && (sortedBytes[i][0] & 0xFF) < b) i++;
+            firstByteStart[b] = i;
+        }
     }
 
     public Artifact artifact() { return artifact; }
@@ -129,8 +143,54 @@ public final class Speculator {
             }
             if (found[1] >= 2) return -1;
         }
-        walk(matcher, matcher.currentConfigurations(), 0, sortedIds.length, 0, found);
+        Configurations c = matcher.currentConfigurations();
+        long[] first = viableFirstBytes(c);
+        // depth 0 by hand: only bytes that can start the continuation are stepped
+        for (int w = 0; w < 4 && found[1] < 2; w++) {
+            for (long bits = first[w]; bits != 0 && found[1] < 2; bits &= bits - 1) {
+                int b = (w << 6) + Long.numberOfTrailingZeros(bits);
+                int i = firstByteStart[b], j = firstByteStart[b + 1];
+                if (i == j) continue;
+                Configurations next = matcher.advance(c, SINGLE[b]);
+                if (next != null) walk(matcher, next, i, j, 1, found);
+            }
+        }
         return found[1] == 1 ? found[0] : -1;
+    }
+
+    /**
+     * A superset of the bytes that can come next (exact up to parser checks of the terminal that
+     * would start): computed from the scanner automata without stepping configurations.
+     */
+    private long[] viableFirstBytes(Configurations c) {
+        long[] bits = new long[4];
+        EarleyParser parser = artifact.parser;
+        for (int i = 0; i < c.size(); i++) {
+            EarleyState p = c.parsers[i];
+            int q = c.scanStates[i];
+            if (q == Artifact.BETWEEN) {
+                startBytes(p, bits);
+            } else {
+                int t = artifact.stateTerminal(q);
+                ByteDfa dfa = artifact.terminal(t).dfa();
+                int s = artifact.stateLocal(q);
+                for (int b = 0; b < 256; b++) if (dfa.step(s, b) >= 0) bits[b >>> 6] |= 1L << b;
+                if (dfa.isAccepting(s)) {
+                    EarleyState p2 = parser.scan(p, t);
+                    if (!parser.isDead(p2)) startBytes(p2, bits);
+                }
+            }
+        }
+        return bits;
+    }
+
+    private void startBytes(EarleyState p, long[] bits) {
+        for (int t = 0; t < artifact.terminalCount(); t++) {
+            if (p.expects(t)) {
+                long[] f = firstBytes[t];
+                for (int w = 0; w < 4; w++) bits[w] |= f[w];
+            }
+        }
     }
 
     /** First index in [from, hi) whose byte at {@code depth} is above {@code b} (binary search). */

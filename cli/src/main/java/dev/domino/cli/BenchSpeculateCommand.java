@@ -43,6 +43,9 @@ final class BenchSpeculateCommand implements Callable<Integer> {
     @Option(names = "--online", description = "keep learning from the replayed outputs (default: priors fixed)")
     boolean online;
 
+    @Option(names = "--skip-outside-grammar", description = "drop test outputs the grammar rejects before replaying (reported)")
+    boolean skipOutside;
+
     @Option(names = "--no-eos", description = "outputs do not end with EOS") boolean noEos;
 
     @Option(names = "--json", description = "one JSON line") boolean json;
@@ -62,6 +65,17 @@ final class BenchSpeculateCommand implements Callable<Integer> {
             trained = TrainCommand.train(priors, artifact, Corpus.tokenize(tokenizer, Corpus.read(train), !noEos));
         }
         List<int[]> outputs = Corpus.tokenize(tokenizer, Corpus.read(test), !noEos);
+        int skipped = 0;
+        if (skipOutside) {
+            List<int[]> kept = new ArrayList<>();
+            for (int[] t : outputs) {
+                dev.domino.runtime.Matcher m = artifact.newMatcher();
+                boolean ok = true;
+                for (int x : t) if (!(ok = m.acceptToken(x))) break;
+                if (ok) kept.add(t); else skipped++;
+            }
+            outputs = kept;
+        }
         Speculator speculator = new Speculator(artifact, priors);
         SpeculationReplay.Result r = SpeculationReplay.run(speculator, outputs, s, threshold, online);
         var w = spec.commandLine().getOut();
@@ -72,12 +86,14 @@ final class BenchSpeculateCommand implements Callable<Integer> {
             m.put("train_outputs", trained.used());
             m.put("train_skipped", trained.skipped());
             m.put("contexts", priors.contexts());
+            m.put("test_skipped_outside_grammar", skipped);
             w.println(Json.write(m));
         } else {
             w.printf("speculation replay: %s, s=%d, threshold=%s%s%n", artifactPath.getFileName(), s, threshold, online ? ", online" : "");
             w.printf("  priors              %d contexts (trained on %d outputs, %d outside the grammar skipped)%n",
                     priors.contexts(), trained.used(), trained.skipped());
-            w.printf("  test outputs        %d, %d tokens%n", r.outputs, r.tokens);
+            w.printf("  test outputs        %d, %d tokens%s%n", r.outputs, r.tokens,
+                    skipOutside ? " (" + skipped + " outside the grammar skipped)" : "");
             w.printf("  forward passes      %d: %.3f tokens per forward pass%n", r.forwardPasses, r.tokensPerForwardPass());
             w.printf("  drafts              %d proposed, %d accepted (%.1f%%)%n", r.draftsProposed, r.draftsAccepted, 100 * r.draftAcceptance());
             w.printf("  forced tokens       %d (%.1f%% of tokens)%n", r.forcedTokens, r.tokens == 0 ? 0.0 : 100.0 * r.forcedTokens / r.tokens);

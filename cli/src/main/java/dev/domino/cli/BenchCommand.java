@@ -2,10 +2,15 @@ package dev.domino.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
 
-/** {@code domino bench ...}: measurement modes. */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks.",
-        subcommands = {BenchMaskbenchCommand.class})
+/** {@code domino bench ...}: workload benchmarks. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Workload benchmarks.",
+        subcommands = {BenchMaskbenchCommand.class, BenchSpeculateCommand.class})
 final class BenchCommand implements Runnable {
-    @Override public void run() { new CommandLine(this).usage(System.out); }
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
 }

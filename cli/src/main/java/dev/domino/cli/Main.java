@@ -8,7 +8,8 @@ import java.io.PrintWriter;
 /** Entry point of {@code domino.jar}. Errors are one clear line; {@code --verbose} adds the trace. */
 @Command(name = "domino", mixinStandardHelpOptions = true, version = "domino 0.1.0",
         description = "DOMINO-style constrained decoding: compile grammars into artifacts, inspect them, compute masks.",
-        subcommands = {CompileCommand.class, MaskCommand.class, InspectCommand.class, BenchCommand.class})
+        subcommands = {CompileCommand.class, MaskCommand.class, InspectCommand.class, TrainCommand.class,
+                BenchCommand.class, SampleCommand.class})
 public final class Main implements Runnable {
     public static void main(String[] args) {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));

@@ -268,4 +268,19 @@ public final class Matcher {
         for (int i = 0; i < c.size(); i++) out[i] = new int[] {c.scanStates[i], c.parsers[i].itemCount()};
         return out;
     }
+
+    // ---------------------------------------------------------------- opportunistic masking, speculation hooks
+
+    /**
+     * The opportunistic path (DOMINO §3.5): the model samples from unmasked logits, then the
+     * engine checks only that token. Same contract as {@link #acceptToken(int)} (false and no
+     * state change when the grammar forbids it); no mask is built: the token's bytes are
+     * stepped through the live configurations, which visits exactly the tree paths that hold
+     * the token. Only when this returns false does the server need
+     * {@link #fillNextTokenBitmask(int[], int)} to resample.
+     */
+    public boolean tryAcceptToken(int tokenId) { return acceptToken(tokenId); }
+
+    /** The live configurations (for speculation contexts; not part of the public API). */
+    Configurations currentConfigurations() { return history.configs; }
 }

@@ -240,12 +240,34 @@ public final class TerminalDerivation {
 
     private int[] sequence(Expr e) {
         List<Integer> out = new ArrayList<>();
-        if (e instanceof Expr.Seq s) {
+        if (e instanceof Expr.Seq s && fineTerminals) {
+            // consecutive reference-free items form one terminal: a key with its quotes,
+            // separators and whitespace is one scan, not one per character
+            List<Expr> run = new ArrayList<>();
+            for (Expr item : s.items()) {
+                if (isRefFree(item)) { run.add(item); continue; }
+                flushRun(run, out);
+                out.add(symbol(item));
+            }
+            flushRun(run, out);
+        } else if (e instanceof Expr.Seq s) {
             for (Expr item : s.items()) out.add(symbol(item));
         } else {
             out.add(symbol(e));
         }
         return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private boolean isRefFree(Expr e) { return refs(e, new HashSet<>()).isEmpty(); }
+
+    private void flushRun(List<Expr> run, List<Integer> out) {
+        if (run.size() == 1) {
+            out.add(symbol(run.get(0)));
+        } else if (run.size() > 1) {
+            Expr joined = new Expr.Seq(run);
+            out.add(terminalSymbol(terminalFor(joined, joined, ExprPrinter.brief(joined, 48))));
+        }
+        run.clear();
     }
 
     private int symbol(Expr e) {

@@ -599,8 +599,14 @@ final class SchemaCompiler {
             if (constraints.size() > 1) unsupported(ptr, "pattern", "combined with 'format'");
             Expr c = constraints.get(0);
             int lo = ExprLanguage.minLen(c), hi = ExprLanguage.maxLen(c);
-            if (lo < minL) unsupported(ptr, "minLength", "combined with '" + kws.get(0) + "'");
-            if (maxL != Expr.Repeat.UNBOUNDED && hi > maxL) unsupported(ptr, "maxLength", "combined with '" + kws.get(0) + "'");
+            if (lo < minL || (maxL != Expr.Repeat.UNBOUNDED && hi > maxL)) {
+                Expr restricted = ExprLanguage.withLength(c, minL, maxL);
+                if (restricted != null) c = restricted;
+                else {
+                    if (lo < minL) unsupported(ptr, "minLength", "combined with '" + kws.get(0) + "'");
+                    if (maxL != Expr.Repeat.UNBOUNDED && hi > maxL) unsupported(ptr, "maxLength", "combined with '" + kws.get(0) + "'");
+                }
+            }
             content = JsonStrings.encodeRegex(c, true);
         }
         return seq(Expr.literal("\""), content, Expr.literal("\""));
@@ -1035,7 +1041,9 @@ final class SchemaCompiler {
             ArrayNode anyOf = NF.arrayNode();
             for (int i = 0; i < resolved.size(); i++) {
                 List<ArrayNode> partial = new ArrayList<>();
-                partial.add(NF.arrayNode().add(NF.objectNode().put("type", "object").set("required", resolved.get(i).get("required"))));
+                ArrayNode start = NF.arrayNode();
+                if (!rest.isEmpty()) start.add(rest); // first, so that its property order wins
+                partial.add(start.add(NF.objectNode().put("type", "object").set("required", resolved.get(i).get("required"))));
                 for (int j = 0; j < resolved.size(); j++) {
                     if (j == i) continue;
                     List<ArrayNode> next = new ArrayList<>();
@@ -1048,10 +1056,7 @@ final class SchemaCompiler {
                     }
                     partial = next;
                 }
-                for (ArrayNode p : partial) {
-                    if (!rest.isEmpty()) p.add(rest);
-                    anyOf.add(NF.objectNode().set("allOf", p));
-                }
+                for (ArrayNode p : partial) anyOf.add(NF.objectNode().set("allOf", p));
             }
             return compile(NF.objectNode().set("anyOf", anyOf), ptr);
         }

@@ -186,6 +186,11 @@ class JsonSchemaGrammarTest {
         check("{'type':'string','pattern':'^\\\\d{3}-\\\\d{4}$'}", l("'555-1234'"), l("'5551234'", "'555-12345'"));
         check("{'type':'string','pattern':'^[\\\"\\\\\\\\/]$'}", l("'\\\"'", "'\\\\'", "'/'", "'\\/'", "'\\u005c'"), l("'a'"));
         check("{'type':'string','pattern':'^.{2}$','maxLength':2,'minLength':1}", l("'ab'"), l("'abc'", "'a'"));
+        check("{'type':'string','pattern':'^[a-z]+$','maxLength':3}", l("'a'", "'abc'"), l("''", "'abcd'", "'A'"));
+        check("{'type':'string','pattern':'^x','minLength':3,'maxLength':4}", l("'xab'", "'x\u00e9\u00e9\u00e9'"), l("'xa'", "'xabcd'", "'abc'"));
+        check("{'type':'string','pattern':'^(ab)*$','minLength':3,'maxLength':6}", l("'abab'", "'ababab'"), l("'ab'", "'abababab'"));
+        check("{'type':'string','pattern':'^a$|^b+$','maxLength':2}", l("'a'", "'bb'"), l("'bbb'"));
+        check("{'type':'string','format':'date','maxLength':9}", l(), l("'2024-01-01'"));
     }
 
     @Test void formats() {
@@ -287,7 +292,7 @@ class JsonSchemaGrammarTest {
             {"{'type':'object','properties':{'p':{'type':'string','pattern':'(?=a)'}}}", "unsupported keyword 'pattern' at /properties/p"},
             {"{'allOf':[{'pattern':'a'},{'pattern':'b'}]}", "unsupported keyword 'allOf' at /"},
             {"{'not':{'minimum':3}}", "unsupported keyword 'not' at /"},
-            {"{'type':'string','pattern':'^a+$','maxLength':3}", "unsupported keyword 'maxLength' at /"},
+            {"{'type':'string','pattern':'a+','maxLength':3}", "unsupported keyword 'maxLength' at /"},
             {"{'type':'object','patternProperties':{'^a':{'type':'integer'}}}", "unsupported keyword 'patternProperties' at /"},
             {"{'type':'object','properties':{'ab':{}},'patternProperties':{'^a':{'type':'integer'}},'additionalProperties':false}",
                 "unsupported keyword 'patternProperties' at /"},

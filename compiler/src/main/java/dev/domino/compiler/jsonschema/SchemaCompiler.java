@@ -805,9 +805,38 @@ final class SchemaCompiler {
         boolean allOptional = slots.stream().noneMatch(Slot::required);
         List<Expr> opts = new ArrayList<>();
         if (allOptional && minP == 0) opts.add(bracket("{", null, "}"));
-        Expr first = counted ? new Counted(name, slots, extra, minP, maxP).first(0) : firstMember(slots, extra, 0);
+        Expr first = counted ? new Counted(name, slots, extra, minP, maxP).first(0) : uncounted(name, slots, extra);
         if (!(first instanceof Expr.Alt a && a.options().isEmpty())) opts.add(bracket("{", first, "}"));
         return opts.isEmpty() ? Expr.NOTHING : alt(opts);
+    }
+
+    /**
+     * Non-empty member lists without count constraints, linear in size: with a required slot q,
+     * {@code (m_i ,)?... m_q (, m_j)?... (, e)*}; with only optional slots, one alternative per
+     * first member, the tails shared through named rules when there are many slots.
+     */
+    private Expr uncounted(String name, List<Slot> slots, Expr extra) {
+        int q = -1;
+        for (int i = 0; i < slots.size(); i++) if (slots.get(i).required()) { q = i; break; }
+        if (q >= 0) {
+            List<Expr> items = new ArrayList<>();
+            for (int i = 0; i < q; i++) items.add(Expr.optional(seq(slots.get(i).member(), comma())));
+            items.add(slots.get(q).member());
+            items.add(after(slots, extra, q + 1));
+            return seq(items.toArray(Expr[]::new));
+        }
+        if (slots.size() <= 3) return firstMember(slots, extra, 0);
+        Expr[] tails = new Expr[slots.size() + 1];
+        tails[slots.size()] = extra == null ? Expr.EMPTY : Expr.star(seq(comma(), extra));
+        for (int i = slots.size() - 1; i >= 1; i--) {
+            String rule = newName(name + "_t" + i);
+            rules.put(rule, seq(Expr.optional(seq(comma(), slots.get(i).member())), tails[i + 1]));
+            tails[i] = Expr.ref(rule);
+        }
+        List<Expr> alts = new ArrayList<>();
+        for (int i = 0; i < slots.size(); i++) alts.add(seq(slots.get(i).member(), tails[i + 1]));
+        if (extra != null) alts.add(seq(extra, tails[slots.size()]));
+        return alt(alts);
     }
 
     /** Non-empty member lists starting at slot i, nothing emitted yet (no count constraints). */

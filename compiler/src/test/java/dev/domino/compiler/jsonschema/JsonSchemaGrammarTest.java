@@ -128,6 +128,13 @@ class JsonSchemaGrammarTest {
                 "{'c':true,'b':'x'}"));
         String all = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'}},'additionalProperties':false}";
         check(all, l("{}", "{'a':1}", "{'b':2}", "{'a':1,'b':2}"), l("{'a':1,'a':1}", "{'x':1}"));
+        String many = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'},'c':{'type':'integer'},"
+            + "'d':{'type':'integer'},'e':{'type':'integer'}}}";
+        check(many, l("{}", "{'a':1}", "{'c':1,'e':2}", "{'a':1,'b':2,'c':3,'d':4,'e':5}", "{'d':1,'x':2}", "{'x':2,'y':3}", "{'b':1,'c':2}"),
+            l("{'e':1,'a':2}", "{'a':1,,'b':2}", "{,'a':1}", "{'a':1,}", "{'x':1,'a':2}", "{'a':'s'}"));
+        String midRequired = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'},'c':{'type':'integer'}},"
+            + "'required':['b'],'additionalProperties':false}";
+        check(midRequired, l("{'b':1}", "{'a':1,'b':2}", "{'b':1,'c':2}", "{'a':1,'b':2,'c':3}"), l("{'a':1}", "{'a':1,'c':2}", "{'a':1,,'b':2}", "{}"));
     }
 
     @Test void additionalProperties() {

@@ -735,7 +735,7 @@ final class SchemaCompiler {
             JsonNode schema = parts.size() == 1 ? parts.get(0) : merge(parts, ptrs.get(key));
             Expr value = compile(schema, ptrs.get(key));
             boolean req = required.contains(key);
-            if (value instanceof Expr.Alt a && a.options().isEmpty()) {
+            if (isNothing(value)) {
                 if (req) impossible = true;
                 continue;
             }
@@ -769,6 +769,16 @@ final class SchemaCompiler {
         Expr body = impossible ? Expr.NOTHING : objectBody(name, slots, extra, minP, maxP);
         rules.put(name, body);
         return Expr.ref(name);
+    }
+
+    /** Whether the expression is (a chain of completed rule refs to) the empty language. */
+    private boolean isNothing(Expr e) {
+        for (int i = 0; i < 16 && e instanceof Expr.Ref r; i++) {
+            Expr body = rules.get(r.name());
+            if (body == null || (body instanceof Expr.Seq s && s.items().isEmpty())) return false; // placeholder / in progress
+            e = body;
+        }
+        return e instanceof Expr.Alt a && a.options().isEmpty();
     }
 
     private Expr anyObjectFallback() {

@@ -2,7 +2,9 @@ package dev.domino.compiler.jsonschema;
 
 import dev.domino.compiler.ir.Expr;
 
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 
 /** Small helpers over Ref-free expressions: membership and length bounds. */
 final class ExprLanguage {
@@ -84,5 +86,54 @@ final class ExprLanguage {
             return (int) Math.min((long) b * r.max(), INF);
         }
         throw new IllegalArgumentException("unexpected " + e);
+    }
+
+    /**
+     * The language of {@code e} restricted to lengths in [min, max] (max -1 = unbounded), when
+     * that is easy to express exactly: every alternative is a sequence of fixed-length pieces
+     * and at most one repetition of a fixed-length body. Returns null otherwise.
+     */
+    static Expr withLength(Expr e, int min, int max) {
+        if (e instanceof Expr.Alt a) {
+            List<Expr> out = new ArrayList<>();
+            for (Expr o : a.options()) {
+                Expr r = withLength(o, min, max);
+                if (r == null) return null;
+                out.add(r);
+            }
+            return new Expr.Alt(out);
+        }
+        List<Expr> items = new ArrayList<>();
+        flatten(e, items);
+        long fixed = 0;
+        int var = -1;
+        for (int i = 0; i < items.size(); i++) {
+            Expr x = items.get(i);
+            int lo = minLen(x), hi = maxLen(x);
+            if (hi < 0) return Expr.NOTHING;
+            if (lo == hi) { fixed += lo; continue; }
+            if (var >= 0) return null;
+            var = i;
+        }
+        long maxL = max < 0 ? Long.MAX_VALUE : max;
+        if (var < 0) return fixed >= min && fixed <= maxL ? e : Expr.NOTHING;
+        if (!(items.get(var) instanceof Expr.Repeat r)) return null;
+        int k = minLen(r.body());
+        if (k != maxLen(r.body()) || k == 0) return null;
+        long lo = Math.max(r.min(), ceilDiv(min - fixed, k));
+        long hi = maxL == Long.MAX_VALUE ? Long.MAX_VALUE : Math.floorDiv(maxL - fixed, k);
+        if (r.max() != Expr.Repeat.UNBOUNDED) hi = Math.min(hi, r.max());
+        if (hi < lo) return Expr.NOTHING;
+        if (hi != Long.MAX_VALUE && hi > 100000) return null;
+        List<Expr> out = new ArrayList<>(items);
+        out.set(var, new Expr.Repeat(r.body(), (int) lo, hi == Long.MAX_VALUE ? Expr.Repeat.UNBOUNDED : (int) hi));
+        return new Expr.Seq(out);
+    }
+
+    private static long ceilDiv(long a, long b) { return a <= 0 ? 0 : (a + b - 1) / b; }
+
+    private static void flatten(Expr e, List<Expr> out) {
+        if (e instanceof Expr.Seq s) { for (Expr x : s.items()) flatten(x, out); }
+        else out.add(e);
     }
 }

@@ -599,8 +599,14 @@ final class SchemaCompiler {
             if (constraints.size() > 1) unsupported(ptr, "pattern", "combined with 'format'");
             Expr c = constraints.get(0);
             int lo = ExprLanguage.minLen(c), hi = ExprLanguage.maxLen(c);
-            if (lo < minL) unsupported(ptr, "minLength", "combined with '" + kws.get(0) + "'");
-            if (maxL != Expr.Repeat.UNBOUNDED && hi > maxL) unsupported(ptr, "maxLength", "combined with '" + kws.get(0) + "'");
+            if (lo < minL || (maxL != Expr.Repeat.UNBOUNDED && hi > maxL)) {
+                Expr restricted = ExprLanguage.withLength(c, minL, maxL);
+                if (restricted != null) c = restricted;
+                else {
+                    if (lo < minL) unsupported(ptr, "minLength", "combined with '" + kws.get(0) + "'");
+                    if (maxL != Expr.Repeat.UNBOUNDED && hi > maxL) unsupported(ptr, "maxLength", "combined with '" + kws.get(0) + "'");
+                }
+            }
             content = JsonStrings.encodeRegex(c, true);
         }
         return seq(Expr.literal("\""), content, Expr.literal("\""));
@@ -729,7 +735,7 @@ final class SchemaCompiler {
             JsonNode schema = parts.size() == 1 ? parts.get(0) : merge(parts, ptrs.get(key));
             Expr value = compile(schema, ptrs.get(key));
             boolean req = required.contains(key);
-            if (value instanceof Expr.Alt a && a.options().isEmpty()) {
+            if (isNothing(value)) {
                 if (req) impossible = true;
                 continue;
             }
@@ -763,6 +769,16 @@ final class SchemaCompiler {
         Expr body = impossible ? Expr.NOTHING : objectBody(name, slots, extra, minP, maxP);
         rules.put(name, body);
         return Expr.ref(name);
+    }
+
+    /** Whether the expression is (a chain of completed rule refs to) the empty language. */
+    private boolean isNothing(Expr e) {
+        for (int i = 0; i < 16 && e instanceof Expr.Ref r; i++) {
+            Expr body = rules.get(r.name());
+            if (body == null || (body instanceof Expr.Seq s && s.items().isEmpty())) return false; // placeholder / in progress
+            e = body;
+        }
+        return e instanceof Expr.Alt a && a.options().isEmpty();
     }
 
     private Expr anyObjectFallback() {
@@ -799,9 +815,38 @@ final class SchemaCompiler {
         boolean allOptional = slots.stream().noneMatch(Slot::required);
         List<Expr> opts = new ArrayList<>();
         if (allOptional && minP == 0) opts.add(bracket("{", null, "}"));
-        Expr first = counted ? new Counted(name, slots, extra, minP, maxP).first(0) : firstMember(slots, extra, 0);
+        Expr first = counted ? new Counted(name, slots, extra, minP, maxP).first(0) : uncounted(name, slots, extra);
         if (!(first instanceof Expr.Alt a && a.options().isEmpty())) opts.add(bracket("{", first, "}"));
         return opts.isEmpty() ? Expr.NOTHING : alt(opts);
+    }
+
+    /**
+     * Non-empty member lists without count constraints, linear in size: with a required slot q,
+     * {@code (m_i ,)?... m_q (, m_j)?... (, e)*}; with only optional slots, one alternative per
+     * first member, the tails shared through named rules when there are many slots.
+     */
+    private Expr uncounted(String name, List<Slot> slots, Expr extra) {
+        int q = -1;
+        for (int i = 0; i < slots.size(); i++) if (slots.get(i).required()) { q = i; break; }
+        if (q >= 0) {
+            List<Expr> items = new ArrayList<>();
+            for (int i = 0; i < q; i++) items.add(Expr.optional(seq(slots.get(i).member(), comma())));
+            items.add(slots.get(q).member());
+            items.add(after(slots, extra, q + 1));
+            return seq(items.toArray(Expr[]::new));
+        }
+        if (slots.size() <= 3) return firstMember(slots, extra, 0);
+        Expr[] tails = new Expr[slots.size() + 1];
+        tails[slots.size()] = extra == null ? Expr.EMPTY : Expr.star(seq(comma(), extra));
+        for (int i = slots.size() - 1; i >= 1; i--) {
+            String rule = newName(name + "_t" + i);
+            rules.put(rule, seq(Expr.optional(seq(comma(), slots.get(i).member())), tails[i + 1]));
+            tails[i] = Expr.ref(rule);
+        }
+        List<Expr> alts = new ArrayList<>();
+        for (int i = 0; i < slots.size(); i++) alts.add(seq(slots.get(i).member(), tails[i + 1]));
+        if (extra != null) alts.add(seq(extra, tails[slots.size()]));
+        return alt(alts);
     }
 
     /** Non-empty member lists starting at slot i, nothing emitted yet (no count constraints). */
@@ -1035,7 +1080,9 @@ final class SchemaCompiler {
             ArrayNode anyOf = NF.arrayNode();
             for (int i = 0; i < resolved.size(); i++) {
                 List<ArrayNode> partial = new ArrayList<>();
-                partial.add(NF.arrayNode().add(NF.objectNode().put("type", "object").set("required", resolved.get(i).get("required"))));
+                ArrayNode start = NF.arrayNode();
+                if (!rest.isEmpty()) start.add(rest); // first, so that its property order wins
+                partial.add(start.add(NF.objectNode().put("type", "object").set("required", resolved.get(i).get("required"))));
                 for (int j = 0; j < resolved.size(); j++) {
                     if (j == i) continue;
                     List<ArrayNode> next = new ArrayList<>();
@@ -1048,10 +1095,7 @@ final class SchemaCompiler {
                     }
                     partial = next;
                 }
-                for (ArrayNode p : partial) {
-                    if (!rest.isEmpty()) p.add(rest);
-                    anyOf.add(NF.objectNode().set("allOf", p));
-                }
+                for (ArrayNode p : partial) anyOf.add(NF.objectNode().set("allOf", p));
             }
             return compile(NF.objectNode().set("anyOf", anyOf), ptr);
         }

@@ -128,6 +128,13 @@ class JsonSchemaGrammarTest {
                 "{'c':true,'b':'x'}"));
         String all = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'}},'additionalProperties':false}";
         check(all, l("{}", "{'a':1}", "{'b':2}", "{'a':1,'b':2}"), l("{'a':1,'a':1}", "{'x':1}"));
+        String many = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'},'c':{'type':'integer'},"
+            + "'d':{'type':'integer'},'e':{'type':'integer'}}}";
+        check(many, l("{}", "{'a':1}", "{'c':1,'e':2}", "{'a':1,'b':2,'c':3,'d':4,'e':5}", "{'d':1,'x':2}", "{'x':2,'y':3}", "{'b':1,'c':2}"),
+            l("{'e':1,'a':2}", "{'a':1,,'b':2}", "{,'a':1}", "{'a':1,}", "{'x':1,'a':2}", "{'a':'s'}"));
+        String midRequired = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'},'c':{'type':'integer'}},"
+            + "'required':['b'],'additionalProperties':false}";
+        check(midRequired, l("{'b':1}", "{'a':1,'b':2}", "{'b':1,'c':2}", "{'a':1,'b':2,'c':3}"), l("{'a':1}", "{'a':1,'c':2}", "{'a':1,,'b':2}", "{}"));
     }
 
     @Test void additionalProperties() {
@@ -186,6 +193,11 @@ class JsonSchemaGrammarTest {
         check("{'type':'string','pattern':'^\\\\d{3}-\\\\d{4}$'}", l("'555-1234'"), l("'5551234'", "'555-12345'"));
         check("{'type':'string','pattern':'^[\\\"\\\\\\\\/]$'}", l("'\\\"'", "'\\\\'", "'/'", "'\\/'", "'\\u005c'"), l("'a'"));
         check("{'type':'string','pattern':'^.{2}$','maxLength':2,'minLength':1}", l("'ab'"), l("'abc'", "'a'"));
+        check("{'type':'string','pattern':'^[a-z]+$','maxLength':3}", l("'a'", "'abc'"), l("''", "'abcd'", "'A'"));
+        check("{'type':'string','pattern':'^x','minLength':3,'maxLength':4}", l("'xab'", "'x\u00e9\u00e9\u00e9'"), l("'xa'", "'xabcd'", "'abc'"));
+        check("{'type':'string','pattern':'^(ab)*$','minLength':3,'maxLength':6}", l("'abab'", "'ababab'"), l("'ab'", "'abababab'"));
+        check("{'type':'string','pattern':'^a$|^b+$','maxLength':2}", l("'a'", "'bb'"), l("'bbb'"));
+        check("{'type':'string','format':'date','maxLength':9}", l(), l("'2024-01-01'"));
     }
 
     @Test void formats() {
@@ -287,7 +299,7 @@ class JsonSchemaGrammarTest {
             {"{'type':'object','properties':{'p':{'type':'string','pattern':'(?=a)'}}}", "unsupported keyword 'pattern' at /properties/p"},
             {"{'allOf':[{'pattern':'a'},{'pattern':'b'}]}", "unsupported keyword 'allOf' at /"},
             {"{'not':{'minimum':3}}", "unsupported keyword 'not' at /"},
-            {"{'type':'string','pattern':'^a+$','maxLength':3}", "unsupported keyword 'maxLength' at /"},
+            {"{'type':'string','pattern':'a+','maxLength':3}", "unsupported keyword 'maxLength' at /"},
             {"{'type':'object','patternProperties':{'^a':{'type':'integer'}}}", "unsupported keyword 'patternProperties' at /"},
             {"{'type':'object','properties':{'ab':{}},'patternProperties':{'^a':{'type':'integer'}},'additionalProperties':false}",
                 "unsupported keyword 'patternProperties' at /"},

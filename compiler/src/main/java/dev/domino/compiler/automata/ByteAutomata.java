@@ -27,6 +27,8 @@ public final class ByteAutomata {
     private final Function<String, Expr> rules;
     private final Map<String, Automaton> ruleCache = new HashMap<>();
     private final List<String> inProgress = new ArrayList<>();
+    /** By identity: generated grammars share subexpressions (a DAG); rebuilding them would be exponential. */
+    private final IdentityHashMap<Expr, Automaton> exprCache = new IdentityHashMap<>();
 
     /** @param rules resolves a Ref's rule name to its (regular) body */
     public ByteAutomata(Function<String, Expr> rules) { this.rules = rules; }
@@ -39,6 +41,18 @@ public final class ByteAutomata {
     }
 
     private Automaton toAutomaton(Expr e) {
+        if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat) {
+            Automaton cached = exprCache.get(e);
+            if (cached == null) {
+                cached = toAutomatonUncached(e);
+                exprCache.put(e, cached);
+            }
+            return cached.clone();
+        }
+        return toAutomatonUncached(e);
+    }
+
+    private Automaton toAutomatonUncached(Expr e) {
         if (e instanceof Expr.Literal lit) {
             return BasicAutomata.makeString(bytesAsChars(lit.text().getBytes(StandardCharsets.UTF_8)));
         } else if (e instanceof Expr.Chars chars) {

@@ -6,18 +6,30 @@ public final class ExprPrinter {
 
     public static String print(Expr e) {
         StringBuilder sb = new StringBuilder();
-        print(e, sb, 0);
+        print(e, sb, 0, Integer.MAX_VALUE);
         return sb.toString();
     }
 
-    /** Printed form cut to {@code max} characters. */
+    /** Printed form cut to {@code max} characters (stops early: shared subexpressions can print huge). */
     public static String brief(Expr e, int max) {
-        String s = print(e);
+        StringBuilder sb = new StringBuilder();
+        try {
+            print(e, sb, 0, max + 1);
+        } catch (Full full) {
+            // cut below
+        }
+        String s = sb.toString();
         return s.length() <= max ? s : s.substring(0, max - 1) + "…";
     }
 
+    private static final class Full extends RuntimeException {
+        Full() { super(null, null, false, false); }
+    }
+
+
     // precedence: 0 = alternation, 1 = sequence, 2 = atom
-    private static void print(Expr e, StringBuilder sb, int context) {
+    private static void print(Expr e, StringBuilder sb, int context, int limit) {
+        if (sb.length() > limit) throw new Full();
         if (e instanceof Expr.Literal lit) {
             sb.append('"');
             lit.text().codePoints().forEach(cp -> {
@@ -45,7 +57,7 @@ public final class ExprPrinter {
             if (paren) sb.append('(');
             for (int i = 0; i < s.items().size(); i++) {
                 if (i > 0) sb.append(' ');
-                print(s.items().get(i), sb, 2);
+                print(s.items().get(i), sb, 2, limit);
             }
             if (paren) sb.append(')');
         } else if (e instanceof Expr.Alt a) {
@@ -54,11 +66,11 @@ public final class ExprPrinter {
             if (paren) sb.append('(');
             for (int i = 0; i < a.options().size(); i++) {
                 if (i > 0) sb.append(" | ");
-                print(a.options().get(i), sb, 1);
+                print(a.options().get(i), sb, 1, limit);
             }
             if (paren) sb.append(')');
         } else if (e instanceof Expr.Repeat r) {
-            print(r.body(), sb, 3);
+            print(r.body(), sb, 3, limit);
             if (r.min() == 0 && r.max() == 1) sb.append('?');
             else if (r.min() == 0 && r.max() == Expr.Repeat.UNBOUNDED) sb.append('*');
             else if (r.min() == 1 && r.max() == Expr.Repeat.UNBOUNDED) sb.append('+');

@@ -43,9 +43,13 @@ public final class TerminalDerivation {
     private final Set<String> terminalRules = new HashSet<>();
     private final Set<String> regularRules = new HashSet<>();
     private final ByteAutomata automata;
+    private final java.util.IdentityHashMap<Expr, Set<String>> refsCache = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<Expr, Integer> symbolCache = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<Expr, Boolean> checked = new java.util.IdentityHashMap<>();
 
     // terminal construction
-    private final Map<Object, Integer> terminalIndex = new HashMap<>();
+    private final Map<Object, Integer> terminalIndex = new HashMap<>();          // rule names, literals, classes
+    private final Map<Expr, Integer> compoundTerminalIndex = new java.util.IdentityHashMap<>();
     private final List<String> terminalNames = new ArrayList<>();
     private final List<Expr> terminalExprs = new ArrayList<>();
     private final List<Automaton> terminalAutomata = new ArrayList<>();
@@ -85,7 +89,7 @@ public final class TerminalDerivation {
         for (Expr e : source.ignored()) checkRefs(e);
         for (Map.Entry<String, Expr> e : source.rules().entrySet()) {
             Expr body = e.getValue();
-            if (ArdenRewrite.mentions(body, e.getKey())) {
+            if (refs(body).contains(e.getKey())) {
                 Expr rewritten = ArdenRewrite.rewrite(e.getKey(), body);
                 if (rewritten != null) body = rewritten;
             }
@@ -114,6 +118,7 @@ public final class TerminalDerivation {
     // ------------------------------------------------------------ analysis
 
     private void checkRefs(Expr e) {
+        if (checked.put(e, Boolean.TRUE) != null) return;
         if (e instanceof Expr.Ref r) {
             if (!source.rules().containsKey(r.name())) {
                 throw new GrammarException("unknown rule '" + r.name() + "'", r.line(), r.column());
@@ -138,7 +143,7 @@ public final class TerminalDerivation {
         if (s != null) return s == 2; // visiting counts as a cycle: not regular
         state.put(name, 1);
         boolean regular = true;
-        for (String ref : refs(rules.get(name), new HashSet<>())) {
+        for (String ref : refs(rules.get(name))) {
             if (!classify(ref, state)) regular = false;
         }
         state.put(name, regular ? 2 : 3);
@@ -146,28 +151,52 @@ public final class TerminalDerivation {
         return regular;
     }
 
-    private static Set<String> refs(Expr e, Set<String> out) {
-        if (e instanceof Expr.Ref r) out.add(r.name());
-        else if (e instanceof Expr.Seq s) s.items().forEach(i -> refs(i, out));
-        else if (e instanceof Expr.Alt a) a.options().forEach(i -> refs(i, out));
-        else if (e instanceof Expr.Repeat r) refs(r.body(), out);
+    /**
+     * Rule names an expression references. Memoized by identity: generated grammars share
+     * subexpressions heavily (a DAG), and a plain recursive walk would be exponential.
+     */
+    private Set<String> refs(Expr e) {
+        Set<String> cached = refsCache.get(e);
+        if (cached != null) return cached;
+        Set<String> out;
+        if (e instanceof Expr.Ref r) {
+            out = Set.of(r.name());
+        } else if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat) {
+            List<Expr> children = e instanceof Expr.Seq s ? s.items() : e instanceof Expr.Alt a ? a.options()
+                    : List.of(((Expr.Repeat) e).body());
+            Set<String> acc = null;
+            for (Expr c : children) {
+                Set<String> r = refs(c);
+                if (r.isEmpty()) continue;
+                if (acc == null) acc = new HashSet<>();
+                acc.addAll(r);
+            }
+            out = acc == null ? Set.of() : acc;
+        } else {
+            out = Set.of();
+        }
+        refsCache.put(e, out);
         return out;
     }
 
     private boolean isRegularExpr(Expr e) {
-        for (String r : refs(e, new HashSet<>())) if (!regularRules.contains(r)) return false;
+        for (String r : refs(e)) if (!regularRules.contains(r)) return false;
         return true;
     }
 
     private boolean isTerminalRule(String name) {
         if (lexicalMode) return terminalRules.contains(name);
-        return regularRules.contains(name) && (!fineTerminals || refs(rules.get(name), new HashSet<>()).isEmpty());
+        return regularRules.contains(name) && (!fineTerminals || refs(rules.get(name)).isEmpty());
     }
 
     // ------------------------------------------------------------ terminals
 
     private int terminalFor(Object key, Expr regex, String name) {
-        Integer existing = terminalIndex.get(key);
+        // compound expressions are keyed by identity (hashing a shared DAG is exponential);
+        // equal languages are merged later by comparing minimized automata
+        Map<Object, Integer> index = key instanceof Expr.Seq || key instanceof Expr.Alt || key instanceof Expr.Repeat
+                ? (Map<Object, Integer>) (Map<?, ?>) compoundTerminalIndex : terminalIndex;
+        Integer existing = index.get(key);
         if (existing != null) return existing;
         Automaton a;
         try {
@@ -178,7 +207,7 @@ public final class TerminalDerivation {
         boolean nullable = a.run("");
         if (nullable) a = ByteAutomata.withoutEmptyString(a);
         int t = terminalNames.size();
-        terminalIndex.put(key, t);
+        index.put(key, t);
         terminalNames.add(name);
         terminalExprs.add(regex);
         terminalAutomata.add(a);
@@ -258,7 +287,7 @@ public final class TerminalDerivation {
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    private boolean isRefFree(Expr e) { return refs(e, new HashSet<>()).isEmpty(); }
+    private boolean isRefFree(Expr e) { return refs(e).isEmpty(); }
 
     private void flushRun(List<Expr> run, List<Integer> out) {
         if (run.size() == 1) {
@@ -271,6 +300,17 @@ public final class TerminalDerivation {
     }
 
     private int symbol(Expr e) {
+        if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat) {
+            Integer cached = symbolCache.get(e);
+            if (cached != null) return cached;
+            int sym = symbolUncached(e);
+            symbolCache.put(e, sym);
+            return sym;
+        }
+        return symbolUncached(e);
+    }
+
+    private int symbolUncached(Expr e) {
         if (e instanceof Expr.Ref r) {
             if (isTerminalRule(r.name())) {
                 return terminalSymbol(terminalFor("rule " + r.name(), r, r.name()));
@@ -283,7 +323,7 @@ public final class TerminalDerivation {
         if (e instanceof Expr.Chars c) {
             return terminalSymbol(terminalFor(c, c, c.set().equals(CodePointSet.ANY) ? "." : c.set().toString()));
         }
-        if (!lexicalMode && isRegularExpr(e) && (!fineTerminals || refs(e, new HashSet<>()).isEmpty())) {
+        if (!lexicalMode && isRegularExpr(e) && (!fineTerminals || refs(e).isEmpty())) {
             return terminalSymbol(terminalFor(e, e, ExprPrinter.brief(e, 48)));
         }
         if (e instanceof Expr.Seq s) {
@@ -386,10 +426,17 @@ public final class TerminalDerivation {
         }
         int[] tMap = new int[tCount];
         List<Terminal> terminals = new ArrayList<>();
+        // terminals with the same language (equal minimized automata) are one terminal
+        Map<ByteDfa, Integer> byLanguage = new HashMap<>();
         for (int t = 0; t < tCount; t++) {
             if (!usedT[t]) { tMap[t] = -1; continue; }
             ByteDfa dfa = ByteAutomata.toByteDfa(terminalAutomata.get(t));
             if (dfa == null) { tMap[t] = -1; continue; } // empty ignored terminal
+            if (!terminalIgnored.get(t)) {
+                Integer same = byLanguage.get(dfa);
+                if (same != null) { tMap[t] = same; continue; }
+                byLanguage.put(dfa, terminals.size());
+            }
             tMap[t] = terminals.size();
             terminals.add(new Terminal(terminalNames.get(t), ExprPrinter.brief(terminalExprs.get(t), 200), dfa, terminalIgnored.get(t)));
         }

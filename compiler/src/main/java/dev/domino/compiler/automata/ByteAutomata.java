@@ -66,15 +66,12 @@ public final class ByteAutomata {
             if (alt.options().isEmpty()) return BasicAutomata.makeEmpty();
             List<Automaton> parts = new ArrayList<>();
             for (Expr option : alt.options()) parts.add(toAutomaton(option));
-            Automaton u = BasicOperations.union(parts);
-            u.minimize();
-            return u;
+            // no intermediate minimization: one determinization + minimization per terminal is
+            // far cheaper than one per subexpression
+            return BasicOperations.union(parts);
         } else if (e instanceof Expr.Repeat rep) {
             Automaton body = toAutomaton(rep.body());
-            body.minimize();
-            Automaton r = rep.max() == Expr.Repeat.UNBOUNDED ? body.repeat(rep.min()) : body.repeat(rep.min(), rep.max());
-            r.minimize();
-            return r;
+            return rep.max() == Expr.Repeat.UNBOUNDED ? body.repeat(rep.min()) : body.repeat(rep.min(), rep.max());
         } else if (e instanceof Expr.Ref ref) {
             Automaton cached = ruleCache.get(ref.name());
             if (cached == null) {

@@ -1,6 +1,6 @@
 package dev.domino.compiler.lexer;
 
-import dev.domino.compiler.automata.ByteAutomata;
+import dev.domino.compiler.automata.DfaBuilder;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.ExprPrinter;
@@ -9,7 +9,6 @@ import dev.domino.compiler.ir.GrammarException;
 import dev.domino.runtime.ByteDfa;
 import dev.domino.runtime.ParserGrammar;
 import dev.domino.runtime.Terminal;
-import dk.brics.automaton.Automaton;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -42,7 +41,7 @@ public final class TerminalDerivation {
     private final boolean fineTerminals;
     private final Set<String> terminalRules = new HashSet<>();
     private final Set<String> regularRules = new HashSet<>();
-    private final ByteAutomata automata;
+    private final DfaBuilder automata;
     private final java.util.IdentityHashMap<Expr, Set<String>> refsCache = new java.util.IdentityHashMap<>();
     private final java.util.IdentityHashMap<Expr, Integer> symbolCache = new java.util.IdentityHashMap<>();
     private final java.util.IdentityHashMap<Expr, Boolean> checked = new java.util.IdentityHashMap<>();
@@ -52,7 +51,7 @@ public final class TerminalDerivation {
     private final Map<Expr, Integer> compoundTerminalIndex = new java.util.IdentityHashMap<>();
     private final List<String> terminalNames = new ArrayList<>();
     private final List<Expr> terminalExprs = new ArrayList<>();
-    private final List<Automaton> terminalAutomata = new ArrayList<>();
+    private final List<ByteDfa> terminalAutomata = new ArrayList<>(); // null: empty language
     private final List<Boolean> terminalNullable = new ArrayList<>();
     private final List<Boolean> terminalIgnored = new ArrayList<>();
 
@@ -68,7 +67,7 @@ public final class TerminalDerivation {
         this.source = g;
         this.fineTerminals = fineTerminals;
         this.lexicalMode = !g.lexicalRules().isEmpty() || !g.ignored().isEmpty();
-        this.automata = new ByteAutomata(name -> rules.get(name));
+        this.automata = new DfaBuilder(name -> rules.get(name));
     }
 
     public static LexedGrammar derive(Grammar g) { return new TerminalDerivation(g, false).run(); }
@@ -186,7 +185,39 @@ public final class TerminalDerivation {
 
     private boolean isTerminalRule(String name) {
         if (lexicalMode) return terminalRules.contains(name);
-        return regularRules.contains(name) && (!fineTerminals || refs(rules.get(name)).isEmpty());
+        return regularRules.contains(name) && (!fineTerminals || refs(rules.get(name)).isEmpty())
+                && !tooBig(new Expr.Ref(name, 0, 0));
+    }
+
+    /**
+     * Above this estimated automaton size a regular piece stays in the parser instead of
+     * becoming one terminal: {@code item{0,1000}} is cheap for Earley as a chain of optional
+     * items, but a 30,000-state automaton is slow to build and to walk.
+     */
+    static final int MAX_TERMINAL_SIZE = 4000;
+    private final java.util.IdentityHashMap<Expr, Integer> sizeCache = new java.util.IdentityHashMap<>();
+
+    private boolean tooBig(Expr e) { return size(e) > MAX_TERMINAL_SIZE; }
+
+    /** Rough NFA size of a regular expression, saturating just above the limit. */
+    private int size(Expr e) {
+        Integer cached = sizeCache.get(e);
+        if (cached != null) return cached;
+        long n;
+        if (e instanceof Expr.Literal lit) n = lit.text().length() + 1;
+        else if (e instanceof Expr.Chars c) n = 2 + Math.min(64, c.set().rangeCount());
+        else if (e instanceof Expr.Seq sq) { n = 1; for (Expr i : sq.items()) n += size(i); }
+        else if (e instanceof Expr.Alt a) { n = 1; for (Expr o : a.options()) n += size(o); }
+        else if (e instanceof Expr.Repeat r) {
+            long copies = r.max() == Expr.Repeat.UNBOUNDED ? r.min() + 1L : Math.max(1, r.max());
+            n = 1 + copies * size(r.body());
+        } else if (e instanceof Expr.Ref ref) {
+            sizeCache.put(e, MAX_TERMINAL_SIZE + 1); // guard against recursion while computing
+            n = regularRules.contains(ref.name()) ? size(rules.get(ref.name())) : MAX_TERMINAL_SIZE + 1;
+        } else n = 1;
+        int v = (int) Math.min(n, MAX_TERMINAL_SIZE + 1);
+        sizeCache.put(e, v);
+        return v;
     }
 
     // ------------------------------------------------------------ terminals
@@ -198,14 +229,14 @@ public final class TerminalDerivation {
                 ? (Map<Object, Integer>) (Map<?, ?>) compoundTerminalIndex : terminalIndex;
         Integer existing = index.get(key);
         if (existing != null) return existing;
-        Automaton a;
+        DfaBuilder.Language language;
         try {
-            a = automata.build(regex);
+            language = automata.build(regex);
         } catch (IllegalStateException ex) {
             throw new GrammarException(ex.getMessage() + " (in terminal " + name + ")");
         }
-        boolean nullable = a.run("");
-        if (nullable) a = ByteAutomata.withoutEmptyString(a);
+        ByteDfa a = language.dfa();
+        boolean nullable = language.nullable();
         int t = terminalNames.size();
         index.put(key, t);
         terminalNames.add(name);
@@ -218,7 +249,7 @@ public final class TerminalDerivation {
 
     /** The parser symbol for a terminal: its id, or a wrapper for empty/nullable languages. */
     private int terminalSymbol(int t) {
-        boolean empty = terminalAutomata.get(t).isEmpty();
+        boolean empty = terminalAutomata.get(t) == null;
         boolean nullable = terminalNullable.get(t);
         if (empty) {
             int nt = freshNonterminal("empty");
@@ -287,11 +318,13 @@ public final class TerminalDerivation {
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    private boolean isRefFree(Expr e) { return refs(e).isEmpty(); }
+    private boolean isRefFree(Expr e) { return refs(e).isEmpty() && !tooBig(e); }
 
     private void flushRun(List<Expr> run, List<Integer> out) {
         if (run.size() == 1) {
             out.add(symbol(run.get(0)));
+        } else if (run.size() > 1 && tooBig(new Expr.Seq(run))) {
+            for (Expr item : run) out.add(symbol(item));
         } else if (run.size() > 1) {
             Expr joined = new Expr.Seq(run);
             out.add(terminalSymbol(terminalFor(joined, joined, ExprPrinter.brief(joined, 48))));
@@ -323,7 +356,7 @@ public final class TerminalDerivation {
         if (e instanceof Expr.Chars c) {
             return terminalSymbol(terminalFor(c, c, c.set().equals(CodePointSet.ANY) ? "." : c.set().toString()));
         }
-        if (!lexicalMode && isRegularExpr(e) && (!fineTerminals || refs(e).isEmpty())) {
+        if (!lexicalMode && isRegularExpr(e) && (!fineTerminals || refs(e).isEmpty()) && !tooBig(e)) {
             return terminalSymbol(terminalFor(e, e, ExprPrinter.brief(e, 48)));
         }
         if (e instanceof Expr.Seq s) {
@@ -430,7 +463,7 @@ public final class TerminalDerivation {
         Map<ByteDfa, Integer> byLanguage = new HashMap<>();
         for (int t = 0; t < tCount; t++) {
             if (!usedT[t]) { tMap[t] = -1; continue; }
-            ByteDfa dfa = ByteAutomata.toByteDfa(terminalAutomata.get(t));
+            ByteDfa dfa = terminalAutomata.get(t);
             if (dfa == null) { tMap[t] = -1; continue; } // empty ignored terminal
             if (!terminalIgnored.get(t)) {
                 Integer same = byLanguage.get(dfa);

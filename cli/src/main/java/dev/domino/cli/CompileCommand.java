@@ -51,6 +51,9 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--dynamic-cap", description = "paths per trie node before tokens are checked at run time (default: ${DEFAULT-VALUE})")
     int dynamicCap = CompileOptions.DEFAULT_DYNAMIC_CAP;
 
+    @Option(names = "--lazy", description = "store no trees; the runtime builds each state's tree on first use (fast compile)")
+    boolean lazy;
+
     @Option(names = "--json", description = "print the summary as one JSON line")
     boolean json;
 
@@ -64,8 +67,8 @@ final class CompileCommand implements Callable<Integer> {
                 new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords));
         Tokenizer tokenizer = vocab.load();
         Progress progress = Progress.forTerminal("compiling");
-        CompileOptions options = CompileOptions.defaults().withThreads(threads).withDynamicCap(dynamicCap)
-                .withExtra(parsed.options()).withIgnoredKeywords(parsed.ignoredKeywords()).withProgress(progress);
+        CompileOptions options = parsed.applyTo(CompileOptions.defaults()).withThreads(threads).withDynamicCap(dynamicCap)
+                .withProgress(progress).withLazy(lazy);
         Artifact artifact;
         try {
             artifact = GrammarCompiler.compile(parsed.grammar(), tokenizer.vocabulary(), grammarFile.getFileName().toString(),

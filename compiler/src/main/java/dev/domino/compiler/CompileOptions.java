@@ -14,9 +14,13 @@ import java.util.function.IntConsumer;
  * @param progress        called with the number of scanner states finished (may be null)
  * @param extra           options recorded in the artifact (front-end settings)
  * @param ignoredKeywords front-end keywords the user chose to ignore, recorded in the artifact
+ * @param lazy            store no trees: the runtime builds each scanner state's tree on first use
+ *                        (fast compiles for grammars made on request, e.g. per-request JSON Schemas)
+ * @param fineTerminals   only reference-free regular pieces become terminals (see
+ *                        {@code TerminalDerivation.deriveFine}); generated grammars want this
  */
 public record CompileOptions(int dynamicCap, int threads, IntConsumer progress, Map<String, String> extra,
-                             List<String> ignoredKeywords) {
+                             List<String> ignoredKeywords, boolean lazy, boolean fineTerminals) {
     public static final int DEFAULT_DYNAMIC_CAP = 32;
 
     public CompileOptions {
@@ -25,12 +29,14 @@ public record CompileOptions(int dynamicCap, int threads, IntConsumer progress, 
     }
 
     public static CompileOptions defaults() {
-        return new CompileOptions(DEFAULT_DYNAMIC_CAP, Runtime.getRuntime().availableProcessors(), null, Map.of(), List.of());
+        return new CompileOptions(DEFAULT_DYNAMIC_CAP, Runtime.getRuntime().availableProcessors(), null, Map.of(), List.of(), false, false);
     }
 
-    public CompileOptions withProgress(IntConsumer p) { return new CompileOptions(dynamicCap, threads, p, extra, ignoredKeywords); }
-    public CompileOptions withThreads(int n) { return new CompileOptions(dynamicCap, n, progress, extra, ignoredKeywords); }
-    public CompileOptions withDynamicCap(int cap) { return new CompileOptions(cap, threads, progress, extra, ignoredKeywords); }
-    public CompileOptions withExtra(Map<String, String> e) { return new CompileOptions(dynamicCap, threads, progress, e, ignoredKeywords); }
-    public CompileOptions withIgnoredKeywords(List<String> k) { return new CompileOptions(dynamicCap, threads, progress, extra, k); }
+    public CompileOptions withProgress(IntConsumer p) { return new CompileOptions(dynamicCap, threads, p, extra, ignoredKeywords, lazy, fineTerminals); }
+    public CompileOptions withThreads(int n) { return new CompileOptions(dynamicCap, n, progress, extra, ignoredKeywords, lazy, fineTerminals); }
+    public CompileOptions withDynamicCap(int cap) { return new CompileOptions(cap, threads, progress, extra, ignoredKeywords, lazy, fineTerminals); }
+    public CompileOptions withExtra(Map<String, String> e) { return new CompileOptions(dynamicCap, threads, progress, e, ignoredKeywords, lazy, fineTerminals); }
+    public CompileOptions withIgnoredKeywords(List<String> k) { return new CompileOptions(dynamicCap, threads, progress, extra, k, lazy, fineTerminals); }
+    public CompileOptions withLazy(boolean l) { return new CompileOptions(dynamicCap, threads, progress, extra, ignoredKeywords, l, fineTerminals); }
+    public CompileOptions withFineTerminals(boolean f) { return new CompileOptions(dynamicCap, threads, progress, extra, ignoredKeywords, lazy, f); }
 }

@@ -12,14 +12,23 @@ import java.util.Map;
 public final class GrammarSources {
     private GrammarSources() {}
 
-    /** A parsed grammar plus what its front-end chose to record (options, ignored keywords). */
-    public record Parsed(Grammar grammar, Map<String, String> options, java.util.List<String> ignoredKeywords) {}
+    /**
+     * A parsed grammar plus what its front-end chose to record (options, ignored keywords) and
+     * whether it wants small terminals (generated grammars do).
+     */
+    public record Parsed(Grammar grammar, Map<String, String> options, java.util.List<String> ignoredKeywords,
+                         boolean fineTerminals) {
+        /** Compile options for this grammar. */
+        public CompileOptions applyTo(CompileOptions o) {
+            return o.withExtra(options).withIgnoredKeywords(ignoredKeywords).withFineTerminals(fineTerminals);
+        }
+    }
 
     public static Parsed parse(String text, SourceFormat format, FrontEndOptions options) {
         return switch (format) {
-            case GBNF -> new Parsed(GbnfParser.parse(text), Map.of(), java.util.List.of());
-            case LARK -> new Parsed(LarkParser.parse(text), Map.of(), java.util.List.of());
-            case REGEX -> new Parsed(regexGrammar(text.strip()), Map.of(), java.util.List.of());
+            case GBNF -> new Parsed(GbnfParser.parse(text), Map.of(), java.util.List.of(), false);
+            case LARK -> new Parsed(LarkParser.parse(text), Map.of(), java.util.List.of(), false);
+            case REGEX -> new Parsed(regexGrammar(text.strip()), Map.of(), java.util.List.of(), false);
             case JSON_SCHEMA -> JsonSchemaSource.parse(text, options);
         };
     }

@@ -37,6 +37,10 @@ class OracleMaskTest {
 
     @Test void json() { check(TestGrammars.json(), 12, 1); }
 
+    @Test void jsonLazyTrees() { check(TestGrammars.json(), 8, 11, true); }
+
+    @Test void jsonFineTerminals() { check(TestGrammars.json(), 8, 13, true, true); }
+
     @Test void ambiguousArithmetic() { check(TestGrammars.ambiguousExpr(), 12, 2); }
 
     @Test void wordSoupLexicalAmbiguity() { check(TestGrammars.wordSoup(), 10, 3); }
@@ -59,8 +63,13 @@ class OracleMaskTest {
     }
 
     /** Samples sentences, then compares masks with the oracle at every token boundary. */
-    static void check(Grammar g, int sentences, long seed) {
-        Artifact artifact = GrammarCompiler.compile(g, o200k.vocabulary(), "test", "ir", "test", CompileOptions.defaults());
+    static void check(Grammar g, int sentences, long seed) { check(g, sentences, seed, seed % 2 == 0); }
+
+    static void check(Grammar g, int sentences, long seed, boolean lazy) { check(g, sentences, seed, lazy, false); }
+
+    static void check(Grammar g, int sentences, long seed, boolean lazy, boolean fine) {
+        Artifact artifact = GrammarCompiler.compile(g, o200k.vocabulary(), "test", "ir", "test",
+                CompileOptions.defaults().withLazy(lazy).withFineTerminals(fine));
         ByteEarleyOracle oracle = new ByteEarleyOracle(g);
         SentenceSampler sampler = new SentenceSampler(g).maxLength(60);
         Random random = new Random(seed);

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.List;
 
 /**
@@ -21,9 +23,14 @@ public final class Artifact {
     private final Vocabulary vocabulary;
     private final Terminal[] terminals;
     private final ParserGrammar grammar;
-    private final TokenSets tokenSets;
+    private final BitSet[] follow;
+    private final BitSet first;
+    /** Eager artifacts: distinct trees and the tree of each scanner state. Null when lazy. */
     private final TokenTree[] trees;
     private final int[] treeOfState;
+    /** Lazy artifacts: trees built on first use, per scanner state. */
+    private final AtomicReferenceArray<TokenTree> lazyTrees;
+    private volatile TreeBuilder lazyBuilder;
 
     // derived
     private final int[] stateOffset;
@@ -33,16 +40,25 @@ public final class Artifact {
     final EarleyParser parser;
     final int vocabWords;
 
+    /**
+     * @param follow      per terminal, the terminals that may follow it (tree pruning)
+     * @param first       terminals that may begin the output
+     * @param trees       distinct trees, or null for a lazy artifact (trees built on first use)
+     * @param treeOfState per scanner state, its tree's index in {@code trees}; null when lazy
+     */
     public Artifact(ArtifactInfo info, Vocabulary vocabulary, Terminal[] terminals, ParserGrammar grammar,
-                    TokenSets tokenSets, TokenTree[] trees, int[] treeOfState) {
+                    BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState) {
         this.info = info;
         this.vocabulary = vocabulary;
         this.terminals = terminals;
         this.grammar = grammar;
-        this.tokenSets = tokenSets;
+        this.follow = follow;
+        this.first = first;
         this.trees = trees;
         this.treeOfState = treeOfState;
         if (grammar.terminalCount() != terminals.length) throw new IllegalArgumentException("terminal count mismatch");
+        if (follow.length != terminals.length) throw new IllegalArgumentException("follow sets do not match the terminals");
+        if ((trees == null) != (treeOfState == null)) throw new IllegalArgumentException("trees and tree index must both be present or absent");
 
         stateOffset = new int[terminals.length];
         int states = 1;
@@ -56,10 +72,15 @@ public final class Artifact {
                 stateLocal[stateOffset[t] + s] = s;
             }
         }
-        if (treeOfState.length != states) throw new IllegalArgumentException("tree index has " + treeOfState.length + " states, expected " + states);
-        for (int tree : treeOfState) if (tree < 0 || tree >= trees.length) throw new IllegalArgumentException("bad tree index");
         vocabWords = (vocabulary.size() + 63) >>> 6;
-        for (TokenTree tree : trees) validate(tree);
+        if (trees != null) {
+            if (treeOfState.length != states) throw new IllegalArgumentException("tree index has " + treeOfState.length + " states, expected " + states);
+            for (int tree : treeOfState) if (tree < 0 || tree >= trees.length) throw new IllegalArgumentException("bad tree index");
+            for (TokenTree tree : trees) validate(tree);
+            lazyTrees = null;
+        } else {
+            lazyTrees = new AtomicReferenceArray<>(states);
+        }
 
         terminalsByFirstByte = new int[256][];
         for (int b = 0; b < 256; b++) {
@@ -78,7 +99,12 @@ public final class Artifact {
     private void validate(TokenTree tree) {
         for (int t : tree.edgeTerminal) if (t < 0 || t >= terminals.length) throw new IllegalArgumentException("tree edge names unknown terminal " + t);
         for (int t : tree.groupTerminal) if (t < 0 || t >= terminals.length) throw new IllegalArgumentException("tree group names unknown terminal " + t);
-        for (int s : tree.groupSet) if (s < 0 || s >= tokenSets.count()) throw new IllegalArgumentException("tree names unknown token set " + s);
+        for (int g = 0; g < tree.groupCount(); g++) {
+            TokenSet set = tree.groupTokens(g);
+            if (set.isBitmap() ? set.bitmap().length > vocabWords : set.size() > 0 && (set.ids()[0] < 0 || set.ids()[set.size() - 1] >= vocabulary.size())) {
+                throw new IllegalArgumentException("token set outside the vocabulary");
+            }
+        }
         for (int id : tree.dynamicTokens) if (id < 0 || id >= vocabulary.size()) throw new IllegalArgumentException("dynamic token outside vocabulary");
     }
 
@@ -97,12 +123,38 @@ public final class Artifact {
     public int terminalCount() { return terminals.length; }
     public Terminal terminal(int t) { return terminals[t]; }
     public ParserGrammar grammar() { return grammar; }
-    public TokenSets tokenSets() { return tokenSets; }
-    public int treeCount() { return trees.length; }
-    public TokenTree tree(int index) { return trees[index]; }
-    public int scannerStateCount() { return treeOfState.length; }
-    public TokenTree treeOfState(int scannerState) { return trees[treeOfState[scannerState]]; }
-    public int treeIndexOfState(int scannerState) { return treeOfState[scannerState]; }
+    /** True when trees are built on first use instead of stored in the file. */
+    public boolean isLazy() { return trees == null; }
+    /** Eager: distinct stored trees. Lazy: scanner states (some trees not built yet). */
+    public int treeCount() { return trees != null ? trees.length : lazyTrees.length(); }
+    /** Eager: a distinct tree. Lazy: the tree of scanner state {@code index}, or null if not built yet. */
+    public TokenTree tree(int index) { return trees != null ? trees[index] : lazyTrees.get(index); }
+    public int scannerStateCount() { return stateTerminal.length; }
+    public BitSet follow(int terminal) { return (BitSet) follow[terminal].clone(); }
+    public BitSet first() { return (BitSet) first.clone(); }
+
+    /** The tree of a scanner state (built now if the artifact is lazy and nobody needed it yet). */
+    public TokenTree treeOfState(int scannerState) {
+        if (trees != null) return trees[treeOfState[scannerState]];
+        TokenTree t = lazyTrees.get(scannerState);
+        if (t == null) {
+            t = lazyTreeBuilder().build(stateTerminal[scannerState], stateLocal[scannerState]);
+            if (!lazyTrees.compareAndSet(scannerState, null, t)) t = lazyTrees.get(scannerState);
+        }
+        return t;
+    }
+
+    /** Eager artifacts: index of the state's tree among the distinct trees. Lazy: the state itself. */
+    public int treeIndexOfState(int scannerState) { return trees != null ? treeOfState[scannerState] : scannerState; }
+
+    private TreeBuilder lazyTreeBuilder() {
+        TreeBuilder b = lazyBuilder;
+        if (b == null) {
+            b = new TreeBuilder(terminals, follow, first, VocabTrie.of(vocabulary), info.dynamicCap(), vocabulary.size());
+            lazyBuilder = b;
+        }
+        return b;
+    }
     public int stateOffset(int terminal) { return stateOffset[terminal]; }
     /** Terminal of a scanner state, or -1 for {@link #BETWEEN}. */
     public int stateTerminal(int scannerState) { return stateTerminal[scannerState]; }
@@ -116,6 +168,7 @@ public final class Artifact {
     }
 
     int[] treeOfStateArray() { return treeOfState; }
+    BitSet[] followArray() { return follow; }
     Terminal[] terminalsArray() { return terminals; }
     TokenTree[] treesArray() { return trees; }
 }

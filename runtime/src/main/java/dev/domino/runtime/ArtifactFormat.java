@@ -41,7 +41,7 @@ public final class ArtifactFormat {
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
-    static final long MAX_PAYLOAD = 1L << 31 - 1;
+    static final long MAX_PAYLOAD = 1L << 30;
     private static final int MAX_ARRAY = 1 << 28;
 
     private ArtifactFormat() {}
@@ -191,22 +191,32 @@ public final class ArtifactFormat {
                 writeInts(out, g.rhs(p));
             }
 
-            TokenSets sets = a.tokenSets();
-            out.writeVarInt(sets.count(), true);
-            for (int s = 0; s < sets.count(); s++) {
-                out.writeBoolean(sets.isBitmap(s));
-                if (sets.isBitmap(s)) writeLongs(out, sets.bitmap(s));
-                else writeInts(out, sets.ids(s));
-            }
+            for (BitSet f : a.followArray()) writeLongs(out, f.toLongArray());
+            writeLongs(out, a.first().toLongArray());
 
+            out.writeBoolean(a.isLazy());
+            if (a.isLazy()) return;
+            // one pool for all trees: shared sets are written once
+            Map<TokenSet, Integer> pool = new LinkedHashMap<>();
+            for (TokenTree t : a.treesArray()) {
+                for (int k = 0; k < t.groupCount(); k++) pool.putIfAbsent(t.groupTokens(k), pool.size());
+            }
+            out.writeVarInt(pool.size(), true);
+            for (TokenSet set : pool.keySet()) {
+                out.writeBoolean(set.isBitmap());
+                if (set.isBitmap()) writeLongs(out, set.bitmap());
+                else writeInts(out, set.ids());
+            }
             out.writeVarInt(a.treeCount(), true);
             for (TokenTree t : a.treesArray()) {
+                int[] globalSets = new int[t.groupCount()];
+                for (int k = 0; k < globalSets.length; k++) globalSets[k] = pool.get(t.groupTokens(k));
                 writeInts(out, t.edgeStart);
                 writeInts(out, t.edgeTerminal);
                 writeInts(out, t.edgeChild);
                 writeInts(out, t.groupStart);
                 writeInts(out, t.groupTerminal);
-                writeInts(out, t.groupSet);
+                writeInts(out, globalSets);
                 writeInts(out, t.dynamicTokens);
             }
             writeInts(out, a.treeOfStateArray());
@@ -258,24 +268,36 @@ public final class ArtifactFormat {
             for (int p = 0; p < productions; p++) { lhs[p] = in.readVarInt(true); rhs[p] = readInts(in); }
             ParserGrammar grammar = new ParserGrammar(names, terminalCount, start, lhs, rhs);
 
-            int setCount = length(in, 1 << 26);
-            int[][] ids = new int[setCount][];
-            long[][] bitmaps = new long[setCount][];
-            for (int s = 0; s < setCount; s++) {
-                if (in.readBoolean()) bitmaps[s] = readLongs(in);
-                else ids[s] = readInts(in);
-                if (bitmaps[s] != null && bitmaps[s].length > (vocabSize + 63) / 64) throw new IllegalArgumentException("token bitmap larger than vocabulary");
-                if (ids[s] != null) for (int id : ids[s]) if (id < 0 || id >= vocabSize) throw new IllegalArgumentException("token id outside vocabulary");
-            }
-            TokenSets sets = new TokenSets(ids, bitmaps);
+            BitSet[] follow = new BitSet[terminalCount];
+            for (int t = 0; t < terminalCount; t++) follow[t] = BitSet.valueOf(readLongs(in));
+            BitSet first = BitSet.valueOf(readLongs(in));
 
+            boolean lazy = in.readBoolean();
+            if (lazy) return new Artifact(info, vocabulary, terminals, grammar, follow, first, null, null);
+            int setCount = length(in, 1 << 26);
+            TokenSet[] pool = new TokenSet[setCount];
+            int vocabWords = (vocabSize + 63) / 64;
+            for (int s = 0; s < setCount; s++) {
+                if (in.readBoolean()) {
+                    long[] bits = readLongs(in);
+                    if (bits.length > vocabWords) throw new IllegalArgumentException("token bitmap larger than vocabulary");
+                    pool[s] = TokenSet.ofBitmap(bits);
+                } else {
+                    int[] ids = readInts(in);
+                    for (int i = 0; i < ids.length; i++) {
+                        if (ids[i] < 0 || ids[i] >= vocabSize || (i > 0 && ids[i] <= ids[i - 1])) throw new IllegalArgumentException("bad token id list");
+                    }
+                    pool[s] = TokenSet.ofIds(ids);
+                }
+            }
+            TokenSets sets = new TokenSets(pool);
             int treeCount = length(in, 1 << 24);
             TokenTree[] trees = new TokenTree[treeCount];
             for (int i = 0; i < treeCount; i++) {
-                trees[i] = new TokenTree(readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), readInts(in));
+                trees[i] = new TokenTree(readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), sets);
             }
             int[] treeOfState = readInts(in);
-            return new Artifact(info, vocabulary, terminals, grammar, sets, trees, treeOfState);
+            return new Artifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState);
         }
     }
 

@@ -45,6 +45,26 @@ public final class ByteDfa {
         return s >= 0 && accepting[s];
     }
 
+    private int hash;
+
+    /** Content equality: identical automata share cached vocabulary walks across artifacts. */
+    @Override public boolean equals(Object o) {
+        if (this == o) return true;
+        return o instanceof ByteDfa d && hashCode() == d.hashCode() && stateCount == d.stateCount && start == d.start
+                && java.util.Arrays.equals(accepting, d.accepting) && java.util.Arrays.equals(next, d.next);
+    }
+
+    @Override public int hashCode() {
+        int h = hash;
+        if (h == 0) {
+            h = 31 * (31 * stateCount + start) + java.util.Arrays.hashCode(accepting);
+            h = 31 * h + java.util.Arrays.hashCode(next);
+            if (h == 0) h = 1;
+            hash = h;
+        }
+        return h;
+    }
+
     boolean[] acceptingArray() { return accepting; }
     int[] table() { return next; }
 }

@@ -182,7 +182,7 @@ public final class Matcher {
     }
 
     private void walk(TokenTree tree, int node, EarleyState p, int depth, long[] mask) {
-        TokenSets sets = artifact.tokenSets();
+        TokenSets sets = tree.sets;
         for (int g = tree.groupStart[node], end = tree.groupStart[node + 1]; g < end; g++) {
             if (p.expects(tree.groupTerminal[g])) sets.orInto(tree.groupSet[g], mask);
         }

@@ -7,7 +7,8 @@ package dev.domino.runtime;
  * goes on"; it is followed only if the parser can scan t. A <em>group</em> (t, set) at a node
  * holds the tokens that end inside terminal t after the edges on the path; they are allowed if
  * the parser can accept t next. Tokens whose traversals were too many to precompute are
- * <em>dynamic</em>: checked at run time by stepping bytes.
+ * <em>dynamic</em>: checked at run time by stepping bytes. Group sets live in {@link #tokenSets()}
+ * (shared by all trees of an eagerly compiled artifact).
  */
 public final class TokenTree {
     final int[] edgeStart;     // per node, index into edge arrays; length nodes+1
@@ -15,11 +16,12 @@ public final class TokenTree {
     final int[] edgeChild;
     final int[] groupStart;    // per node, index into group arrays; length nodes+1
     final int[] groupTerminal;
-    final int[] groupSet;      // index into the artifact's TokenSets
+    final int[] groupSet;      // index into tokenSets()
     final int[] dynamicTokens;
+    final TokenSets sets;
 
     public TokenTree(int[] edgeStart, int[] edgeTerminal, int[] edgeChild,
-                     int[] groupStart, int[] groupTerminal, int[] groupSet, int[] dynamicTokens) {
+                     int[] groupStart, int[] groupTerminal, int[] groupSet, int[] dynamicTokens, TokenSets sets) {
         int nodes = edgeStart.length - 1;
         if (nodes < 1 || groupStart.length != nodes + 1 || edgeTerminal.length != edgeChild.length
                 || groupTerminal.length != groupSet.length
@@ -32,6 +34,7 @@ public final class TokenTree {
             }
         }
         for (int c : edgeChild) if (c <= 0 || c >= nodes) throw new IllegalArgumentException("bad tree edge");
+        for (int g : groupSet) if (g < 0 || g >= sets.count()) throw new IllegalArgumentException("tree names unknown token set " + g);
         this.edgeStart = edgeStart;
         this.edgeTerminal = edgeTerminal;
         this.edgeChild = edgeChild;
@@ -39,7 +42,13 @@ public final class TokenTree {
         this.groupTerminal = groupTerminal;
         this.groupSet = groupSet;
         this.dynamicTokens = dynamicTokens;
+        this.sets = sets;
     }
+
+    /** The token sets this tree's groups refer to. */
+    public TokenSets tokenSets() { return sets; }
+    /** The token set of a group. */
+    public TokenSet groupTokens(int group) { return sets.get(groupSet[group]); }
 
     public int nodeCount() { return edgeStart.length - 1; }
     public int edgeCount() { return edgeTerminal.length; }

@@ -1,18 +1,530 @@
 package dev.domino.compiler.frontend;
 
+import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.GrammarException;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Parses a regular expression (ECMA-262 / Python `re` common subset) into the grammar IR.
- * STUB: to be implemented.
+ * Parses a regular expression (ECMA-262 / Python {@code re} common subset) into the grammar IR.
+ *
+ * <p>Supported: literals, escapes ({@code \n \t \r \f \v \0 \xHH}, backslash-u escapes (4 hex or braces), Python
+ * {@code \UHHHHHHHH}, {@code \cX} in ECMA, escaped metacharacters), {@code .}, classes with
+ * ranges/negation/escapes, {@code \d \D \w \W \s \S} (ASCII {@code \d \w}; {@code \s} is the
+ * ECMA whitespace set), simple Unicode general-category escapes {@code \p{L}} etc., groups
+ * (plain, non-capturing, named), alternation, greedy and lazy quantifiers (lazy quantifiers
+ * denote the same language), and anchors {@code ^ $} (Python also {@code \A \Z}) at the very
+ * start/end of a top-level alternative. Everything else (backreferences, lookaround, word
+ * boundaries, anchors elsewhere, inline flags other than a leading Python {@code (?i)}/{@code (?s)})
+ * raises a {@link GrammarException} naming the feature and its column (line is always 1).
  */
 public final class RegexParser {
     public enum Flavor { ECMA, PYTHON }
 
+    /** Regex flags: {@code ignoreCase} = {@code i}, {@code dotAll} = {@code s}. */
+    public record Flags(boolean ignoreCase, boolean dotAll) {
+        public static final Flags NONE = new Flags(false, false);
+    }
+
+    /**
+     * Result of {@link #parseSearch}: {@code expr} already includes the any-code-point padding on
+     * unanchored sides; {@code anchoredStart}/{@code anchoredEnd} tell whether every top-level
+     * alternative was anchored at that side.
+     */
+    public record ParsedRegex(Expr expr, boolean anchoredStart, boolean anchoredEnd) {}
+
+    public static final CodePointSet DIGIT = CodePointSet.range('0', '9');
+    public static final CodePointSet WORD = CodePointSet.fromRanges(new int[] {'0', '9', 'A', 'Z', 'a', 'z', '_', '_'});
+    public static final CodePointSet SPACE = CodePointSet.fromRanges(new int[] {
+        '\t', '\r', ' ', ' ', 0xA0, 0xA0, 0x1680, 0x1680, 0x2000, 0x200A, 0x2028, 0x2029,
+        0x202F, 0x202F, 0x205F, 0x205F, 0x3000, 0x3000, 0xFEFF, 0xFEFF});
+
     private RegexParser() {}
 
     /** Parses a whole-string regex (implicitly anchored at both ends). */
-    public static Expr parse(String pattern, Flavor flavor) {
-        throw new UnsupportedOperationException("regex parser not implemented yet");
+    public static Expr parse(String pattern, Flavor flavor) { return parse(pattern, flavor, Flags.NONE); }
+
+    /** Parses a whole-string regex with flags; leading {@code ^} / trailing {@code $} are redundant and accepted. */
+    public static Expr parse(String pattern, Flavor flavor, Flags flags) {
+        List<Branch> branches = new RegexParser.Parser(pattern, flavor, flags).parseTop();
+        List<Expr> alts = new ArrayList<>();
+        for (Branch b : branches) alts.add(b.body);
+        return alts.size() == 1 ? alts.get(0) : new Expr.Alt(alts);
+    }
+
+    /** JSON-Schema / {@code re.search} semantics: the pattern may match anywhere unless anchored. */
+    public static ParsedRegex parseSearch(String pattern, Flavor flavor) { return parseSearch(pattern, flavor, Flags.NONE); }
+
+    public static ParsedRegex parseSearch(String pattern, Flavor flavor, Flags flags) {
+        List<Branch> branches = new RegexParser.Parser(pattern, flavor, flags).parseTop();
+        Expr any = Expr.star(Expr.chars(CodePointSet.ANY));
+        List<Expr> alts = new ArrayList<>();
+        boolean allStart = true, allEnd = true;
+        for (Branch b : branches) {
+            List<Expr> items = new ArrayList<>();
+            if (!b.startAnchored) items.add(any);
+            items.add(b.body);
+            if (!b.endAnchored) items.add(any);
+            else if (b.endAllowsNewline) items.add(Expr.optional(Expr.literal("\n")));
+            allStart &= b.startAnchored;
+            allEnd &= b.endAnchored;
+            alts.add(items.size() == 1 ? items.get(0) : new Expr.Seq(items));
+        }
+        return new ParsedRegex(alts.size() == 1 ? alts.get(0) : new Expr.Alt(alts), allStart, allEnd);
+    }
+
+    private record Branch(Expr body, boolean startAnchored, boolean endAnchored, boolean endAllowsNewline) {}
+
+    private static final class Parser {
+        final int[] cps;
+        final String source;
+        final Flavor flavor;
+        boolean ignoreCase;
+        boolean dotAll;
+        int pos;
+        int depth;
+
+        Parser(String pattern, Flavor flavor, Flags flags) {
+            this.source = pattern;
+            this.cps = pattern.codePoints().toArray();
+            this.flavor = flavor;
+            this.ignoreCase = flags.ignoreCase();
+            this.dotAll = flags.dotAll();
+        }
+
+        GrammarException error(String what, int at) {
+            return new GrammarException("regex /" + source + "/: " + what, 1, at + 1);
+        }
+
+        boolean more() { return pos < cps.length; }
+        int peek() { return cps[pos]; }
+        boolean peekIs(int c) { return pos < cps.length && cps[pos] == c; }
+        boolean lookingAt(String s) {
+            int[] t = s.codePoints().toArray();
+            if (pos + t.length > cps.length) return false;
+            for (int i = 0; i < t.length; i++) if (cps[pos + i] != t[i]) return false;
+            return true;
+        }
+
+        List<Branch> parseTop() {
+            // Python: leading global inline flags like (?i) (?s) (?is)
+            if (flavor == Flavor.PYTHON) {
+                while (lookingAt("(?")) {
+                    int save = pos;
+                    pos += 2;
+                    boolean ok = false;
+                    boolean i = false, s = false;
+                    while (more() && (peek() == 'i' || peek() == 's')) { if (peek() == 'i') i = true; else s = true; pos++; ok = true; }
+                    if (ok && peekIs(')')) { pos++; ignoreCase |= i; dotAll |= s; }
+                    else { pos = save; break; }
+                }
+            }
+            List<Branch> out = new ArrayList<>();
+            while (true) {
+                out.add(parseTopBranch());
+                if (!more()) break;
+                if (peek() == '|') { pos++; continue; }
+                if (peek() == ')') throw error("unmatched ')'", pos);
+                throw error("unexpected character", pos);
+            }
+            return out;
+        }
+
+        Branch parseTopBranch() {
+            boolean start = false, end = false, endNl = false;
+            if (peekIs('^')) { pos++; start = true; }
+            else if (flavor == Flavor.PYTHON && lookingAt("\\A")) { pos += 2; start = true; }
+            List<Expr> items = new ArrayList<>();
+            while (more() && peek() != '|' && peek() != ')') {
+                if (peek() == '$' || (flavor == Flavor.PYTHON && lookingAt("\\Z"))) {
+                    int at = pos;
+                    boolean dollar = peek() == '$';
+                    pos += dollar ? 1 : 2;
+                    if (more() && peek() != '|' && peek() != ')') throw error("anchor '" + (dollar ? "$" : "\\Z") + "' in the middle of the pattern is not supported", at);
+                    if (more() && peek() == ')') throw error("anchor in the middle of the pattern is not supported", at);
+                    end = true;
+                    endNl = dollar && flavor == Flavor.PYTHON;
+                    break;
+                }
+                parseTerm(items);
+            }
+            return new Branch(items.size() == 1 ? items.get(0) : new Expr.Seq(items), start, end, endNl);
+        }
+
+        Expr parseDisjunction() {
+            List<Expr> alts = new ArrayList<>();
+            while (true) {
+                List<Expr> items = new ArrayList<>();
+                while (more() && peek() != '|' && peek() != ')') parseTerm(items);
+                alts.add(items.size() == 1 ? items.get(0) : new Expr.Seq(items));
+                if (peekIs('|')) { pos++; continue; }
+                break;
+            }
+            return alts.size() == 1 ? alts.get(0) : new Expr.Alt(alts);
+        }
+
+        void parseTerm(List<Expr> items) {
+            int at = pos;
+            int c = peek();
+            if (c == '^') throw error("anchor '^' in the middle of the pattern is not supported", at);
+            if (c == '$') throw error("anchor '$' in the middle of the pattern is not supported", at);
+            Expr atom = parseAtom();
+            items.add(parseQuantifiers(atom, at));
+        }
+
+        Expr parseQuantifiers(Expr atom, int atomAt) {
+            while (more()) {
+                int c = peek();
+                int at = pos;
+                int min, max;
+                if (c == '*') { min = 0; max = Expr.Repeat.UNBOUNDED; pos++; }
+                else if (c == '+') { min = 1; max = Expr.Repeat.UNBOUNDED; pos++; }
+                else if (c == '?') { min = 0; max = 1; pos++; }
+                else if (c == '{') {
+                    int[] q = tryBraces();
+                    if (q == null) return atom;
+                    min = q[0]; max = q[1];
+                } else return atom;
+                if (peekIs('?')) pos++; // lazy: same language
+                else if (peekIs('+')) throw error("possessive quantifier is not supported", pos);
+                if (atom == null) throw error("quantifier without an operand", at);
+                if (max != Expr.Repeat.UNBOUNDED && max < min) throw error("quantifier range out of order", at);
+                atom = new Expr.Repeat(atom, min, max);
+                if (more() && (peek() == '*' || peek() == '+' || peek() == '?')) throw error("nothing to repeat", pos);
+            }
+            return atom;
+        }
+
+        /** Parses {n}, {n,}, {n,m} (Python also {,m}); returns null (pos unchanged) if not a quantifier. */
+        int[] tryBraces() {
+            int save = pos;
+            pos++;
+            long a = readInt();
+            long b;
+            if (peekIs(',')) {
+                pos++;
+                b = readInt();
+                if (b == -2) b = -1; // unbounded
+                if (a == -2) {
+                    if (flavor == Flavor.PYTHON) a = 0;
+                    else { pos = save; return null; }
+                }
+            } else {
+                if (a == -2) { pos = save; return null; }
+                b = a;
+            }
+            if (!peekIs('}')) { pos = save; return null; }
+            pos++;
+            if (a > 100000 || b > 100000) throw error("repetition count too large", save);
+            return new int[] {(int) a, (int) b};
+        }
+
+        long readInt() {
+            int start = pos;
+            long v = 0;
+            while (more() && peek() >= '0' && peek() <= '9') { v = Math.min(v * 10 + (peek() - '0'), 1_000_000_000L); pos++; }
+            return pos == start ? -2 : v;
+        }
+
+        Expr parseAtom() {
+            int at = pos;
+            int c = cps[pos++];
+            switch (c) {
+                case '.': {
+                    CodePointSet s = dotAll ? CodePointSet.ANY
+                        : flavor == Flavor.PYTHON ? CodePointSet.of('\n').complement()
+                        : CodePointSet.fromRanges(new int[] {'\n', '\n', '\r', '\r', 0x2028, 0x2029}).complement();
+                    return Expr.chars(s);
+                }
+                case '(': return parseGroup(at);
+                case ')': throw error("unmatched ')'", at);
+                case '[': { CodePointSet cs = parseClass(at); return cs.size() == 1 ? Expr.literal(Character.toString(cs.lo(0))) : Expr.chars(cs); }
+                case '\\': return parseEscapeAtom(at);
+                case '*': case '+': case '?': throw error("quantifier without an operand", at);
+                case '{':
+                    if (flavor == Flavor.ECMA) { pos = at; if (tryBraces() != null) throw error("quantifier without an operand", at); pos = at + 1; }
+                    return literalChar(c);
+                default: return literalChar(c);
+            }
+        }
+
+        Expr parseGroup(int at) {
+            if (peekIs('?')) {
+                pos++;
+                if (peekIs(':')) { pos++; }
+                else if (peekIs('=') || peekIs('!')) throw error("lookahead is not supported", at);
+                else if (lookingAt("<=") || lookingAt("<!")) throw error("lookbehind is not supported", at);
+                else if (peekIs('<') || (flavor == Flavor.PYTHON && lookingAt("P<"))) {
+                    pos += peekIs('<') ? 1 : 2;
+                    while (more() && peek() != '>') pos++;
+                    if (!more()) throw error("unterminated group name", at);
+                    pos++;
+                } else if (flavor == Flavor.PYTHON && lookingAt("P=")) throw error("backreference is not supported", at);
+                else if (peekIs('#')) throw error("comment group is not supported", at);
+                else throw error("inline flags / extension group is not supported", at);
+            }
+            depth++;
+            Expr e = parseDisjunction();
+            depth--;
+            if (!peekIs(')')) throw error("missing ')'", at);
+            pos++;
+            return e;
+        }
+
+        Expr parseEscapeAtom(int at) {
+            if (!more()) throw error("trailing backslash", at);
+            int c = peek();
+            switch (c) {
+                case 'b': throw error("word boundary \\b is not supported", at);
+                case 'B': throw error("word boundary \\B is not supported", at);
+                case 'A': case 'Z': case 'z': case 'G':
+                    throw error("anchor \\" + Character.toString(c) + " in the middle of the pattern is not supported", at);
+                case 'k': throw error("backreference \\k is not supported", at);
+                default:
+            }
+            if (c >= '1' && c <= '9') throw error("backreference \\" + Character.toString(c) + " is not supported", at);
+            CodePointSet set = parseClassEscape(at, false);
+            return chars(set);
+        }
+
+        /** After a backslash (pos at the escaped char). Returns the set denoted by the escape. */
+        CodePointSet parseClassEscape(int at, boolean inClass) {
+            int c = cps[pos++];
+            switch (c) {
+                case 'd': return DIGIT;
+                case 'D': return DIGIT.complement();
+                case 'w': return WORD;
+                case 'W': return WORD.complement();
+                case 's': return SPACE;
+                case 'S': return SPACE.complement();
+                case 'n': return CodePointSet.of('\n');
+                case 't': return CodePointSet.of('\t');
+                case 'r': return CodePointSet.of('\r');
+                case 'f': return CodePointSet.of('\f');
+                case 'v': return CodePointSet.of(0x0B);
+                case 'a': if (flavor == Flavor.PYTHON) return CodePointSet.of(7); break;
+                case 'b': if (inClass) return CodePointSet.of(8); break;
+                case '0':
+                    if (more() && peek() >= '0' && peek() <= '9') throw error("octal escape is not supported", at);
+                    return CodePointSet.of(0);
+                case 'x': return CodePointSet.of(hex(2, at));
+                case 'u': {
+                    if (peekIs('{')) {
+                        pos++;
+                        int start = pos;
+                        while (more() && peek() != '}') pos++;
+                        if (!more() || pos == start) throw error("bad \\u{...} escape", at);
+                        int v;
+                        try { v = Integer.parseInt(new String(cps, start, pos - start), 16); }
+                        catch (NumberFormatException e) { throw error("bad \\u{...} escape", at); }
+                        pos++;
+                        if (v > CodePointSet.MAX) throw error("code point out of range", at);
+                        return CodePointSet.of(v);
+                    }
+                    int v = hex(4, at);
+                    if (v >= 0xD800 && v <= 0xDBFF && lookingAt("\\u")) {
+                        int save = pos;
+                        pos += 2;
+                        try {
+                            int lo = hex(4, at);
+                            if (lo >= 0xDC00 && lo <= 0xDFFF) return CodePointSet.of(Character.toCodePoint((char) v, (char) lo));
+                        } catch (GrammarException ignored) { /* fall through */ }
+                        pos = save;
+                    }
+                    if (v >= 0xD800 && v <= 0xDFFF) throw error("lone surrogate escape is not supported", at);
+                    return CodePointSet.of(v);
+                }
+                case 'U': if (flavor == Flavor.PYTHON) return CodePointSet.of(hex(8, at)); break;
+                case 'c':
+                    if (flavor == Flavor.ECMA && more() && Character.isLetter(peek()) && peek() < 128) return CodePointSet.of(cps[pos++] % 32);
+                    break;
+                case 'p': case 'P': {
+                    CodePointSet s = unicodeProperty(at);
+                    return c == 'P' ? s.complement() : s;
+                }
+                case 'N': throw error("named character escape \\N is not supported", at);
+                default:
+            }
+            if (c >= '1' && c <= '9') {
+                if (inClass) throw error("octal escape is not supported", at);
+                throw error("backreference is not supported", at);
+            }
+            if (c < 128 && Character.isLetterOrDigit(c)) throw error("unknown escape \\" + Character.toString(c), at);
+            return CodePointSet.of(c); // identity escape of a metacharacter / punctuation
+        }
+
+        int hex(int n, int at) {
+            if (pos + n > cps.length) throw error("bad hex escape", at);
+            int v = 0;
+            for (int i = 0; i < n; i++) {
+                int d = Character.digit(cps[pos + i], 16);
+                if (d < 0) throw error("bad hex escape", at);
+                v = v * 16 + d;
+            }
+            pos += n;
+            if (v > CodePointSet.MAX) throw error("code point out of range", at);
+            return v;
+        }
+
+        CodePointSet unicodeProperty(int at) {
+            if (flavor == Flavor.PYTHON) throw error("Unicode property escape is not supported", at);
+            if (!peekIs('{')) throw error("bad Unicode property escape", at);
+            int start = ++pos;
+            while (more() && peek() != '}') pos++;
+            if (!more()) throw error("bad Unicode property escape", at);
+            String name = new String(cps, start, pos - start);
+            pos++;
+            if (name.startsWith("General_Category=")) name = name.substring(17);
+            else if (name.startsWith("gc=")) name = name.substring(3);
+            CodePointSet s = UnicodeCategories.byName(name);
+            if (s == null) throw error("Unicode property escape \\p{" + name + "} is not supported", at);
+            return s;
+        }
+
+        CodePointSet parseClass(int at) {
+            boolean negate = false;
+            if (peekIs('^')) { pos++; negate = true; }
+            CodePointSet set = CodePointSet.EMPTY;
+            boolean first = true;
+            while (true) {
+                if (!more()) throw error("unterminated character class", at);
+                int c = peek();
+                if (c == ']' && !(first && flavor == Flavor.PYTHON)) { pos++; break; }
+                first = false;
+                int itemAt = pos;
+                CodePointSet lo = classAtom();
+                if (peekIs('-') && pos + 1 < cps.length && cps[pos + 1] != ']') {
+                    pos++;
+                    int hiAt = pos;
+                    CodePointSet hi = classAtom();
+                    if (lo.size() != 1 || hi.size() != 1 || lo.rangeCount() != 1 || hi.rangeCount() != 1) {
+                        if (flavor == Flavor.PYTHON) throw error("bad character range", itemAt);
+                        // ECMA annex B: class escape in a range means literal '-'
+                        set = set.union(lo).union(hi).union(CodePointSet.of('-'));
+                        continue;
+                    }
+                    int a = lo.lo(0), b = hi.lo(0);
+                    if (a > b) throw error("character class range out of order", hiAt);
+                    set = set.union(CodePointSet.range(a, b));
+                } else {
+                    set = set.union(lo);
+                }
+            }
+            if (ignoreCase) set = foldCase(set);
+            return negate ? set.complement() : set;
+        }
+
+        CodePointSet classAtom() {
+            int at = pos;
+            int c = cps[pos++];
+            if (c == '\\') {
+                if (!more()) throw error("trailing backslash", at);
+                if (peek() == '-') { pos++; return CodePointSet.of('-'); }
+                return parseClassEscape(at, true);
+            }
+            if (c == '[' && flavor == Flavor.PYTHON && peekIs(':')) throw error("POSIX class is not supported", at);
+            return CodePointSet.of(c);
+        }
+
+        Expr literalChar(int c) { return chars(CodePointSet.of(c)); }
+
+        Expr chars(CodePointSet s) {
+            if (s.size() == 1 && ignoreCase) s = foldCase(s);
+            if (s.size() == 1) return Expr.literal(Character.toString(s.lo(0)));
+            return Expr.chars(s);
+        }
+    }
+
+    /** Adds simple case variants (lower/upper/title) of every member. */
+    static CodePointSet foldCase(CodePointSet s) {
+        List<Integer> extra = new ArrayList<>();
+        for (int i = 0; i < s.rangeCount(); i++) {
+            int hi = s.hi(i);
+            for (int cp = s.lo(i); cp <= hi; cp++) {
+                int l = Character.toLowerCase(cp), u = Character.toUpperCase(cp), t = Character.toTitleCase(cp);
+                if (l != cp) extra.add(l);
+                if (u != cp) extra.add(u);
+                if (t != cp) extra.add(t);
+            }
+        }
+        if (extra.isEmpty()) return s;
+        int[] pairs = new int[extra.size() * 2];
+        for (int i = 0; i < extra.size(); i++) { pairs[2 * i] = extra.get(i); pairs[2 * i + 1] = extra.get(i); }
+        return s.union(CodePointSet.fromRanges(pairs));
+    }
+
+    /** Unicode general categories by short or long name. */
+    static final class UnicodeCategories {
+        private static final java.util.Map<String, CodePointSet> CACHE = new java.util.concurrent.ConcurrentHashMap<>();
+        private static final java.util.Map<String, String> LONG = java.util.Map.ofEntries(
+            java.util.Map.entry("Letter", "L"), java.util.Map.entry("Uppercase_Letter", "Lu"),
+            java.util.Map.entry("Lowercase_Letter", "Ll"), java.util.Map.entry("Titlecase_Letter", "Lt"),
+            java.util.Map.entry("Modifier_Letter", "Lm"), java.util.Map.entry("Other_Letter", "Lo"),
+            java.util.Map.entry("Mark", "M"), java.util.Map.entry("Number", "N"),
+            java.util.Map.entry("Decimal_Number", "Nd"), java.util.Map.entry("digit", "Nd"),
+            java.util.Map.entry("Letter_Number", "Nl"), java.util.Map.entry("Other_Number", "No"),
+            java.util.Map.entry("Punctuation", "P"), java.util.Map.entry("Symbol", "S"),
+            java.util.Map.entry("Separator", "Z"), java.util.Map.entry("Space_Separator", "Zs"),
+            java.util.Map.entry("Other", "C"), java.util.Map.entry("Control", "Cc"));
+
+        static CodePointSet byName(String name) {
+            String code = LONG.getOrDefault(name, name);
+            if (!code.matches("[LMNPSZC][a-z]?")) return null;
+            return CACHE.computeIfAbsent(code, UnicodeCategories::compute);
+        }
+
+        private static CodePointSet compute(String code) {
+            List<Integer> pairs = new ArrayList<>();
+            int runStart = -1;
+            for (int cp = 0; cp <= CodePointSet.MAX + 1; cp++) {
+                boolean in = cp <= CodePointSet.MAX && matches(code, cp);
+                if (in && runStart < 0) runStart = cp;
+                if (!in && runStart >= 0) { pairs.add(runStart); pairs.add(cp - 1); runStart = -1; }
+            }
+            CodePointSet s = CodePointSet.fromRanges(pairs.stream().mapToInt(Integer::intValue).toArray());
+            return s;
+        }
+
+        private static boolean matches(String code, int cp) {
+            String cat = categoryCode(Character.getType(cp));
+            return code.length() == 1 ? cat.charAt(0) == code.charAt(0) : cat.equals(code);
+        }
+
+        private static String categoryCode(int type) {
+            switch (type) {
+                case Character.UPPERCASE_LETTER: return "Lu";
+                case Character.LOWERCASE_LETTER: return "Ll";
+                case Character.TITLECASE_LETTER: return "Lt";
+                case Character.MODIFIER_LETTER: return "Lm";
+                case Character.OTHER_LETTER: return "Lo";
+                case Character.NON_SPACING_MARK: return "Mn";
+                case Character.COMBINING_SPACING_MARK: return "Mc";
+                case Character.ENCLOSING_MARK: return "Me";
+                case Character.DECIMAL_DIGIT_NUMBER: return "Nd";
+                case Character.LETTER_NUMBER: return "Nl";
+                case Character.OTHER_NUMBER: return "No";
+                case Character.CONNECTOR_PUNCTUATION: return "Pc";
+                case Character.DASH_PUNCTUATION: return "Pd";
+                case Character.START_PUNCTUATION: return "Ps";
+                case Character.END_PUNCTUATION: return "Pe";
+                case Character.INITIAL_QUOTE_PUNCTUATION: return "Pi";
+                case Character.FINAL_QUOTE_PUNCTUATION: return "Pf";
+                case Character.OTHER_PUNCTUATION: return "Po";
+                case Character.MATH_SYMBOL: return "Sm";
+                case Character.CURRENCY_SYMBOL: return "Sc";
+                case Character.MODIFIER_SYMBOL: return "Sk";
+                case Character.OTHER_SYMBOL: return "So";
+                case Character.SPACE_SEPARATOR: return "Zs";
+                case Character.LINE_SEPARATOR: return "Zl";
+                case Character.PARAGRAPH_SEPARATOR: return "Zp";
+                case Character.CONTROL: return "Cc";
+                case Character.FORMAT: return "Cf";
+                case Character.SURROGATE: return "Cs";
+                case Character.PRIVATE_USE: return "Co";
+                default: return "Cn";
+            }
+        }
     }
 }

@@ -38,6 +38,8 @@ public final class TerminalDerivation {
     private final Grammar source;
     private final Map<String, Expr> rules = new LinkedHashMap<>();
     private final boolean lexicalMode;
+    /** Derived mode, small terminals: only reference-free regular pieces become terminals. */
+    private final boolean fineTerminals;
     private final Set<String> terminalRules = new HashSet<>();
     private final Set<String> regularRules = new HashSet<>();
     private final ByteAutomata automata;
@@ -58,13 +60,22 @@ public final class TerminalDerivation {
     private final Set<Integer> intentionallyEmpty = new HashSet<>();
     private int freshCounter;
 
-    private TerminalDerivation(Grammar g) {
+    private TerminalDerivation(Grammar g, boolean fineTerminals) {
         this.source = g;
+        this.fineTerminals = fineTerminals;
         this.lexicalMode = !g.lexicalRules().isEmpty() || !g.ignored().isEmpty();
         this.automata = new ByteAutomata(name -> rules.get(name));
     }
 
-    public static LexedGrammar derive(Grammar g) { return new TerminalDerivation(g).run(); }
+    public static LexedGrammar derive(Grammar g) { return new TerminalDerivation(g, false).run(); }
+
+    /**
+     * Derived mode with small terminals: a regular rule or group becomes a terminal only if it
+     * references no other rule; composite regular rules stay in the parser. Generated grammars
+     * (JSON Schema) use it so that one string or number terminal serves every property, and
+     * its trees and vocabulary walks are shared.
+     */
+    public static LexedGrammar deriveFine(Grammar g) { return new TerminalDerivation(g, true).run(); }
 
     private LexedGrammar run() {
         if (!source.rules().containsKey(source.start())) {
@@ -150,7 +161,7 @@ public final class TerminalDerivation {
 
     private boolean isTerminalRule(String name) {
         if (lexicalMode) return terminalRules.contains(name);
-        return regularRules.contains(name);
+        return regularRules.contains(name) && (!fineTerminals || refs(rules.get(name), new HashSet<>()).isEmpty());
     }
 
     // ------------------------------------------------------------ terminals
@@ -250,7 +261,7 @@ public final class TerminalDerivation {
         if (e instanceof Expr.Chars c) {
             return terminalSymbol(terminalFor(c, c, c.set().equals(CodePointSet.ANY) ? "." : c.set().toString()));
         }
-        if (!lexicalMode && isRegularExpr(e)) {
+        if (!lexicalMode && isRegularExpr(e) && (!fineTerminals || refs(e, new HashSet<>()).isEmpty())) {
             return terminalSymbol(terminalFor(e, e, ExprPrinter.brief(e, 48)));
         }
         if (e instanceof Expr.Seq s) {

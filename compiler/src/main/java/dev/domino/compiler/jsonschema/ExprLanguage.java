@@ -1,0 +1,88 @@
+package dev.domino.compiler.jsonschema;
+
+import dev.domino.compiler.ir.Expr;
+
+import java.util.BitSet;
+
+/** Small helpers over Ref-free expressions: membership and length bounds. */
+final class ExprLanguage {
+    private ExprLanguage() {}
+
+    static final int INF = Integer.MAX_VALUE;
+
+    static boolean matches(Expr e, String s) {
+        int[] in = s.codePoints().toArray();
+        BitSet start = new BitSet();
+        start.set(0);
+        return step(e, start, in).get(in.length);
+    }
+
+    private static BitSet step(Expr e, BitSet from, int[] in) {
+        BitSet out = new BitSet();
+        if (e instanceof Expr.Literal l) {
+            int[] t = l.text().codePoints().toArray();
+            outer:
+            for (int p = from.nextSetBit(0); p >= 0; p = from.nextSetBit(p + 1)) {
+                if (p + t.length > in.length) continue;
+                for (int i = 0; i < t.length; i++) if (in[p + i] != t[i]) continue outer;
+                out.set(p + t.length);
+            }
+        } else if (e instanceof Expr.Chars c) {
+            for (int p = from.nextSetBit(0); p >= 0; p = from.nextSetBit(p + 1)) if (p < in.length && c.set().contains(in[p])) out.set(p + 1);
+        } else if (e instanceof Expr.Seq s) {
+            out = from;
+            for (Expr x : s.items()) out = step(x, out, in);
+        } else if (e instanceof Expr.Alt a) {
+            for (Expr x : a.options()) out.or(step(x, from, in));
+        } else if (e instanceof Expr.Repeat r) {
+            BitSet cur = from;
+            if (r.min() == 0) out.or(cur);
+            BitSet seen = new BitSet();
+            for (int n = 1; r.max() == Expr.Repeat.UNBOUNDED || n <= r.max(); n++) {
+                cur = step(r.body(), cur, in);
+                if (n >= r.min()) {
+                    BitSet fresh = (BitSet) cur.clone();
+                    fresh.andNot(seen);
+                    out.or(cur);
+                    if (fresh.isEmpty()) break;
+                    seen.or(cur);
+                    if (r.max() == Expr.Repeat.UNBOUNDED) cur = fresh;
+                }
+                if (cur.isEmpty()) break;
+            }
+        } else {
+            throw new IllegalArgumentException("unexpected " + e);
+        }
+        return out;
+    }
+
+    /** Minimum length in code points. */
+    static int minLen(Expr e) {
+        if (e instanceof Expr.Literal l) return l.text().codePointCount(0, l.text().length());
+        if (e instanceof Expr.Chars c) return c.set().isEmpty() ? INF : 1;
+        if (e instanceof Expr.Seq s) { long n = 0; for (Expr x : s.items()) n += minLen(x); return (int) Math.min(n, INF); }
+        if (e instanceof Expr.Alt a) { int m = INF; for (Expr x : a.options()) m = Math.min(m, minLen(x)); return m; }
+        if (e instanceof Expr.Repeat r) { int b = minLen(r.body()); return r.min() == 0 ? 0 : (int) Math.min((long) b * r.min(), INF); }
+        throw new IllegalArgumentException("unexpected " + e);
+    }
+
+    /** Maximum length in code points (INF if unbounded; -1 if the language is empty). */
+    static int maxLen(Expr e) {
+        if (e instanceof Expr.Literal l) return l.text().codePointCount(0, l.text().length());
+        if (e instanceof Expr.Chars c) return c.set().isEmpty() ? -1 : 1;
+        if (e instanceof Expr.Seq s) {
+            long n = 0;
+            for (Expr x : s.items()) { int m = maxLen(x); if (m < 0) return -1; if (m == INF) n = INF; else n += m; }
+            return (int) Math.min(n, INF);
+        }
+        if (e instanceof Expr.Alt a) { int m = -1; for (Expr x : a.options()) m = Math.max(m, maxLen(x)); return m; }
+        if (e instanceof Expr.Repeat r) {
+            int b = maxLen(r.body());
+            if (b < 0) return r.min() == 0 ? 0 : -1;
+            if (b == 0) return 0;
+            if (r.max() == Expr.Repeat.UNBOUNDED || b == INF) return INF;
+            return (int) Math.min((long) b * r.max(), INF);
+        }
+        throw new IllegalArgumentException("unexpected " + e);
+    }
+}

@@ -1,0 +1,105 @@
+package dev.domino.compiler;
+
+import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.Grammar;
+
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Test-only reference matcher for the IR: computes, for an expression and a start position, the
+ * set of end positions it can reach (as a BitSet). Rule references are memoized per
+ * (rule, position); left recursion is not supported (fails loudly). Obviously-right, not fast.
+ */
+public final class ExprMatcher {
+    private final Grammar grammar;
+    private int[] input;
+    private final Map<Long, BitSet> memo = new HashMap<>();
+    private final Map<String, Integer> ruleIds = new HashMap<>();
+    private final java.util.Set<Long> inProgress = new java.util.HashSet<>();
+
+    public ExprMatcher(Grammar grammar) {
+        this.grammar = grammar;
+        int i = 0;
+        for (String r : grammar.rules().keySet()) ruleIds.put(r, i++);
+    }
+
+    /** Whether the whole string matches the grammar's start rule. */
+    public static boolean matches(Grammar g, String s) { return new ExprMatcher(g).matchRule(g.start(), s); }
+
+    /** Whether the whole string matches a standalone expression (no rule refs). */
+    public static boolean matches(Expr e, String s) {
+        return new ExprMatcher(Grammar.of("start", Map.of("start", e))).matchRule("start", s);
+    }
+
+    public boolean matchRule(String rule, String s) {
+        input = s.codePoints().toArray();
+        memo.clear();
+        BitSet ends = match(new Expr.Ref(rule, 0, 0), 0);
+        return ends.get(input.length);
+    }
+
+    private BitSet single(int p) { BitSet b = new BitSet(); b.set(p); return b; }
+
+    private BitSet match(Expr e, int p) {
+        if (e instanceof Expr.Literal l) {
+            int[] t = l.text().codePoints().toArray();
+            if (p + t.length > input.length) return new BitSet();
+            for (int i = 0; i < t.length; i++) if (input[p + i] != t[i]) return new BitSet();
+            return single(p + t.length);
+        }
+        if (e instanceof Expr.Chars c) {
+            return p < input.length && c.set().contains(input[p]) ? single(p + 1) : new BitSet();
+        }
+        if (e instanceof Expr.Seq s) {
+            BitSet cur = single(p);
+            for (Expr item : s.items()) cur = step(item, cur);
+            return cur;
+        }
+        if (e instanceof Expr.Alt a) {
+            BitSet out = new BitSet();
+            for (Expr o : a.options()) out.or(match(o, p));
+            return out;
+        }
+        if (e instanceof Expr.Repeat r) {
+            BitSet cur = single(p);
+            BitSet out = new BitSet();
+            if (r.min() == 0) out.or(cur);
+            BitSet seen = new BitSet();
+            for (int n = 1; r.max() == Expr.Repeat.UNBOUNDED || n <= r.max(); n++) {
+                cur = step(r.body(), cur);
+                if (n >= r.min()) {
+                    // once the min is reached, positions already seen at >= min add nothing new
+                    BitSet fresh = (BitSet) cur.clone();
+                    fresh.andNot(seen);
+                    out.or(cur);
+                    if (fresh.isEmpty() && n > r.min()) break;
+                    seen.or(cur);
+                    if (r.max() == Expr.Repeat.UNBOUNDED) cur = fresh;
+                }
+                if (cur.isEmpty()) break;
+            }
+            return out;
+        }
+        if (e instanceof Expr.Ref ref) {
+            Integer id = ruleIds.get(ref.name());
+            if (id == null) throw new IllegalStateException("undefined rule " + ref.name());
+            long key = ((long) id << 32) | p;
+            BitSet m = memo.get(key);
+            if (m != null) return m;
+            if (!inProgress.add(key)) throw new IllegalStateException("left recursion at rule " + ref.name());
+            m = match(grammar.rules().get(ref.name()), p);
+            inProgress.remove(key);
+            memo.put(key, m);
+            return m;
+        }
+        throw new IllegalStateException(String.valueOf(e));
+    }
+
+    private BitSet step(Expr e, BitSet from) {
+        BitSet out = new BitSet();
+        for (int q = from.nextSetBit(0); q >= 0; q = from.nextSetBit(q + 1)) out.or(match(e, q));
+        return out;
+    }
+}

@@ -1,0 +1,318 @@
+package dev.domino.compiler.jsonschema;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.domino.compiler.ExprMatcher;
+import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.ir.GrammarException;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JsonSchemaGrammarTest {
+    static final ObjectMapper M = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    /** Single quotes stand for double quotes, to keep the schemas readable. */
+    static String j(String s) { return s.replace('\'', '"'); }
+
+    static String ser(JsonNode n, String itemSep, String keySep, int indent, int level) {
+        if (n.isArray()) {
+            if (n.isEmpty()) return "[]";
+            List<String> parts = new ArrayList<>();
+            for (JsonNode x : n) parts.add(nl(indent, level + 1) + ser(x, itemSep, keySep, indent, level + 1));
+            return "[" + String.join(itemSep, parts) + nl(indent, level) + "]";
+        }
+        if (n.isObject()) {
+            if (n.isEmpty()) return "{}";
+            List<String> parts = new ArrayList<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> f = it.next();
+                parts.add(nl(indent, level + 1) + M.getNodeFactory().textNode(f.getKey()) + keySep + ser(f.getValue(), itemSep, keySep, indent, level + 1));
+            }
+            return "{" + String.join(itemSep, parts) + nl(indent, level) + "}";
+        }
+        return n.toString();
+    }
+
+    static String nl(int indent, int level) { return indent < 0 ? "" : "\n" + " ".repeat(indent * level); }
+
+    static boolean accepts(Grammar g, String text) { return ExprMatcher.matches(g, text); }
+
+    /** Checks valid/invalid instances in compact, ", "/": " and indented forms under the matching modes. */
+    static void check(String schema, List<String> valid, List<String> invalid) {
+        String s = j(schema);
+        Grammar flex = JsonSchemaGrammar.from(s).grammar();
+        Grammar compact = JsonSchemaGrammar.from(s, JsonSchemaOptions.compact()).grammar();
+        Grammar fixed = JsonSchemaGrammar.from(s, JsonSchemaOptions.fixed(", ", ": ")).grammar();
+        for (int pass = 0; pass < 2; pass++) {
+            boolean expect = pass == 0;
+            for (String inst : expect ? valid : invalid) {
+                String text = j(inst);
+                JsonNode node;
+                try { node = M.readTree(text); } catch (Exception e) {
+                    if (expect) throw new AssertionError(text, e);
+                    assertThat(accepts(flex, text)).as("flexible %s on non-JSON %s", s, text).isFalse();
+                    continue;
+                }
+                String c = ser(node, ",", ":", -1, 0);
+                if (!expect && !c.equals(text)) { // re-serialization changed the text: only check it raw
+                    assertThat(accepts(flex, text)).as("flexible %s on %s", s, text).isFalse();
+                    continue;
+                }
+                String spaced = ser(node, ", ", ": ", -1, 0);
+                String pretty = ser(node, ",", ": ", 2, 0);
+                assertThat(accepts(flex, text)).as("flexible %s on %s", s, text).isEqualTo(expect);
+                assertThat(accepts(flex, c)).as("flexible %s on %s", s, c).isEqualTo(expect);
+                assertThat(accepts(flex, spaced)).as("flexible %s on %s", s, spaced).isEqualTo(expect);
+                assertThat(accepts(flex, pretty)).as("flexible %s on %s", s, pretty).isEqualTo(expect);
+                assertThat(accepts(flex, " " + pretty + "\n")).as("flexible %s on padded %s", s, pretty).isEqualTo(expect);
+                assertThat(accepts(compact, c)).as("compact %s on %s", s, c).isEqualTo(expect);
+                assertThat(accepts(fixed, spaced)).as("fixed %s on %s", s, spaced).isEqualTo(expect);
+                if (expect && !c.equals(spaced)) {
+                    assertThat(accepts(compact, spaced)).as("compact rejects spaces: %s", spaced).isFalse();
+                    assertThat(accepts(fixed, c)).as("fixed rejects compact: %s", c).isFalse();
+                }
+            }
+        }
+    }
+
+    static List<String> l(String... xs) { return List.of(xs); }
+
+    @Test void types() {
+        check("{'type':'string'}", l("'a'", "''", "'\\u00e9\\n\\\"'"), l("1", "null", "'a", "[]"));
+        check("{'type':['integer','null']}", l("1", "-5", "null", "0"), l("1.5", "'1'", "true", "01"));
+        check("{'type':'number'}", l("1", "-1.5", "1e10", "2.5E-3", "0.0"), l("'1'", ".5", "1.", "+1", "NaN"));
+        check("{'type':'boolean'}", l("true", "false"), l("null", "1"));
+        check("{'type':'null'}", l("null"), l("false"));
+        check("{'type':'array'}", l("[]", "[1,'a',{'x':[null]}]"), l("{}", "1"));
+        check("{'type':'object'}", l("{}", "{'a':{'b':[1,2,{}]}}"), l("[]", "'x'"));
+    }
+
+    @Test void trueFalseEmptyNullable() {
+        check("true", l("1", "'x'", "{'a':[true,false,null]}", "[]"), l());
+        check("{}", l("1.5e3", "'x'", "[[[]]]"), l());
+        check("{'type':'object','properties':{'a':false}}", l("{}", "{'b':1}"), l("{'a':1}"));
+        check("{'type':'string','nullable':true}", l("'x'", "null"), l("1"));
+        assertThat(accepts(JsonSchemaGrammar.from("false").grammar(), "null")).isFalse();
+    }
+
+    @Test void enumAndConst() {
+        check("{'enum':['a','b',1,null,{'k':[1,2]}]}", l("'a'", "'b'", "1", "null", "{'k':[1,2]}", "'\\u0061'"),
+            l("'c'", "2", "{'k':[1]}", "{}", "'A'"));
+        check("{'const':'x\\\"y'}", l("'x\\\"y'", "'x\\u0022y'"), l("'xy'"));
+        check("{'type':'string','enum':['a',1,'bb'],'maxLength':1}", l("'a'"), l("1", "'bb'"));
+        check("{'const':{'a':1,'b':[true]}}", l("{'a':1,'b':[true]}"), l("{'a':1}", "{'b':[true],'a':1}"));
+    }
+
+    @Test void canonicalStringsOption() {
+        Grammar g = JsonSchemaGrammar.from(j("{'enum':['a\\\"b']}"), JsonSchemaOptions.defaults().withAllStringEscapes(false)).grammar();
+        assertThat(accepts(g, "\"a\\\"b\"")).isTrue();
+        assertThat(accepts(g, "\"a\\u0022b\"")).isFalse();
+    }
+
+    @Test void propertiesRequiredOrder() {
+        String s = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'string'},'c':{'type':'boolean'}},"
+            + "'required':['b'],'additionalProperties':false}";
+        check(s, l("{'b':'x'}", "{'a':1,'b':'x'}", "{'b':'x','c':true}", "{'a':1,'b':'x','c':false}"),
+            l("{}", "{'a':1}", "{'b':'x','d':1}", "{'b':1}", "{'a':1,'c':true}", "{'b':'x','b':'x'}",
+                // properties are generated in schema order only
+                "{'c':true,'b':'x'}"));
+        String all = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'}},'additionalProperties':false}";
+        check(all, l("{}", "{'a':1}", "{'b':2}", "{'a':1,'b':2}"), l("{'a':1,'a':1}", "{'x':1}"));
+    }
+
+    @Test void additionalProperties() {
+        String open = "{'type':'object','properties':{'a':{'type':'integer'}}}";
+        check(open, l("{}", "{'a':1}", "{'a':1,'x':'y'}", "{'x':[1],'y':null}", "{'ab':1}", "{'':1}"),
+            l("{'a':'s'}", "{'x':1,'a':'s'}", "{'a':1,'a':2}", "{'x':1,'\\u0061':'s'}"));
+        String typed = "{'type':'object','properties':{'a':{'type':'integer'}},'additionalProperties':{'type':'string'}}";
+        check(typed, l("{'a':1,'x':'y'}", "{'x':'y','z':'w'}"), l("{'x':1}", "{'a':1,'x':2}"));
+        String requiredExtra = "{'type':'object','required':['id'],'additionalProperties':{'type':'integer'}}";
+        check(requiredExtra, l("{'id':1}", "{'id':1,'z':2}"), l("{}", "{'id':'x'}", "{'z':2}"));
+        check("{'type':'object','required':['id'],'additionalProperties':false}", l(), l("{}", "{'id':1}"));
+    }
+
+    @Test void patternProperties() {
+        String s = "{'type':'object','patternProperties':{'^x-':{'type':'integer'}},'additionalProperties':false}";
+        check(s, l("{}", "{'x-a':1}", "{'x-a':1,'x-b':2}"), l("{'y':1}", "{'x-a':'s'}"));
+        String trivial = "{'type':'object','patternProperties':{'^x-':{}}}";
+        check(trivial, l("{}", "{'x-a':1}", "{'y':'z'}"), l("[]"));
+    }
+
+    @Test void minMaxProperties() {
+        String s = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'}},'minProperties':1,'maxProperties':2}";
+        check(s, l("{'a':1}", "{'b':1}", "{'a':1,'b':2}", "{'x':1}", "{'a':1,'x':1}", "{'x':1,'y':2}"),
+            l("{}", "{'a':1,'b':2,'x':3}", "{'x':1,'y':2,'z':3}"));
+        check("{'type':'object','minProperties':2}", l("{'a':1,'b':2}", "{'a':1,'b':2,'c':3}"), l("{}", "{'a':1}"));
+        check("{'type':'object','maxProperties':0}", l("{}"), l("{'a':1}"));
+    }
+
+    @Test void arrays() {
+        check("{'type':'array','items':{'type':'integer'},'minItems':1,'maxItems':3}",
+            l("[1]", "[1,2]", "[1,2,3]"), l("[]", "[1,2,3,4]", "['a']", "[1,'a']"));
+        check("{'type':'array','prefixItems':[{'type':'string'},{'type':'integer'}],'items':false}",
+            l("[]", "['a']", "['a',1]"), l("[1]", "['a',1,2]", "['a','b']"));
+        check("{'type':'array','prefixItems':[{'type':'string'}],'items':{'type':'integer'},'minItems':2}",
+            l("['a',1]", "['a',1,2,3]"), l("['a']", "[]", "['a','b']"));
+        check("{'type':'array','items':[{'type':'string'},{'type':'integer'}],'additionalItems':{'type':'boolean'}}",
+            l("[]", "['a']", "['a',1]", "['a',1,true,false]"), l("['a',1,2]", "[1]"));
+        check("{'type':'array','items':[{'type':'string'}]}", l("['a',1,null]"), l("[1]"));
+        check("{'type':'array','maxItems':0}", l("[]"), l("[1]"));
+        check("{'type':'array','uniqueItems':false,'minItems':3,'maxItems':2}", l(), l("[]", "[1,2]"));
+    }
+
+    @Test void stringLengthCountsDecodedCodePoints() {
+        String s = "{'type':'string','minLength':2,'maxLength':3}";
+        check(s, l("'ab'", "'abc'", "'\\u00e9\\u00e9'", "'\\ud83d\\ude00x'", "'\\n\\t'", "'\uD83D\uDE00\uD83D\uDE00'"),
+            l("'a'", "'abcd'", "'\\ud83d\\ude00'", "'\uD83D\uDE00'", "''"));
+        Grammar g = JsonSchemaGrammar.from(j(s)).grammar();
+        assertThat(accepts(g, "\"a\\x\"")).isFalse(); // invalid escape
+        assertThat(accepts(g, "\"a\u0001\"")).isFalse(); // raw control character
+        assertThat(accepts(g, "\"\\ud83d\"")).isFalse(); // lone surrogate
+    }
+
+    @Test void patternSearchSemanticsOnDecodedString() {
+        check("{'type':'string','pattern':'^a+$'}", l("'a'", "'aaa'", "'\\u0061a'"), l("''", "'ab'", "'ba'"));
+        check("{'type':'string','pattern':'b'}", l("'b'", "'abc'", "'x\\u0062'"), l("'ac'", "''"));
+        check("{'type':'string','pattern':'^\\\\d{3}-\\\\d{4}$'}", l("'555-1234'"), l("'5551234'", "'555-12345'"));
+        check("{'type':'string','pattern':'^[\\\"\\\\\\\\/]$'}", l("'\\\"'", "'\\\\'", "'/'", "'\\/'", "'\\u005c'"), l("'a'"));
+        check("{'type':'string','pattern':'^.{2}$','maxLength':2,'minLength':1}", l("'ab'"), l("'abc'", "'a'"));
+    }
+
+    @Test void formats() {
+        check("{'type':'string','format':'date'}", l("'2024-02-29'", "'2000-02-29'", "'1999-12-31'", "'2023-04-30'"),
+            l("'2024-13-01'", "'24-01-01'", "'2024-01-01x'", "'2023-02-29'", "'1900-02-29'", "'2023-04-31'", "'2023-02-30'"));
+        check("{'type':'string','format':'date-time'}", l("'2024-01-01T10:20:30Z'", "'2024-01-01T10:20:30.5+02:00'"), l("'2024-01-01'", "'2024-01-01T25:00:00Z'"));
+        check("{'type':'string','format':'time'}", l("'10:20:30Z'"), l("'10:20'"));
+        check("{'type':'string','format':'uuid'}", l("'123e4567-e89b-12d3-a456-426614174000'"), l("'123e4567'"));
+        check("{'type':'string','format':'ipv4'}", l("'192.168.0.1'", "'0.0.0.0'"), l("'256.1.1.1'", "'1.2.3'", "'01.2.3.4'"));
+        check("{'type':'string','format':'ipv6'}", l("'::1'", "'2001:db8::8a2e:370:7334'", "'::'", "'1:2:3:4:5:6:7:8'"), l("'1:2:3'", "':::'"));
+        check("{'type':'string','format':'email'}", l("'a.b@example.com'"), l("'a@'", "'@b.c'", "'a b@c.d'"));
+        check("{'type':'string','format':'hostname'}", l("'example.com'", "'a'"), l("'-a.com'", "'a..b'"));
+        check("{'type':'string','format':'uri'}", l("'https://example.com/x?y=1#z'", "'urn:isbn:123'"), l("'example.com'", "'http://a b'"));
+        check("{'type':'string','format':'duration'}", l("'P1D'", "'PT1H30M'", "'P1Y2M3DT4H5M6S'", "'P2W'"), l("'P'", "'PT'", "'1D'"));
+    }
+
+    @Test void integerBounds() {
+        check("{'type':'integer','minimum':-3,'maximum':12}", l("-3", "0", "-0", "12", "7"), l("-4", "13", "1.0", "100"));
+        check("{'type':'integer','exclusiveMinimum':0,'exclusiveMaximum':10}", l("1", "9"), l("0", "-0", "10"));
+        check("{'type':'integer','minimum':0,'exclusiveMinimum':true}", l("1", "1000000"), l("0"));
+        check("{'type':'integer','maximum':5,'exclusiveMaximum':true}", l("4", "-1000"), l("5"));
+        check("{'type':'integer','minimum':1.5,'maximum':3.5}", l("2", "3"), l("1", "4"));
+        check("{'type':'integer','multipleOf':1}", l("5"), l("5.5"));
+        check("{'type':'integer','minimum':10,'maximum':5}", l(), l("7"));
+    }
+
+    @Test void numberBoundsAtZero() {
+        check("{'type':'number','minimum':0}", l("0", "-0", "-0.0", "1.5", "0.001", "3e-5", "0e5"), l("-1", "-0.1", "-1e-9"));
+        check("{'type':'number','exclusiveMinimum':0}", l("0.1", "5", "1e-3"), l("0", "0.0", "-0", "-5", "0e3"));
+        check("{'type':'number','maximum':0}", l("0", "-1.5", "-0.0"), l("1", "0.5"));
+        check("{'type':'number','exclusiveMaximum':0}", l("-1.5", "-0.01"), l("0", "-0", "1"));
+    }
+
+    @Test void anyOfOneOfAllOf() {
+        check("{'anyOf':[{'type':'string','maxLength':1},{'type':'integer','minimum':5}]}", l("'a'", "5"), l("'ab'", "4", "null"));
+        check("{'oneOf':[{'type':'string'},{'type':'integer'}]}", l("'a'", "5"), l("null", "1.5"));
+        check("{'oneOf':[{'type':'object','properties':{'kind':{'const':'a'},'x':{'type':'integer'}},'required':['kind']},"
+            + "{'type':'object','properties':{'kind':{'const':'b'},'y':{'type':'string'}},'required':['kind']}]}",
+            l("{'kind':'a','x':1}", "{'kind':'b','y':'s'}", "{'kind':'a'}"), l("{'kind':'c'}", "{'kind':'a','x':'s'}", "{}"));
+        check("{'allOf':[{'type':'object','properties':{'a':{'type':'integer'}},'required':['a']},"
+            + "{'properties':{'b':{'type':'string'}},'required':['b']}]}",
+            l("{'a':1,'b':'x'}", "{'a':1,'b':'x','c':null}"), l("{'a':1}", "{'b':'x'}", "{'a':'s','b':'x'}"));
+        check("{'allOf':[{'type':['integer','string']},{'type':['integer','null']},{'minimum':2}]}", l("2", "7"), l("1", "'a'", "null"));
+        check("{'type':'object','properties':{'a':{'type':'integer'}},'anyOf':[{'required':['a']},{'required':['b']}]}",
+            l("{'a':1}", "{'b':2}", "{'a':1,'b':2}"), l("{}", "{'a':'x'}"));
+        check("{'allOf':[{'properties':{'n':{'type':'integer','minimum':0}}},{'properties':{'n':{'maximum':3}}}],'type':'object'}",
+            l("{'n':0}", "{'n':3}", "{}"), l("{'n':4}", "{'n':-1}"));
+    }
+
+    @Test void refsAndRecursion() {
+        String s = "{'$defs':{'node':{'type':'object','properties':{'v':{'type':'integer'},'next':{'anyOf':[{'$ref':'#/$defs/node'},{'type':'null'}]}},"
+            + "'required':['v','next'],'additionalProperties':false}},'$ref':'#/$defs/node'}";
+        check(s, l("{'v':1,'next':null}", "{'v':1,'next':{'v':2,'next':null}}"), l("{'v':1}", "{'v':1,'next':{'v':'x','next':null}}"));
+        String tree = "{'type':'object','properties':{'kids':{'type':'array','items':{'$ref':'#'}}},'additionalProperties':false}";
+        check(tree, l("{}", "{'kids':[]}", "{'kids':[{'kids':[{}]}]}"), l("{'kids':[1]}", "{'x':1}"));
+        String defs = "{'definitions':{'a b':{'type':'integer'}},'type':'array','items':{'$ref':'#/definitions/a%20b'}}";
+        check(defs, l("[1,2]"), l("['x']"));
+        Grammar g = JsonSchemaGrammar.from(j(s)).grammar();
+        assertThat(g.start()).isEqualTo("root");
+        assertThat(g.rules()).containsKey("def_node");
+        String siblings = "{'$defs':{'i':{'type':'integer'}},'$ref':'#/$defs/i','minimum':3}";
+        check(siblings, l("3"), l("2"));
+        String draft7 = "{'$schema':'http://json-schema.org/draft-07/schema#','$defs':{'i':{'type':'integer'}},'$ref':'#/$defs/i','minimum':3}";
+        check(draft7, l("3", "2"), l("'x'"));
+    }
+
+    @Test void oneOfRewrites() {
+        String req = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'}},'oneOf':[{'required':['a']},{'required':['b']}]}";
+        check(req, l("{'a':1}", "{'b':2}", "{'a':1,'x':3}"), l("{}", "{'a':1,'b':2}", "{'x':1}", "{'a':'s'}", "1"));
+        check("{'oneOf':[{'required':['a']},{'required':['a','b']}]}", l("{'a':1}", "{'a':1,'c':2}"), l("{'a':1,'b':2}", "{}", "'x'"));
+        String en = "{'$defs':{'E':{'enum':['red','orange',6,null]}},'oneOf':[{'$ref':'#/$defs/E'},{'enum':['blue','orange',6,3]}]}";
+        check(en, l("'red'", "null", "'blue'", "3"), l("'orange'", "6", "'green'"));
+    }
+
+    @Test void notWithTypes() {
+        check("{'allOf':[{'not':{'type':'string'}},{'not':{'type':'null'}}]}", l("1", "[]"), l("'a'", "null"));
+        check("{'not':{'anyOf':[{'type':'object'},{'type':'array'}]}}", l("1", "'x'", "null"), l("{}", "[]"));
+        check("{'enum':[1,'a',[1]],'not':{'type':'integer'}}", l("'a'", "[1]"), l("1"));
+        check("{'not':{'type':'string'}}", l("1", "null", "[]"), l("'a'"));
+        check("{'type':['string','null'],'not':{'type':'null'}}", l("'a'"), l("null"));
+    }
+
+    @Test void unsupportedKeywordsNameKeywordAndPointer() {
+        String[][] cases = {
+            {"{'type':'object','properties':{'tags':{'type':'array','uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
+            {"{'if':{'type':'string'},'then':{'minLength':1}}", "unsupported keyword 'if' at /"},
+            {"{'type':'array','contains':{'type':'integer'}}", "unsupported keyword 'contains' at /"},
+            {"{'dependentRequired':{'a':['b']}}", "unsupported keyword 'dependentRequired' at /"},
+            {"{'dependencies':{'a':['b']}}", "unsupported keyword 'dependencies' at /"},
+            {"{'unevaluatedProperties':false}", "unsupported keyword 'unevaluatedProperties' at /"},
+            {"{'type':'object','propertyNames':{'pattern':'^a'}}", "unsupported keyword 'propertyNames' at /"},
+            {"{'type':'number','multipleOf':0.5}", "unsupported keyword 'multipleOf' at /"},
+            {"{'type':'integer','multipleOf':3}", "unsupported keyword 'multipleOf' at /"},
+            {"{'type':'number','minimum':1}", "unsupported keyword 'minimum' at /"},
+            {"{'type':'number','exclusiveMaximum':1.5}", "unsupported keyword 'exclusiveMaximum' at /"},
+            {"{'$ref':'http://example.com/s.json'}", "unsupported keyword '$ref' at /"},
+            {"{'type':'string','format':'jsonschema'}", "unsupported keyword 'format' at /"},
+            {"{'oneOf':[{'type':'integer'},{'type':'number'}]}", "unsupported keyword 'oneOf' at /"},
+            {"{'type':'object','properties':{'p':{'type':'string','pattern':'(?=a)'}}}", "unsupported keyword 'pattern' at /properties/p"},
+            {"{'allOf':[{'pattern':'a'},{'pattern':'b'}]}", "unsupported keyword 'allOf' at /"},
+            {"{'not':{'minimum':3}}", "unsupported keyword 'not' at /"},
+            {"{'type':'string','pattern':'^a+$','maxLength':3}", "unsupported keyword 'maxLength' at /"},
+            {"{'type':'object','patternProperties':{'^a':{'type':'integer'}}}", "unsupported keyword 'patternProperties' at /"},
+            {"{'type':'object','properties':{'ab':{}},'patternProperties':{'^a':{'type':'integer'}},'additionalProperties':false}",
+                "unsupported keyword 'patternProperties' at /"},
+            {"{'type':'array','items':{'unevaluatedItems':false}}", "unsupported keyword 'unevaluatedItems' at /items"},
+            {"{'$defs':{'x~y/z':{'type':'array','uniqueItems':true}},'$ref':'#/$defs/x~0y~1z'}", "unsupported keyword 'uniqueItems' at /$defs/x~0y~1z"},
+        };
+        for (String[] c : cases) {
+            assertThatThrownBy(() -> JsonSchemaGrammar.from(j(c[0]))).as(c[0])
+                .isInstanceOf(GrammarException.class).hasMessageContaining(c[1]);
+        }
+        assertThatThrownBy(() -> JsonSchemaGrammar.from(j("{'$ref':'#/$defs/missing'}"))).hasMessageContaining("unresolvable $ref");
+        assertThatThrownBy(() -> JsonSchemaGrammar.from("{not json")).isInstanceOf(GrammarException.class);
+    }
+
+    @Test void ignoredKeywordsAreReported() {
+        JsonSchemaOptions o = JsonSchemaOptions.defaults().withIgnoredKeywords(Set.of("uniqueItems", "format", "minimum"));
+        JsonSchemaGrammar r = JsonSchemaGrammar.from(j("{'type':'object','properties':{'t':{'type':'array','uniqueItems':true},"
+            + "'f':{'type':'string','format':'weird'},'n':{'type':'number','minimum':2}},'x-custom':1}"), o);
+        assertThat(r.ignoredKeywords()).extracting(Object::toString)
+            .containsExactly("'uniqueItems' at /properties/t", "'format' at /properties/f", "'minimum' at /properties/n");
+        assertThat(r.unknownKeywords()).extracting(Object::toString).containsExactly("'x-custom' at /");
+        assertThat(accepts(r.grammar(), j("{'t':[1,1],'f':'zz','n':-5}"))).isTrue();
+        // annotations are silently fine
+        JsonSchemaGrammar a = JsonSchemaGrammar.from(j("{'title':'t','description':'d','examples':[1],'default':1,'$comment':'c','type':'integer'}"));
+        assertThat(a.ignoredKeywords()).isEmpty();
+        assertThat(a.unknownKeywords()).isEmpty();
+    }
+}

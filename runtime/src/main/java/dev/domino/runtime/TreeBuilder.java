@@ -1,0 +1,239 @@
+package dev.domino.runtime;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds the subterminal prefix tree T_q of one scanner state by walking the vocabulary trie
+ * with the scanner: a dead scanner branch prunes every token below that trie node at once.
+ *
+ * <p>From position (t, s) a byte either continues t, or, when s is accepting, ends t (an edge
+ * labelled t) and starts a terminal that may follow t. Tokens are recorded at the node of the
+ * path in a group keyed by the terminal they end inside. The first terminal's part comes from
+ * {@link TerminalWalks} (computed once per automaton state and shared); only what happens after
+ * it ends is walked here. When one trie node is reached by more than {@code cap} paths
+ * (lexically ambiguous grammars can make that exponential), every token below it becomes
+ * <em>dynamic</em> instead: the runtime checks it byte by byte.
+ *
+ * <p>Used by the compiler for eager artifacts and by {@link Artifact} for lazy ones.
+ */
+public final class TreeBuilder {
+    private final Terminal[] terminals;
+    private final BitSet[] follow;
+    private final BitSet first;
+    private final VocabTrie trie;
+    private final int cap;
+    private final int vocabSize;
+    private final int[][] startersByByte;
+
+    public TreeBuilder(Terminal[] terminals, BitSet[] follow, BitSet first, VocabTrie trie, int cap, int vocabSize) {
+        this.terminals = terminals;
+        this.follow = follow;
+        this.first = first;
+        this.trie = trie;
+        this.cap = cap;
+        this.vocabSize = vocabSize;
+        startersByByte = new int[256][];
+        for (int b = 0; b < 256; b++) {
+            List<Integer> list = new ArrayList<>();
+            for (int t = 0; t < terminals.length; t++) {
+                ByteDfa dfa = terminals[t].dfa();
+                if (dfa.step(dfa.start(), b) >= 0) list.add(t);
+            }
+            startersByByte[b] = list.stream().mapToInt(Integer::intValue).toArray();
+        }
+    }
+
+    private static final class Node {
+        final TreeMap<Integer, Node> children = new TreeMap<>();
+        final TreeMap<Integer, IntList> groups = new TreeMap<>();
+        final TreeMap<Integer, TokenSet> sharedGroups = new TreeMap<>();
+    }
+
+    private final class Walk {
+        final Node root = new Node();
+        final IntCounter visits = new IntCounter();
+        final List<Integer> dynamicSubtrees = new ArrayList<>();
+
+        /** Terminal t from automaton state s at the trie root, via the shared walk. */
+        void fromRoot(int t, int s) {
+            TerminalWalks.Walk w = trie.walks().get(terminals[t].dfa(), s, vocabSize);
+            if (w.continuation().size() > 0) root.sharedGroups.put(t, w.continuation());
+            for (int i = 0; i < w.endNodes().length; i++) afterEnd(w.endNodes()[i], t, root);
+        }
+
+        /** Terminal t ended at trie node n: start every terminal that may follow it. */
+        void afterEnd(int n, int t, Node node) {
+            Node ended = null;
+            for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                int b = trie.childByte(c);
+                for (int t2 : startersByByte[b]) {
+                    if (!follow[t].get(t2)) continue;
+                    if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
+                    ByteDfa dfa2 = terminals[t2].dfa();
+                    dfs(trie.childNode(c), t2, dfa2.step(dfa2.start(), b), ended);
+                }
+            }
+        }
+
+        void dfs(int n, int t, int s, Node node) {
+            int v = visits.increment(n);
+            if (v > cap) {
+                if (v == cap + 1) dynamicSubtrees.add(n);
+                return;
+            }
+            if (trie.tokenEnd(n) > trie.tokenStart(n)) {
+                IntList group = node.groups.computeIfAbsent(t, k -> new IntList());
+                for (int i = trie.tokenStart(n); i < trie.tokenEnd(n); i++) group.add(trie.token(i));
+            }
+            ByteDfa dfa = terminals[t].dfa();
+            for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                int s2 = dfa.step(s, trie.childByte(c));
+                if (s2 >= 0) dfs(trie.childNode(c), t, s2, node);
+            }
+            if (dfa.isAccepting(s)) afterEnd(n, t, node);
+        }
+    }
+
+    /** @param terminal -1 for the between-terminals state, else the terminal of automaton state {@code state} */
+    public TokenTree build(int terminal, int state) {
+        Walk w = new Walk();
+        if (terminal < 0) {
+            for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.fromRoot(t, terminals[t].dfa().start());
+        } else {
+            w.fromRoot(terminal, state);
+        }
+        BitSet dynamic = new BitSet();
+        for (int n : w.dynamicSubtrees) {
+            for (int i = trie.subtreeTokenStart(n); i < trie.subtreeTokenEnd(n); i++) dynamic.set(trie.token(i));
+        }
+        return flatten(w.root, dynamic);
+    }
+
+    private TokenTree flatten(Node root, BitSet dynamic) {
+        prune(root, dynamic);
+        List<Node> order = new ArrayList<>();
+        order.add(root);
+        for (int i = 0; i < order.size(); i++) order.addAll(order.get(i).children.values());
+        Map<Node, Integer> ids = new IdentityHashMap<>();
+        for (int i = 0; i < order.size(); i++) ids.put(order.get(i), i);
+        int nodes = order.size();
+        int[] edgeStart = new int[nodes + 1], groupStart = new int[nodes + 1];
+        IntList edgeTerminal = new IntList(), edgeChild = new IntList(), groupTerminal = new IntList(), groupSet = new IntList();
+        List<TokenSet> sets = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            Node node = order.get(i);
+            edgeStart[i] = edgeTerminal.size();
+            groupStart[i] = groupTerminal.size();
+            for (Map.Entry<Integer, Node> e : node.children.entrySet()) {
+                edgeTerminal.add(e.getKey());
+                edgeChild.add(ids.get(e.getValue()));
+            }
+            TreeMap<Integer, TokenSet> all = new TreeMap<>(node.sharedGroups);
+            for (Map.Entry<Integer, IntList> g : node.groups.entrySet()) {
+                TokenSet shared = all.get(g.getKey());
+                int[] ids2 = g.getValue().sortedDistinct();
+                if (shared != null) ids2 = union(shared.toArray(), ids2);
+                all.put(g.getKey(), TokenSet.of(ids2, vocabSize));
+            }
+            for (Map.Entry<Integer, TokenSet> g : all.entrySet()) {
+                groupTerminal.add(g.getKey());
+                groupSet.add(sets.size());
+                sets.add(g.getValue());
+            }
+        }
+        edgeStart[nodes] = edgeTerminal.size();
+        groupStart[nodes] = groupTerminal.size();
+        return new TokenTree(edgeStart, edgeTerminal.toArray(), edgeChild.toArray(), groupStart, groupTerminal.toArray(),
+                groupSet.toArray(), dynamic.stream().toArray(), new TokenSets(sets.toArray(new TokenSet[0])));
+    }
+
+    private static int[] union(int[] a, int[] b) {
+        int[] out = new int[a.length + b.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        Arrays.sort(out);
+        int n = 0;
+        for (int i = 0; i < out.length; i++) if (n == 0 || out[n - 1] != out[i]) out[n++] = out[i];
+        return Arrays.copyOf(out, n);
+    }
+
+    /** Removes dynamic tokens from walked groups (shared sets stay: union semantics keep masks exact); true when empty. */
+    private static boolean prune(Node node, BitSet dynamic) {
+        if (!dynamic.isEmpty()) {
+            node.groups.values().forEach(g -> g.removeIf(dynamic));
+            node.groups.values().removeIf(IntList::isEmpty);
+        }
+        node.children.values().removeIf(child -> prune(child, dynamic));
+        return node.groups.isEmpty() && node.sharedGroups.isEmpty() && node.children.isEmpty();
+    }
+
+    /** Growable int array. */
+    static final class IntList {
+        int[] a = new int[8];
+        int size;
+
+        void add(int v) {
+            if (size == a.length) a = Arrays.copyOf(a, size * 2);
+            a[size++] = v;
+        }
+
+        int size() { return size; }
+        boolean isEmpty() { return size == 0; }
+        int[] toArray() { return Arrays.copyOf(a, size); }
+
+        void removeIf(BitSet drop) {
+            int n = 0;
+            for (int i = 0; i < size; i++) if (!drop.get(a[i])) a[n++] = a[i];
+            size = n;
+        }
+
+        int[] sortedDistinct() {
+            int[] s = Arrays.copyOf(a, size);
+            Arrays.sort(s);
+            int n = 0;
+            for (int i = 0; i < s.length; i++) if (n == 0 || s[n - 1] != s[i]) s[n++] = s[i];
+            return Arrays.copyOf(s, n);
+        }
+    }
+
+    /** Sparse visit counter: most walks touch few trie nodes after the first terminal. */
+    private static final class IntCounter {
+        private int[] keys = new int[64];
+        private int[] counts = new int[64];
+        private int size;
+
+        int increment(int key) {
+            int mask = keys.length - 1;
+            int i = (key * 0x9E3779B1) >>> 7 & mask;
+            while (counts[i] != 0 && keys[i] != key) i = (i + 1) & mask;
+            if (counts[i] == 0) {
+                keys[i] = key;
+                size++;
+                counts[i] = 1;
+                if (size * 2 > keys.length) grow();
+                return 1;
+            }
+            return ++counts[i];
+        }
+
+        private void grow() {
+            int[] oldKeys = keys, oldCounts = counts;
+            keys = new int[oldKeys.length * 2];
+            counts = new int[oldKeys.length * 2];
+            int mask = keys.length - 1;
+            for (int j = 0; j < oldKeys.length; j++) {
+                if (oldCounts[j] == 0) continue;
+                int i = (oldKeys[j] * 0x9E3779B1) >>> 7 & mask;
+                while (counts[i] != 0) i = (i + 1) & mask;
+                keys[i] = oldKeys[j];
+                counts[i] = oldCounts[j];
+            }
+        }
+    }
+}

@@ -47,6 +47,26 @@ public final class TreeBuilder {
             }
             startersByByte[b] = list.stream().mapToInt(Integer::intValue).toArray();
         }
+        followStartersCache = new java.util.concurrent.atomic.AtomicReferenceArray<>(terminals.length);
+    }
+
+    private final java.util.concurrent.atomic.AtomicReferenceArray<int[][]> followStartersCache;
+
+    /** Per byte, the terminals that may follow t and start with that byte (computed once per t). */
+    private int[][] followStarters(int t) {
+        int[][] r = followStartersCache.get(t);
+        if (r == null) {
+            r = new int[256][];
+            for (int b = 0; b < 256; b++) {
+                int[] all = startersByByte[b];
+                int n = 0;
+                int[] keep = new int[all.length];
+                for (int t2 : all) if (follow[t].get(t2)) keep[n++] = t2;
+                r[b] = Arrays.copyOf(keep, n);
+            }
+            followStartersCache.set(t, r);
+        }
+        return r;
     }
 
     private static final class Node {
@@ -60,20 +80,33 @@ public final class TreeBuilder {
         final IntCounter visits = new IntCounter();
         final List<Integer> dynamicSubtrees = new ArrayList<>();
 
-        /** Terminal t from automaton state s at the trie root, via the shared walk. */
-        void fromRoot(int t, int s) {
+        /** Terminal t from automaton state s at the trie root, hanging at tree node {@code node}, via the shared walk. */
+        void fromRoot(Node node, int t, int s) {
             TerminalWalks.Walk w = trie.walks().get(terminals[t].dfa(), s, vocabSize);
-            if (w.continuation().size() > 0) root.sharedGroups.put(t, w.continuation());
-            for (int i = 0; i < w.endNodes().length; i++) afterEnd(w.endNodes()[i], t, root);
+            if (w.continuation().size() > 0) {
+                TokenSet before = node.sharedGroups.get(t);
+                node.sharedGroups.put(t, before == null ? w.continuation()
+                        : TokenSet.of(union(before.toArray(), w.continuation().toArray()), vocabSize));
+            }
+            for (int i = 0; i < w.endNodes().length; i++) afterEnd(w.endNodes()[i], t, node);
         }
 
         /** Terminal t ended at trie node n: start every terminal that may follow it. */
         void afterEnd(int n, int t, Node node) {
+            if (n == 0) {
+                // ended before the token's first byte: what follows is a whole-trie walk of each
+                // next terminal, which the shared walks already know
+                Node ended = node.children.computeIfAbsent(t, k -> new Node());
+                for (int t2 = follow[t].nextSetBit(0); t2 >= 0; t2 = follow[t].nextSetBit(t2 + 1)) {
+                    fromRoot(ended, t2, terminals[t2].dfa().start());
+                }
+                return;
+            }
             Node ended = null;
+            int[][] next = followStarters(t);
             for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
                 int b = trie.childByte(c);
-                for (int t2 : startersByByte[b]) {
-                    if (!follow[t].get(t2)) continue;
+                for (int t2 : next[b]) {
                     if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
                     ByteDfa dfa2 = terminals[t2].dfa();
                     dfs(trie.childNode(c), t2, dfa2.step(dfa2.start(), b), ended);
@@ -104,9 +137,9 @@ public final class TreeBuilder {
     public TokenTree build(int terminal, int state) {
         Walk w = new Walk();
         if (terminal < 0) {
-            for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.fromRoot(t, terminals[t].dfa().start());
+            for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.fromRoot(w.root, t, terminals[t].dfa().start());
         } else {
-            w.fromRoot(terminal, state);
+            w.fromRoot(w.root, terminal, state);
         }
         BitSet dynamic = new BitSet();
         for (int n : w.dynamicSubtrees) {

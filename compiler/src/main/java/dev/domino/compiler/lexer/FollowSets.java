@@ -2,7 +2,9 @@ package dev.domino.compiler.lexer;
 
 import dev.domino.runtime.ParserGrammar;
 
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * FIRST/FOLLOW at the terminal level. The tree builder uses them to skip subterminal
@@ -16,50 +18,62 @@ final class FollowSets {
     FollowSets(ParserGrammar g, boolean[] ignored) {
         int n = g.nonterminalCount(), t = g.terminalCount();
         boolean[] nullable = new boolean[n];
-        BitSet[] firstNt = new BitSet[n];
-        BitSet[] followNt = new BitSet[n];
-        BitSet[] followT = new BitSet[t];
-        for (int i = 0; i < n; i++) { firstNt[i] = new BitSet(); followNt[i] = new BitSet(); }
-        for (int i = 0; i < t; i++) followT[i] = new BitSet();
+        for (int i = 0; i < n; i++) nullable[i] = false;
+        // nullable: fixpoint (cheap booleans)
         boolean changed = true;
         while (changed) {
             changed = false;
             for (int p = 0; p < g.productionCount(); p++) {
-                int a = g.lhs(p);
-                boolean allNullable = true;
-                for (int s : g.rhs(p)) {
-                    if (s < 0) {
-                        if (!firstNt[a].get(-1 - s)) { firstNt[a].set(-1 - s); changed = true; }
-                        allNullable = false;
-                        break;
-                    }
-                    changed |= or(firstNt[a], firstNt[s]);
-                    if (!nullable[s]) { allNullable = false; break; }
-                }
-                if (allNullable && !nullable[a]) { nullable[a] = true; changed = true; }
+                if (nullable[g.lhs(p)]) continue;
+                boolean all = true;
+                for (int sym : g.rhs(p)) if (sym < 0 || !nullable[sym]) { all = false; break; }
+                if (all) { nullable[g.lhs(p)] = true; changed = true; }
             }
         }
-        changed = true;
-        while (changed) {
-            changed = false;
-            for (int p = 0; p < g.productionCount(); p++) {
-                int[] rhs = g.rhs(p);
-                for (int i = 0; i < rhs.length; i++) {
-                    BitSet target = rhs[i] < 0 ? followT[-1 - rhs[i]] : followNt[rhs[i]];
-                    boolean restNullable = true;
-                    for (int j = i + 1; j < rhs.length && restNullable; j++) {
-                        if (rhs[j] < 0) {
-                            if (!target.get(-1 - rhs[j])) { target.set(-1 - rhs[j]); changed = true; }
-                            restNullable = false;
-                        } else {
-                            changed |= or(target, firstNt[rhs[j]]);
-                            restNullable = nullable[rhs[j]];
-                        }
-                    }
-                    if (restNullable) changed |= or(target, followNt[g.lhs(p)]);
+        // FIRST: direct terminals plus inclusion edges FIRST(A) ⊇ FIRST(B), propagated by worklist
+        BitSet[] firstNt = new BitSet[n];
+        for (int i = 0; i < n; i++) firstNt[i] = new BitSet();
+        List<List<Integer>> firstEdges = new ArrayList<>(); // B -> A: A includes B
+        for (int i = 0; i < n; i++) firstEdges.add(new ArrayList<>());
+        for (int p = 0; p < g.productionCount(); p++) {
+            int a = g.lhs(p);
+            for (int sym : g.rhs(p)) {
+                if (sym < 0) { firstNt[a].set(-1 - sym); break; }
+                firstEdges.get(sym).add(a);
+                if (!nullable[sym]) break;
+            }
+        }
+        propagate(firstNt, firstEdges);
+        // FOLLOW: direct sets from what comes next, inclusion FOLLOW(X) ⊇ FOLLOW(A) when the rest is nullable
+        BitSet[] followNt = new BitSet[n];
+        BitSet[] followT = new BitSet[t];
+        for (int i = 0; i < n; i++) followNt[i] = new BitSet();
+        for (int i = 0; i < t; i++) followT[i] = new BitSet();
+        List<List<Integer>> followEdges = new ArrayList<>(); // A -> node(X); nodes: nonterminals then terminals
+        for (int i = 0; i < n + t; i++) followEdges.add(new ArrayList<>());
+        for (int p = 0; p < g.productionCount(); p++) {
+            int[] rhs = g.rhs(p);
+            BitSet restFirst = new BitSet();
+            boolean restNullable = true;
+            for (int i = rhs.length - 1; i >= 0; i--) {
+                int sym = rhs[i];
+                BitSet target = sym < 0 ? followT[-1 - sym] : followNt[sym];
+                target.or(restFirst);
+                if (restNullable) followEdges.get(g.lhs(p)).add(sym < 0 ? n + (-1 - sym) : sym);
+                if (sym < 0) {
+                    restFirst = new BitSet();
+                    restFirst.set(-1 - sym);
+                    restNullable = false;
+                } else {
+                    if (!nullable[sym]) { restFirst = new BitSet(); restNullable = false; }
+                    restFirst.or(firstNt[sym]);
                 }
             }
         }
+        BitSet[] all = new BitSet[n + t];
+        System.arraycopy(followNt, 0, all, 0, n);
+        System.arraycopy(followT, 0, all, n, t);
+        propagate(all, followEdges);
         BitSet ignoredSet = new BitSet();
         for (int i = 0; i < t; i++) if (ignored[i]) ignoredSet.set(i);
         for (int i = 0; i < t; i++) {
@@ -76,10 +90,20 @@ final class FollowSets {
         follow = followT;
     }
 
-    private static boolean or(BitSet target, BitSet source) {
-        BitSet before = (BitSet) target.clone();
-        target.or(source);
-        return !before.equals(target);
+    /** sets[to] ⊇ sets[from] for every edge from → to, to a fixpoint (worklist). */
+    private static void propagate(BitSet[] sets, List<List<Integer>> edges) {
+        java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>();
+        boolean[] queued = new boolean[sets.length];
+        for (int i = 0; i < sets.length; i++) { work.add(i); queued[i] = true; }
+        while (!work.isEmpty()) {
+            int from = work.poll();
+            queued[from] = false;
+            for (int to : edges.get(from)) {
+                int before = sets[to].cardinality();
+                sets[to].or(sets[from]);
+                if (sets[to].cardinality() != before && !queued[to]) { queued[to] = true; work.add(to); }
+            }
+        }
     }
 
     BitSet[] follow() { return follow; }

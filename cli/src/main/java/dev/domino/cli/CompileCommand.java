@@ -65,7 +65,10 @@ final class CompileCommand implements Callable<Integer> {
         SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarFile.getFileName().toString());
         GrammarSources.Parsed parsed = GrammarSources.parse(text, f,
                 new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords));
+        long tv = System.nanoTime();
         Tokenizer tokenizer = vocab.load();
+        double vocabSeconds = (System.nanoTime() - tv) / 1e9;
+        long tc = System.nanoTime();
         Progress progress = Progress.forTerminal("compiling");
         CompileOptions options = parsed.applyTo(CompileOptions.defaults()).withThreads(threads).withDynamicCap(dynamicCap)
                 .withProgress(progress).withLazy(lazy);
@@ -76,6 +79,7 @@ final class CompileCommand implements Callable<Integer> {
         } finally {
             progress.done();
         }
+        double compileSeconds = (System.nanoTime() - tc) / 1e9;
         Path out = output != null ? output : defaultOutput(grammarFile);
         byte[] bytes = ArtifactFormat.toBytes(artifact);
         ArtifactFormat.write(artifact, out);
@@ -93,11 +97,14 @@ final class CompileCommand implements Callable<Integer> {
         summary.put("dynamic_tokens", s.dynamicTokens());
         summary.put("artifact_bytes", bytes.length);
         summary.put("seconds", Math.round(seconds * 1000) / 1000.0);
+        summary.put("vocabulary_seconds", Math.round(vocabSeconds * 1000) / 1000.0);
+        summary.put("compile_seconds", Math.round(compileSeconds * 1000) / 1000.0);
         var w = spec.commandLine().getOut();
         if (json) {
             w.println(Json.write(summary));
         } else {
-            w.printf("compiled %s -> %s in %.2f s%n", grammarFile, out, seconds);
+            w.printf("compiled %s -> %s in %.2f s (vocabulary %.2f s, compile %.2f s)%n", grammarFile, out, seconds,
+                    vocabSeconds, compileSeconds);
             w.printf("  vocabulary     %s (%d tokens)%n", artifact.vocabulary().name(), artifact.vocabulary().size());
             w.printf("  terminals      %d%n  scanner states %d%n  trees          %d distinct%n  tree nodes     %d%n"
                             + "  token entries  %d in %d distinct sets%n  dynamic tokens %d%n  artifact       %d bytes%n",

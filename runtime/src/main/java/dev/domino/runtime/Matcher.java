@@ -135,59 +135,66 @@ public final class Matcher {
      * allowed. The row starts at {@code row * bitmaskInts()}.
      */
     public void fillNextTokenBitmask(int[] bitmask, int row) {
-        long[] words = computeMask();
         int ints = bitmaskInts();
         int base = row * ints;
-        if (base < 0 || base + ints > bitmask.length) throw new IllegalArgumentException("bitmask too small for row " + row);
-        for (int i = 0; i < ints; i++) {
-            long w = words[i >>> 1];
-            bitmask[base + i] = (i & 1) == 0 ? (int) w : (int) (w >>> 32);
-        }
+        if (row < 0 || base + ints > bitmask.length) throw new IllegalArgumentException("bitmask too small for row " + row);
+        computeMask(bitmask, base);
     }
 
     /** The mask as 64 tokens per long (bit set = allowed); {@code words.length >= (V+63)/64}. */
     public void fillNextTokenMask(long[] words) {
-        long[] mask = computeMask();
-        System.arraycopy(mask, 0, words, 0, mask.length);
+        int[] ints = new int[bitmaskInts()];
+        computeMask(ints, 0);
+        for (int i = 0; i < ints.length; i++) {
+            long part = ints[i] & 0xFFFFFFFFL;
+            if ((i & 1) == 0) words[i >>> 1] = part;
+            else words[i >>> 1] |= part << 32;
+        }
     }
 
-    public BitSet nextTokenMask() { return BitSet.valueOf(computeMask()); }
+    public BitSet nextTokenMask() {
+        long[] words = new long[artifact.vocabWords];
+        fillNextTokenMask(words);
+        return BitSet.valueOf(words);
+    }
 
     /** Number of tokens the next mask allows. */
     public int countAllowed() {
+        int[] ints = new int[bitmaskInts()];
+        computeMask(ints, 0);
         int n = 0;
-        for (long w : computeMask()) n += Long.bitCount(w);
+        for (int w : ints) n += Integer.bitCount(w);
         return n;
     }
 
-    private long[] computeMask() {
-        long[] mask = new long[artifact.vocabWords];
-        if (history.terminated) return mask;
+    /** Writes the mask into {@code mask[base .. base + bitmaskInts())}, 32 tokens per int. */
+    private void computeMask(int[] mask, int base) {
+        java.util.Arrays.fill(mask, base, base + bitmaskInts(), 0);
+        if (history.terminated) return;
         Configurations c = history.configs;
         Vocabulary v = artifact.vocabulary();
         if (MatcherStats.enabled) { MatcherStats.masks++; MatcherStats.configurations += c.size(); }
         for (int i = 0; i < c.size(); i++) {
             TokenTree tree = artifact.treeOfState(c.scanStates[i]);
-            walk(tree, 0, c.parsers[i], 0, mask);
+            walk(tree, 0, c.parsers[i], 0, mask, base);
             if (tree.dynamicTokens.length > 0) {
                 Configurations single = new Configurations(new EarleyState[] {c.parsers[i]}, new int[] {c.scanStates[i]});
                 if (MatcherStats.enabled) MatcherStats.dynamicChecks += tree.dynamicTokens.length;
                 for (int token : tree.dynamicTokens) {
-                    if ((mask[token >>> 6] & (1L << token)) == 0 && isViable(single, v.bytes(token))) {
-                        mask[token >>> 6] |= 1L << token;
+                    if ((mask[base + (token >>> 5)] & (1 << token)) == 0 && isViable(single, v.bytes(token))) {
+                        mask[base + (token >>> 5)] |= 1 << token;
                     }
                 }
             }
         }
-        if (isSentence(c)) for (int eos : v.eosIds()) mask[eos >>> 6] |= 1L << eos;
-        return mask;
+        if (isSentence(c)) for (int eos : v.eosIds()) mask[base + (eos >>> 5)] |= 1 << eos;
     }
 
-    private void walk(TokenTree tree, int node, EarleyState p, int depth, long[] mask) {
+    private void walk(TokenTree tree, int node, EarleyState p, int depth, int[] mask, int base) {
         TokenSets sets = tree.sets;
         if (MatcherStats.enabled) MatcherStats.treeNodes++;
         for (int g = tree.groupStart[node], end = tree.groupStart[node + 1]; g < end; g++) {
-            if (p.expects(tree.groupTerminal[g])) sets.orInto(tree.groupSet[g], mask);
+            if (p.expects(tree.groupTerminal[g])) sets.get(tree.groupSet[g]).orInto(mask, base);
         }
         if (depth >= lookahead) return;
         for (int e = tree.edgeStart[node], end = tree.edgeStart[node + 1]; e < end; e++) {
@@ -195,7 +202,7 @@ public final class Matcher {
             if (!p.expects(t)) continue;
             EarleyState next = parser.scan(p, t);
             if (MatcherStats.enabled) MatcherStats.earleyScans++;
-            if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, mask);
+            if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, mask, base);
         }
     }
 

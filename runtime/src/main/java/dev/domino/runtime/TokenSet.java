@@ -54,6 +54,22 @@ public final class TokenSet {
         }
     }
 
+    /** ORs the set into an int bitmask (32 tokens per int) starting at {@code base}. */
+    public void orInto(int[] mask, int base) {
+        if (bits != null) {
+            int ints = mask.length - base;
+            for (int i = 0; i < bits.length; i++) {
+                long w = bits[i];
+                if (w == 0) continue;
+                int k = base + 2 * i;
+                mask[k] |= (int) w;
+                if (2 * i + 1 < ints) mask[k + 1] |= (int) (w >>> 32);
+            }
+        } else {
+            for (int id : ids) mask[base + (id >>> 5)] |= 1 << id;
+        }
+    }
+
     public boolean contains(int token) {
         if (bits != null) return (token >>> 6) < bits.length && (bits[token >>> 6] & (1L << token)) != 0;
         return Arrays.binarySearch(ids, token) >= 0;

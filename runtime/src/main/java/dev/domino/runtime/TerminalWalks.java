@@ -37,7 +37,8 @@ public final class TerminalWalks {
     }
 
     private Walk compute(ByteDfa dfa, int state, int vocabSize) {
-        int[] tokens = new int[64];
+        // accumulate into a bitmap: ids come out sorted without a sort
+        long[] bits = new long[(vocabSize + 63) >>> 6];
         int tokenCount = 0;
         int[] endNodes = new int[16], endStates = new int[16];
         int ends = 0;
@@ -47,9 +48,11 @@ public final class TerminalWalks {
         while (sp > 0) {
             int n = stackNode[--sp], s = stackState[sp];
             if (n != 0) {
-                int from = trie.tokenStart(n), to = trie.tokenEnd(n);
-                if (tokenCount + (to - from) > tokens.length) tokens = Arrays.copyOf(tokens, Math.max(tokens.length * 2, tokenCount + to - from));
-                for (int i = from; i < to; i++) tokens[tokenCount++] = trie.token(i);
+                for (int i = trie.tokenStart(n), to = trie.tokenEnd(n); i < to; i++) {
+                    int id = trie.token(i);
+                    bits[id >>> 6] |= 1L << id;
+                    tokenCount++;
+                }
             }
             int first = trie.firstChild(n), end = trie.endChild(n);
             if (first == end) continue;
@@ -64,8 +67,18 @@ public final class TerminalWalks {
                 stackNode[sp] = trie.childNode(c); stackState[sp++] = s2;
             }
         }
-        int[] sorted = Arrays.copyOf(tokens, tokenCount);
-        Arrays.sort(sorted);
-        return new Walk(TokenSet.of(sorted, vocabSize), Arrays.copyOf(endNodes, ends), Arrays.copyOf(endStates, ends));
+        TokenSet continuation;
+        if ((long) tokenCount * 32 > vocabSize) {
+            continuation = TokenSet.ofBitmap(bits);
+        } else {
+            int[] ids = new int[tokenCount];
+            int k = 0;
+            for (int w = 0; w < bits.length && k < tokenCount; w++) {
+                long word = bits[w];
+                while (word != 0) { ids[k++] = (w << 6) + Long.numberOfTrailingZeros(word); word &= word - 1; }
+            }
+            continuation = TokenSet.ofIds(ids);
+        }
+        return new Walk(continuation, Arrays.copyOf(endNodes, ends), Arrays.copyOf(endStates, ends));
     }
 }

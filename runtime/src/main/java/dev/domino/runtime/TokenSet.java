@@ -11,19 +11,17 @@ public final class TokenSet {
     private final int[] ids;    // null when bitmap
     private final long[] bits;  // null when ids
     private final int size;
-    private final int hash;
+    private int hash; // lazily, 0 = not yet
 
     private TokenSet(int[] ids, long[] bits) {
         this.ids = ids;
         this.bits = bits;
         if (ids != null) {
             size = ids.length;
-            hash = Arrays.hashCode(ids);
         } else {
             int n = 0;
             for (long w : bits) n += Long.bitCount(w);
             size = n;
-            hash = Arrays.hashCode(bits);
         }
     }
 
@@ -88,9 +86,17 @@ public final class TokenSet {
 
     @Override public boolean equals(Object o) {
         if (this == o) return true;
-        return o instanceof TokenSet s && hash == s.hash && size == s.size
+        return o instanceof TokenSet s && hashCode() == s.hashCode() && size == s.size
                 && Arrays.equals(ids, s.ids) && Arrays.equals(bits, s.bits);
     }
 
-    @Override public int hashCode() { return hash; }
+    @Override public int hashCode() {
+        int h = hash;
+        if (h == 0) {
+            h = ids != null ? Arrays.hashCode(ids) : Arrays.hashCode(bits);
+            if (h == 0) h = 1;
+            hash = h;
+        }
+        return h;
+    }
 }

@@ -17,7 +17,7 @@ public final class Vocabulary {
     private final byte[][] tokenBytes;
     private final BitSet special;
     private final int[] eosIds;
-    private final String fingerprint;
+    private volatile String fingerprint; // computed on first use: loading stays cheap
 
     /**
      * @param tokenBytes bytes of each id; {@code null} or empty for ids that have no bytes
@@ -37,7 +37,6 @@ public final class Vocabulary {
             }
             this.special.set(id);
         }
-        this.fingerprint = computeFingerprint();
     }
 
     public String name() { return name; }
@@ -57,7 +56,11 @@ public final class Vocabulary {
     public boolean isGrammarToken(int id) { return !special.get(id) && tokenBytes[id].length > 0; }
 
     /** Stable hash of ids, bytes, specials and EOS: artifacts are bound to it. */
-    public String fingerprint() { return fingerprint; }
+    public String fingerprint() {
+        String f = fingerprint;
+        if (f == null) fingerprint = f = computeFingerprint();
+        return f;
+    }
 
     /** Human-readable form of a token's bytes (invalid UTF-8 shown as \xNN). */
     public String display(int id) { return displayBytes(tokenBytes[id]); }

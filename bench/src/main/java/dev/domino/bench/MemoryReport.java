@@ -13,7 +13,7 @@ import java.util.List;
  * Retained heap of a loaded artifact and of a matcher's per-request state, measured two ways:
  * JOL's object-graph walk (exact, per object) and used-heap deltas after repeated System.gc().
  *
- * <pre>java -cp bench/target/benchmarks.jar dev.domino.bench.MemoryReport [VOCAB] [GRAMMAR]</pre>
+ * <pre>java -Djdk.attach.allowAttachSelf=true -cp bench/target/benchmarks.jar dev.domino.bench.MemoryReport [VOCAB] [GRAMMAR]</pre>
  */
 public final class MemoryReport {
     private MemoryReport() {}
@@ -52,9 +52,8 @@ public final class MemoryReport {
             }
         }
         Matcher fork = m.fork();
-        GraphLayout both = GraphLayout.parseInstance(m, a);
         System.out.printf("a fork of it: %,d bytes of its own (the history is shared)%n",
-                GraphLayout.parseInstance(fork).subtract(both).totalSize());
+                GraphLayout.parseInstance(fork, m, a).totalSize() - GraphLayout.parseInstance(m, a).totalSize());
         int[] row = new int[m.bitmaskInts()];
         System.out.printf("one bitmask row: %,d bytes (caller-owned); computeMask garbage per mask: long[%d] = %,d bytes%n",
                 (long) row.length * 4, (a.vocabulary().size() + 63) / 64, 16L + 8L * ((a.vocabulary().size() + 63) / 64));
@@ -86,7 +85,8 @@ public final class MemoryReport {
     }
 
     private static long own(Matcher m, Artifact a) {
-        return GraphLayout.parseInstance(m).subtract(GraphLayout.parseInstance(a)).totalSize();
+        // sizes, not address sets: a GC between two walks would move objects and spoil subtract()
+        return GraphLayout.parseInstance(m, a).totalSize() - GraphLayout.parseInstance(a).totalSize();
     }
 
     private static long usedAfterGc() throws InterruptedException {

@@ -26,10 +26,20 @@ public final class EarleyState {
     final boolean accepting;
     private final int hash;
 
-    // memo: open addressing terminal -> state; guarded by this
-    private int[] memoKeys;
-    private EarleyState[] memoValues;
-    private int memoSize;
+    /**
+     * Memo: open addressing terminal -> state, in an immutable table replaced on each insert
+     * (copy-on-write, writers synchronized on this). Reads take no lock: the walks of many
+     * matchers, on several threads, read the same shared states' memos all the time, and a
+     * monitor on each read costs a CAS even uncontended (no biased locking since JDK 15).
+     */
+    private static final class Memo {
+        final int[] keys;           // terminal + 1; 0 = empty
+        final EarleyState[] values;
+        final int size;
+        Memo(int[] keys, EarleyState[] values, int size) { this.keys = keys; this.values = values; this.size = size; }
+    }
+
+    private volatile Memo memo;
 
     EarleyState(int[] rules, EarleyState[] origins, long[] expected, boolean accepting) {
         this.rules = rules;
@@ -50,27 +60,39 @@ public final class EarleyState {
 
     public int itemCount() { return rules.length; }
 
-    synchronized EarleyState memoGet(int terminal) {
-        if (memoKeys == null) return null;
-        int mask = memoKeys.length - 1;
+    EarleyState memoGet(int terminal) {
+        Memo m = memo;
+        if (m == null) return null;
+        int[] keys = m.keys;
+        int mask = keys.length - 1;
         for (int i = (terminal * 0x9E3779B1) >>> 16 & mask; ; i = (i + 1) & mask) {
-            int k = memoKeys[i];
-            if (k == terminal + 1) return memoValues[i];
+            int k = keys[i];
+            if (k == terminal + 1) return m.values[i];
             if (k == 0) return null;
         }
     }
 
     synchronized void memoPut(int terminal, EarleyState value) {
-        if (memoKeys == null) { memoKeys = new int[4]; memoValues = new EarleyState[4]; }
-        if ((memoSize + 1) * 2 > memoKeys.length) {
-            int[] oldKeys = memoKeys; EarleyState[] oldValues = memoValues;
-            memoKeys = new int[oldKeys.length * 2]; memoValues = new EarleyState[oldKeys.length * 2]; memoSize = 0;
-            for (int i = 0; i < oldKeys.length; i++) if (oldKeys[i] != 0) memoPut(oldKeys[i] - 1, oldValues[i]);
+        Memo m = memo;
+        int size = m == null ? 0 : m.size;
+        int capacity = m == null ? 4 : m.keys.length;
+        while ((size + 1) * 2 > capacity) capacity *= 2;
+        int[] keys = new int[capacity];
+        EarleyState[] values = new EarleyState[capacity];
+        int n = 0;
+        if (m != null) {
+            for (int i = 0; i < m.keys.length; i++) {
+                if (m.keys[i] != 0 && m.keys[i] != terminal + 1) n += insert(keys, values, m.keys[i], m.values[i]);
+            }
         }
-        int mask = memoKeys.length - 1;
-        for (int i = (terminal * 0x9E3779B1) >>> 16 & mask; ; i = (i + 1) & mask) {
-            if (memoKeys[i] == terminal + 1) { memoValues[i] = value; return; }
-            if (memoKeys[i] == 0) { memoKeys[i] = terminal + 1; memoValues[i] = value; memoSize++; return; }
+        n += insert(keys, values, terminal + 1, value);
+        memo = new Memo(keys, values, n); // final fields + volatile write: readers see a complete table
+    }
+
+    private static int insert(int[] keys, EarleyState[] values, int key, EarleyState value) {
+        int mask = keys.length - 1;
+        for (int i = ((key - 1) * 0x9E3779B1) >>> 16 & mask; ; i = (i + 1) & mask) {
+            if (keys[i] == 0) { keys[i] = key; values[i] = value; return 1; }
         }
     }
 

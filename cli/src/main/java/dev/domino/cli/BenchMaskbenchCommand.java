@@ -64,6 +64,10 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
     @Option(names = "--json-whitespace", description = "JSON Schema output whitespace: flexible (default), compact, fixed")
     String jsonWhitespace = "flexible";
 
+    @Option(names = "--json-property-order", paramLabel = "schema|any",
+            description = "JSON Schema object properties: any order (default; objects with at most 6 declared properties) or schema order")
+    String jsonPropertyOrder = "any";
+
     @Option(names = "--ignore-keyword", split = ",", description = "JSON Schema keywords to ignore instead of failing on them")
     List<String> ignoredKeywords = new ArrayList<>();
 
@@ -95,7 +99,7 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
                 : MaskBenchInput.files(MaskBenchInput.expand(inputs), tokenizer, format);
         if (writeTokenized != null) return writeTokenized(schemas);
         MaskBenchRunner.Config config = new MaskBenchRunner.Config(tokenizer.vocabulary(), format,
-                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords), compileThreads,
+                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder), compileThreads,
                 Math.round(timeLimit * 1000), warmup, profile, stallFile, stallMillis, eager);
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();

@@ -42,6 +42,10 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--json-whitespace", description = "JSON Schema output whitespace: flexible (default), compact, fixed")
     String jsonWhitespace = "flexible";
 
+    @Option(names = "--json-property-order", paramLabel = "schema|any",
+            description = "JSON Schema object properties: any order (default; objects with at most 6 declared properties) or schema order")
+    String jsonPropertyOrder = "any";
+
     @Option(names = "--ignore-keyword", split = ",", description = "JSON Schema keywords to ignore instead of failing on them")
     List<String> ignoredKeywords = new ArrayList<>();
 
@@ -64,7 +68,7 @@ final class CompileCommand implements Callable<Integer> {
         String text = Files.readString(grammarFile, StandardCharsets.UTF_8);
         SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarFile.getFileName().toString());
         GrammarSources.Parsed parsed = GrammarSources.parse(text, f,
-                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords));
+                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder));
         long tv = System.nanoTime();
         Tokenizer tokenizer = vocab.load();
         double vocabSeconds = (System.nanoTime() - tv) / 1e9;

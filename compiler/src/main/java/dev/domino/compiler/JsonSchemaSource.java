@@ -21,7 +21,13 @@ final class JsonSchemaSource {
             default -> throw new IllegalArgumentException("unknown JSON whitespace mode '" + options.whitespace()
                     + "': expected flexible, compact or fixed");
         };
-        o = o.withIgnoredKeywords(new HashSet<>(options.ignoredKeywords()));
+        JsonSchemaOptions.PropertyOrder order = switch (options.propertyOrder().toLowerCase(Locale.ROOT)) {
+            case "any" -> JsonSchemaOptions.PropertyOrder.ANY;
+            case "schema" -> JsonSchemaOptions.PropertyOrder.SCHEMA;
+            default -> throw new IllegalArgumentException("unknown JSON property order '" + options.propertyOrder()
+                    + "': expected any or schema");
+        };
+        o = o.withIgnoredKeywords(new HashSet<>(options.ignoredKeywords())).withPropertyOrder(order);
         JsonSchemaGrammar g = JsonSchemaGrammar.from(text, o);
         Map<String, String> recorded = new LinkedHashMap<>();
         recorded.put("json.whitespace", options.whitespace());
@@ -29,6 +35,7 @@ final class JsonSchemaSource {
             recorded.put("json.item_separator", options.itemSeparator());
             recorded.put("json.key_separator", options.keySeparator());
         }
+        recorded.put("json.property_order", order.name().toLowerCase(Locale.ROOT));
         List<String> ignored = g.ignoredKeywords().stream().map(Object::toString).toList();
         return new GrammarSources.Parsed(g.grammar(), recorded, ignored, true);
     }

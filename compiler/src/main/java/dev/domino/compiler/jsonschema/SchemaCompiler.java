@@ -815,7 +815,13 @@ final class SchemaCompiler {
         boolean allOptional = slots.stream().noneMatch(Slot::required);
         List<Expr> opts = new ArrayList<>();
         if (allOptional && minP == 0) opts.add(bracket("{", null, "}"));
-        Expr first = counted ? new Counted(name, slots, extra, minP, maxP).first(0) : uncounted(name, slots, extra);
+        Expr first;
+        if (opt.propertyOrder() == JsonSchemaOptions.PropertyOrder.ANY && slots.size() >= 2
+                && slots.size() <= JsonSchemaOptions.PropertyOrder.MAX_ANY_ORDER_PROPERTIES) {
+            first = new AnyOrder(name, slots, extra, counted ? new Counted(name, slots, extra, minP, maxP) : null, maxP).first();
+        } else {
+            first = counted ? new Counted(name, slots, extra, minP, maxP).first(0) : uncounted(name, slots, extra);
+        }
         if (!(first instanceof Expr.Alt a && a.options().isEmpty())) opts.add(bracket("{", first, "}"));
         return opts.isEmpty() ? Expr.NOTHING : alt(opts);
     }
@@ -867,6 +873,76 @@ final class SchemaCompiler {
         }
         if (extra != null) items.add(Expr.star(seq(comma(), extra)));
         return items.isEmpty() ? Expr.EMPTY : seq(items.toArray(Expr[]::new));
+    }
+
+    /**
+     * Non-empty member lists with the declared properties in any order: one named rule per subset of the
+     * properties still to come ({@code <obj>_s<bitmask>}), choosing the next one among them (after a comma), or
+     * ending the declared part when none of them is required. Additional members only follow the declared ones.
+     * The number of declared members emitted is {@code n - |subset|}, so min/maxProperties stay exact.
+     */
+    private final class AnyOrder {
+        final String base;
+        final List<Slot> slots;
+        final Expr extra;
+        final Counted counted; // null without min/maxProperties
+        final int maxP, full, requiredMask;
+        final Map<Integer, Expr> memo = new HashMap<>();
+
+        AnyOrder(String base, List<Slot> slots, Expr extra, Counted counted, int maxP) {
+            this.base = base;
+            this.slots = slots;
+            this.extra = extra;
+            this.counted = counted;
+            this.maxP = counted == null ? -1 : maxP;
+            this.full = (1 << slots.size()) - 1;
+            int req = 0;
+            for (int i = 0; i < slots.size(); i++) if (slots.get(i).required()) req |= 1 << i;
+            this.requiredMask = req;
+        }
+
+        /** Extra members after c >= 0 members (c == 0: non-empty, no leading comma). */
+        Expr extras(int c) {
+            if (counted != null) return counted.extras(c);
+            if (extra == null) return c == 0 ? Expr.NOTHING : Expr.EMPTY;
+            Expr more = Expr.star(seq(comma(), extra));
+            return c == 0 ? seq(extra, more) : more;
+        }
+
+        Expr first() {
+            List<Expr> opts = new ArrayList<>();
+            if (maxP != 0) {
+                for (int i = 0; i < slots.size(); i++) opts.add(seq(slots.get(i).member(), rest(full & ~(1 << i))));
+            }
+            if (requiredMask == 0) {
+                Expr e = extras(0);
+                if (!(e instanceof Expr.Alt a && a.options().isEmpty())) opts.add(e);
+            }
+            return alt(opts);
+        }
+
+        /** Members after the declared ones not in {@code remaining} (at least one) were emitted; a named rule. */
+        Expr rest(int remaining) {
+            Expr known = memo.get(remaining);
+            if (known != null) return known;
+            int c = slots.size() - Integer.bitCount(remaining);
+            String rule = newName(base + "_s" + Integer.toBinaryString(remaining));
+            Expr ref = Expr.ref(rule);
+            memo.put(remaining, ref);
+            rules.put(rule, Expr.EMPTY);
+            List<Expr> opts = new ArrayList<>();
+            if (maxP < 0 || c + 1 <= maxP) {
+                for (int i = 0; i < slots.size(); i++) {
+                    if ((remaining & (1 << i)) != 0) opts.add(seq(comma(), slots.get(i).member(), rest(remaining & ~(1 << i))));
+                }
+            }
+            if ((remaining & requiredMask) == 0) {
+                Expr e = extras(c);
+                if (!(e instanceof Expr.Alt a && a.options().isEmpty())) opts.add(e);
+            }
+            rules.put(rule, alt(opts));
+            return ref;
+        }
     }
 
     /** Member lists with min/maxProperties: one named rule per (slot, count) state. */

@@ -49,10 +49,15 @@ class JsonSchemaGrammarTest {
 
     /** Checks valid/invalid instances in compact, ", "/": " and indented forms under the matching modes. */
     static void check(String schema, List<String> valid, List<String> invalid) {
+        check(schema, valid, invalid, JsonSchemaOptions.PropertyOrder.ANY);
+    }
+
+    /** As {@link #check(String, List, List)} with the given property order in all three whitespace modes. */
+    static void check(String schema, List<String> valid, List<String> invalid, JsonSchemaOptions.PropertyOrder order) {
         String s = j(schema);
-        Grammar flex = JsonSchemaGrammar.from(s).grammar();
-        Grammar compact = JsonSchemaGrammar.from(s, JsonSchemaOptions.compact()).grammar();
-        Grammar fixed = JsonSchemaGrammar.from(s, JsonSchemaOptions.fixed(", ", ": ")).grammar();
+        Grammar flex = JsonSchemaGrammar.from(s, JsonSchemaOptions.defaults().withPropertyOrder(order)).grammar();
+        Grammar compact = JsonSchemaGrammar.from(s, JsonSchemaOptions.compact().withPropertyOrder(order)).grammar();
+        Grammar fixed = JsonSchemaGrammar.from(s, JsonSchemaOptions.fixed(", ", ": ").withPropertyOrder(order)).grammar();
         for (int pass = 0; pass < 2; pass++) {
             boolean expect = pass == 0;
             for (String inst : expect ? valid : invalid) {
@@ -120,21 +125,22 @@ class JsonSchemaGrammarTest {
     }
 
     @Test void propertiesRequiredOrder() {
+        var schemaOrder = JsonSchemaOptions.PropertyOrder.SCHEMA;
         String s = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'string'},'c':{'type':'boolean'}},"
             + "'required':['b'],'additionalProperties':false}";
         check(s, l("{'b':'x'}", "{'a':1,'b':'x'}", "{'b':'x','c':true}", "{'a':1,'b':'x','c':false}"),
             l("{}", "{'a':1}", "{'b':'x','d':1}", "{'b':1}", "{'a':1,'c':true}", "{'b':'x','b':'x'}",
                 // properties are generated in schema order only
-                "{'c':true,'b':'x'}"));
+                "{'c':true,'b':'x'}"), schemaOrder);
         String all = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'}},'additionalProperties':false}";
-        check(all, l("{}", "{'a':1}", "{'b':2}", "{'a':1,'b':2}"), l("{'a':1,'a':1}", "{'x':1}"));
+        check(all, l("{}", "{'a':1}", "{'b':2}", "{'a':1,'b':2}"), l("{'a':1,'a':1}", "{'x':1}"), schemaOrder);
         String many = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'},'c':{'type':'integer'},"
             + "'d':{'type':'integer'},'e':{'type':'integer'}}}";
         check(many, l("{}", "{'a':1}", "{'c':1,'e':2}", "{'a':1,'b':2,'c':3,'d':4,'e':5}", "{'d':1,'x':2}", "{'x':2,'y':3}", "{'b':1,'c':2}"),
-            l("{'e':1,'a':2}", "{'a':1,,'b':2}", "{,'a':1}", "{'a':1,}", "{'x':1,'a':2}", "{'a':'s'}"));
+            l("{'e':1,'a':2}", "{'a':1,,'b':2}", "{,'a':1}", "{'a':1,}", "{'x':1,'a':2}", "{'a':'s'}"), schemaOrder);
         String midRequired = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'},'c':{'type':'integer'}},"
             + "'required':['b'],'additionalProperties':false}";
-        check(midRequired, l("{'b':1}", "{'a':1,'b':2}", "{'b':1,'c':2}", "{'a':1,'b':2,'c':3}"), l("{'a':1}", "{'a':1,'c':2}", "{'a':1,,'b':2}", "{}"));
+        check(midRequired, l("{'b':1}", "{'a':1,'b':2}", "{'b':1,'c':2}", "{'a':1,'b':2,'c':3}"), l("{'a':1}", "{'a':1,'c':2}", "{'a':1,,'b':2}", "{}"), schemaOrder);
     }
 
     @Test void additionalProperties() {

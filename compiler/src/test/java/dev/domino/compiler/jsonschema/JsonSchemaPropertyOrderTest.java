@@ -1,0 +1,199 @@
+package dev.domino.compiler.jsonschema;
+
+import dev.domino.compiler.ExprMatcher;
+import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.GrammarSources;
+import dev.domino.compiler.SourceFormat;
+import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions.PropertyOrder;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import static dev.domino.compiler.jsonschema.JsonSchemaGrammarTest.check;
+import static dev.domino.compiler.jsonschema.JsonSchemaGrammarTest.j;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@link JsonSchemaOptions.PropertyOrder}: declared properties in any order (up to 6) or in schema order. */
+class JsonSchemaPropertyOrderTest {
+
+    /** Value of property {@code k} in generated instances (matching the schemas below). */
+    static String value(String k) {
+        return switch (k) {
+            case "a" -> "1";
+            case "b" -> "'x'";
+            case "c" -> "true";
+            case "d" -> "[1,2]";
+            default -> "null";
+        };
+    }
+
+    static String propSchema(String k) {
+        return switch (k) {
+            case "a" -> "{'type':'integer'}";
+            case "b" -> "{'type':'string'}";
+            case "c" -> "{'type':'boolean'}";
+            case "d" -> "{'type':'array','items':{'type':'integer'}}";
+            default -> "{'type':'null'}";
+        };
+    }
+
+    static String schema(List<String> keys, Set<String> required, String additional) {
+        List<String> props = new ArrayList<>();
+        for (String k : keys) props.add("'" + k + "':" + propSchema(k));
+        List<String> req = new ArrayList<>();
+        for (String k : keys) if (required.contains(k)) req.add("'" + k + "'");
+        return "{'type':'object','properties':{" + String.join(",", props) + "},'required':[" + String.join(",", req)
+            + "]" + (additional == null ? "" : ",'additionalProperties':" + additional) + "}";
+    }
+
+    static String object(List<String> members) {
+        List<String> parts = new ArrayList<>();
+        for (String k : members) parts.add(k.equals("x") ? "'x':0" : "'" + k + "':" + value(k));
+        return "{" + String.join(",", parts) + "}";
+    }
+
+    /** All sequences of distinct elements of {@code keys} (every permutation of every subset). */
+    static List<List<String>> arrangements(List<String> keys) {
+        List<List<String>> out = new ArrayList<>();
+        arrange(keys, new ArrayList<>(), out);
+        return out;
+    }
+
+    private static void arrange(List<String> keys, List<String> prefix, List<List<String>> out) {
+        out.add(List.copyOf(prefix));
+        for (String k : keys) {
+            if (prefix.contains(k)) continue;
+            prefix.add(k);
+            arrange(keys, prefix, out);
+            prefix.remove(prefix.size() - 1);
+        }
+    }
+
+    /** Every permutation of every subset is accepted iff it has the required keys; duplicates/unknown keys rejected. */
+    static void checkAllArrangements(List<String> keys, Set<String> required) {
+        String schema = schema(keys, required, "false");
+        List<String> valid = new ArrayList<>(), invalid = new ArrayList<>();
+        for (List<String> a : arrangements(keys)) {
+            boolean ok = a.containsAll(required);
+            (ok ? valid : invalid).add(object(a));
+            if (!ok) continue;
+            // an unknown key anywhere
+            for (int i = 0; i <= a.size(); i++) {
+                List<String> b = new ArrayList<>(a);
+                b.add(i, "x");
+                invalid.add(object(b));
+            }
+        }
+        check(schema, valid, invalid);
+        // duplicates (not valid JSON for the test's strict parser, so checked raw in every mode here)
+        Grammar flex = JsonSchemaGrammar.from(j(schema)).grammar();
+        Grammar compact = JsonSchemaGrammar.from(j(schema), JsonSchemaOptions.compact()).grammar();
+        Grammar fixed = JsonSchemaGrammar.from(j(schema), JsonSchemaOptions.fixed(", ", ": ")).grammar();
+        for (List<String> a : arrangements(keys)) {
+            if (a.isEmpty()) continue;
+            for (int i = 0; i <= a.size(); i++) {
+                for (String dup : a) {
+                    List<String> b = new ArrayList<>(a);
+                    b.add(i, dup);
+                    String text = j(object(b));
+                    assertThat(ExprMatcher.matches(flex, text)).as("flexible %s on %s", schema, text).isFalse();
+                    assertThat(ExprMatcher.matches(compact, text)).as("compact %s on %s", schema, text).isFalse();
+                    String spaced = text.replace(",", ", ").replace(":", ": ");
+                    assertThat(ExprMatcher.matches(flex, spaced)).as("flexible %s on %s", schema, spaced).isFalse();
+                    assertThat(ExprMatcher.matches(fixed, spaced)).as("fixed %s on %s", schema, spaced).isFalse();
+                }
+            }
+        }
+    }
+
+    @Test void twoProperties() {
+        checkAllArrangements(List.of("a", "b"), Set.of());
+        checkAllArrangements(List.of("a", "b"), Set.of("b"));
+        checkAllArrangements(List.of("a", "b"), Set.of("a", "b"));
+    }
+
+    @Test void threeProperties() {
+        checkAllArrangements(List.of("a", "b", "c"), Set.of());
+        checkAllArrangements(List.of("a", "b", "c"), Set.of("b"));
+        checkAllArrangements(List.of("a", "b", "c"), Set.of("a", "c"));
+        checkAllArrangements(List.of("a", "b", "c"), Set.of("a", "b", "c"));
+    }
+
+    @Test void fourProperties() {
+        checkAllArrangements(List.of("a", "b", "c", "d"), Set.of());
+        checkAllArrangements(List.of("a", "b", "c", "d"), Set.of("c"));
+        checkAllArrangements(List.of("a", "b", "c", "d"), Set.of("a", "d"));
+        checkAllArrangements(List.of("a", "b", "c", "d"), Set.of("a", "b", "c", "d"));
+    }
+
+    @Test void wrongValuesStillRejected() {
+        String s = schema(List.of("a", "b", "c"), Set.of("a"), "false");
+        check(s, List.of("{'c':false,'a':2}", "{'b':'y','a':3,'c':true}"),
+            List.of("{'c':1,'a':2}", "{'b':1,'a':3}", "{'a':'s'}", "{'a':1,,'b':'x'}", "{,'a':1}", "{'a':1,}", "{'b':'x'}"));
+    }
+
+    @Test void additionalPropertiesOnlyAfterDeclared() {
+        String open = schema(List.of("a", "b", "c"), Set.of("b"), null);
+        check(open, List.of("{'c':true,'b':'x','z':1}", "{'b':'x','a':1,'y':[],'z':{}}", "{'b':'x'}"),
+            List.of("{'z':1,'b':'x'}", "{'b':'x','z':1,'a':1}", "{'c':true,'z':1}", "{'b':'x','a':'s'}", "{'b':'x','b':'x'}"));
+        String typed = schema(List.of("a", "b"), Set.of(), "{'type':'integer'}");
+        check(typed, List.of("{}", "{'z':1}", "{'b':'x','a':1,'z':2}", "{'b':'x','z':2,'y':3}"),
+            List.of("{'z':'s'}", "{'z':1,'a':1}", "{'b':'x','a':1,'z':null}"));
+    }
+
+    @Test void minAndMaxProperties() {
+        String s = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'string'},'c':{'type':'boolean'}},"
+            + "'minProperties':2,'maxProperties':3}";
+        check(s, List.of("{'c':true,'a':1}", "{'b':'x','a':1,'c':false}", "{'c':true,'z':1}", "{'z':1,'y':2}", "{'b':'x','c':true,'a':1}"),
+            List.of("{}", "{'c':true}", "{'c':true,'b':'x','a':1,'z':1}", "{'z':1,'y':2,'w':3,'v':4}", "{'z':1,'a':1}"));
+        String max1 = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'string'}},'maxProperties':1,'additionalProperties':false}";
+        check(max1, List.of("{}", "{'a':1}", "{'b':'x'}"), List.of("{'a':1,'b':'x'}", "{'b':'x','a':1}"));
+    }
+
+    @Test void nested() {
+        String s = "{'type':'object','properties':{'p':" + schema(List.of("a", "b"), Set.of("a"), "false")
+            + ",'q':{'type':'integer'}},'required':['p','q'],'additionalProperties':false}";
+        check(s, List.of("{'q':1,'p':{'b':'x','a':1}}", "{'p':{'a':1},'q':2}"),
+            List.of("{'q':1}", "{'q':1,'p':{'b':'x'}}", "{'p':{'a':1},'q':2,'p':{'a':1}}"));
+    }
+
+    @Test void schemaOrderRejectsOutOfOrder() {
+        String s = schema(List.of("a", "b", "c"), Set.of("b"), "false");
+        check(s, List.of("{'b':'x'}", "{'a':1,'b':'x'}", "{'a':1,'b':'x','c':true}"),
+            List.of("{'b':'x','a':1}", "{'c':true,'b':'x'}", "{'c':true,'a':1,'b':'x'}", "{'a':1}"), PropertyOrder.SCHEMA);
+    }
+
+    @Test void sixPropertiesAnyOrderSevenSchemaOrder() {
+        List<String> six = List.of("p1", "p2", "p3", "p4", "p5", "p6");
+        String s6 = schema(six, Set.of("p2", "p5"), "false");
+        Grammar g6 = JsonSchemaGrammar.from(j(s6), JsonSchemaOptions.compact()).grammar();
+        assertThat(ExprMatcher.matches(g6, j("{'p6':null,'p5':null,'p4':null,'p3':null,'p2':null,'p1':null}"))).isTrue();
+        assertThat(ExprMatcher.matches(g6, j("{'p5':null,'p2':null}"))).isTrue();
+        assertThat(ExprMatcher.matches(g6, j("{'p5':null,'p1':null}"))).isFalse();
+        assertThat(ExprMatcher.matches(g6, j("{'p5':null,'p2':null,'p5':null}"))).isFalse();
+        // one rule per subset of remaining properties at most
+        assertThat(g6.rules().size()).isLessThanOrEqualTo(1 + 1 + (1 << 6));
+
+        List<String> seven = List.of("p1", "p2", "p3", "p4", "p5", "p6", "p7");
+        String s7 = schema(seven, Set.of("p2"), "false");
+        Grammar g7 = JsonSchemaGrammar.from(j(s7), JsonSchemaOptions.compact()).grammar();
+        assertThat(ExprMatcher.matches(g7, j("{'p1':null,'p2':null,'p7':null}"))).isTrue();
+        assertThat(ExprMatcher.matches(g7, j("{'p2':null,'p1':null}"))).isFalse();
+    }
+
+    @Test void frontEndOptionRecorded() {
+        String s = j(schema(List.of("a", "b"), Set.of("a", "b"), "false"));
+        var any = GrammarSources.parse(s, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults());
+        assertThat(any.options()).containsEntry("json.property_order", "any");
+        assertThat(ExprMatcher.matches(any.grammar(), "{\"b\": \"x\", \"a\": 1}")).isTrue();
+        var schemaOrder = GrammarSources.parse(s, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults().withPropertyOrder("schema"));
+        assertThat(schemaOrder.options()).containsEntry("json.property_order", "schema");
+        assertThat(ExprMatcher.matches(schemaOrder.grammar(), "{\"b\": \"x\", \"a\": 1}")).isFalse();
+        assertThatThrownBy(() -> GrammarSources.parse(s, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults().withPropertyOrder("sorted")))
+            .isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -197,7 +197,14 @@ public final class ArtifactFormat {
             out.writeString(v.name());
             out.writeString(v.fingerprint());
             out.writeVarInt(v.size(), true);
-            for (int i = 0; i < v.size(); i++) writeBytes(out, v.bytes(i));
+            // token lengths, then all token bytes as one block: two bulk reads at load time
+            int total = 0;
+            int[] lengths = new int[v.size()];
+            for (int i = 0; i < v.size(); i++) { lengths[i] = v.bytes(i).length; total += lengths[i]; }
+            writeInts(out, lengths);
+            byte[] block = new byte[total];
+            for (int i = 0, at = 0; i < v.size(); i++) { System.arraycopy(v.bytes(i), 0, block, at, lengths[i]); at += lengths[i]; }
+            writeBytes(out, block);
             writeLongs(out, v.specialIds().toLongArray());
             writeInts(out, v.eosIds());
 
@@ -278,7 +285,15 @@ public final class ArtifactFormat {
             String fingerprint = readString(in);
             int vocabSize = length(in, 1 << 24);
             byte[][] tokenBytes = new byte[vocabSize][];
-            for (int i = 0; i < vocabSize; i++) tokenBytes[i] = readBytes(in);
+            int[] lengths = readInts(in);
+            if (lengths.length != vocabSize) throw new IllegalArgumentException("token length table does not match the vocabulary");
+            byte[] block = readBytes(in);
+            for (int i = 0, at = 0; i < vocabSize; i++) {
+                int len = lengths[i];
+                if (len < 0 || len > block.length - at) throw new IllegalArgumentException("token bytes out of bounds");
+                tokenBytes[i] = java.util.Arrays.copyOfRange(block, at, at + len);
+                at += len;
+            }
             BitSet special = BitSet.valueOf(readLongs(in));
             int[] eos = readInts(in);
             Vocabulary vocabulary = new Vocabulary(vocabName, tokenBytes, special, eos);

@@ -229,11 +229,14 @@ public final class TerminalDerivation {
                 ? (Map<Object, Integer>) (Map<?, ?>) compoundTerminalIndex : terminalIndex;
         Integer existing = index.get(key);
         if (existing != null) return existing;
-        DfaBuilder.Language language;
-        try {
-            language = automata.build(regex);
-        } catch (IllegalStateException ex) {
-            throw new GrammarException(ex.getMessage() + " (in terminal " + name + ")");
+        DfaBuilder.Language language = refs(regex).isEmpty() ? LanguageCache.get(regex) : null;
+        if (language == null) {
+            try {
+                language = automata.build(regex);
+            } catch (IllegalStateException ex) {
+                throw new GrammarException(ex.getMessage() + " (in terminal " + name + ")");
+            }
+            if (refs(regex).isEmpty()) LanguageCache.put(regex, language);
         }
         ByteDfa a = language.dfa();
         boolean nullable = language.nullable();

@@ -43,7 +43,7 @@ final class CompileCommand implements Callable<Integer> {
     String jsonWhitespace = "flexible";
 
     @Option(names = "--json-property-order", paramLabel = "schema|any",
-            description = "JSON Schema object properties: any order (default; objects with at most 6 declared properties) or schema order")
+            description = "JSON Schema object properties: any order (default; objects with at most 8 declared properties) or schema order")
     String jsonPropertyOrder = "any";
 
     @Option(names = "--ignore-keyword", split = ",", description = "JSON Schema keywords to ignore instead of failing on them")

@@ -9,7 +9,7 @@ import java.util.List;
  * @param itemSeparator   with fixed whitespace: between array items / properties, e.g. ", "
  * @param keySeparator    with fixed whitespace: between key and value, e.g. ": "
  * @param ignoredKeywords keywords to skip instead of failing on them
- * @param propertyOrder   order of an object's declared properties: "any" (default; objects with at most 6
+ * @param propertyOrder   order of an object's declared properties: "any" (default; objects with at most 8
  *                        declared properties, larger ones keep schema order) or "schema"
  */
 public record FrontEndOptions(String whitespace, String itemSeparator, String keySeparator, List<String> ignoredKeywords,

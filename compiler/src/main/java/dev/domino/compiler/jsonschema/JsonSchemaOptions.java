@@ -44,7 +44,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         ANY;
 
         /** Largest number of declared properties for which {@link #ANY} order is applied. */
-        public static final int MAX_ANY_ORDER_PROPERTIES = 6;
+        public static final int MAX_ANY_ORDER_PROPERTIES = 8;
     }
 
     public JsonSchemaOptions {

@@ -17,7 +17,7 @@ import static dev.domino.compiler.jsonschema.JsonSchemaGrammarTest.j;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** {@link JsonSchemaOptions.PropertyOrder}: declared properties in any order (up to 6) or in schema order. */
+/** {@link JsonSchemaOptions.PropertyOrder}: declared properties in any order (up to the limit) or in schema order. */
 class JsonSchemaPropertyOrderTest {
 
     /** Value of property {@code k} in generated instances (matching the schemas below). */
@@ -167,22 +167,27 @@ class JsonSchemaPropertyOrderTest {
             List.of("{'b':'x','a':1}", "{'c':true,'b':'x'}", "{'c':true,'a':1,'b':'x'}", "{'a':1}"), PropertyOrder.SCHEMA);
     }
 
-    @Test void sixPropertiesAnyOrderSevenSchemaOrder() {
-        List<String> six = List.of("p1", "p2", "p3", "p4", "p5", "p6");
-        String s6 = schema(six, Set.of("p2", "p5"), "false");
-        Grammar g6 = JsonSchemaGrammar.from(j(s6), JsonSchemaOptions.compact()).grammar();
-        assertThat(ExprMatcher.matches(g6, j("{'p6':null,'p5':null,'p4':null,'p3':null,'p2':null,'p1':null}"))).isTrue();
-        assertThat(ExprMatcher.matches(g6, j("{'p5':null,'p2':null}"))).isTrue();
-        assertThat(ExprMatcher.matches(g6, j("{'p5':null,'p1':null}"))).isFalse();
-        assertThat(ExprMatcher.matches(g6, j("{'p5':null,'p2':null,'p5':null}"))).isFalse();
+    @Test void upToTheLimitAnyOrderAboveSchemaOrder() {
+        int limit = JsonSchemaOptions.PropertyOrder.MAX_ANY_ORDER_PROPERTIES;
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 1; i <= limit; i++) names.add("p" + i);
+        String s = schema(names, Set.of("p2", "p5"), "false");
+        Grammar g = JsonSchemaGrammar.from(j(s), JsonSchemaOptions.compact()).grammar();
+        StringBuilder reversed = new StringBuilder("{");
+        for (int i = limit; i >= 1; i--) reversed.append(i < limit ? "," : "").append("'p").append(i).append("':null");
+        assertThat(ExprMatcher.matches(g, j(reversed.append("}").toString()))).isTrue();
+        assertThat(ExprMatcher.matches(g, j("{'p5':null,'p2':null}"))).isTrue();
+        assertThat(ExprMatcher.matches(g, j("{'p5':null,'p1':null}"))).isFalse();
+        assertThat(ExprMatcher.matches(g, j("{'p5':null,'p2':null,'p5':null}"))).isFalse();
         // one rule per subset of remaining properties at most
-        assertThat(g6.rules().size()).isLessThanOrEqualTo(1 + 1 + (1 << 6));
+        assertThat(g.rules().size()).isLessThanOrEqualTo(1 + 1 + (1 << limit));
 
-        List<String> seven = List.of("p1", "p2", "p3", "p4", "p5", "p6", "p7");
-        String s7 = schema(seven, Set.of("p2"), "false");
-        Grammar g7 = JsonSchemaGrammar.from(j(s7), JsonSchemaOptions.compact()).grammar();
-        assertThat(ExprMatcher.matches(g7, j("{'p1':null,'p2':null,'p7':null}"))).isTrue();
-        assertThat(ExprMatcher.matches(g7, j("{'p2':null,'p1':null}"))).isFalse();
+        List<String> more = new java.util.ArrayList<>(names);
+        more.add("p" + (limit + 1));
+        String sMore = schema(more, Set.of("p2"), "false");
+        Grammar gMore = JsonSchemaGrammar.from(j(sMore), JsonSchemaOptions.compact()).grammar();
+        assertThat(ExprMatcher.matches(gMore, j("{'p1':null,'p2':null,'p" + (limit + 1) + "':null}"))).isTrue();
+        assertThat(ExprMatcher.matches(gMore, j("{'p2':null,'p1':null}"))).isFalse();
     }
 
     @Test void frontEndOptionRecorded() {

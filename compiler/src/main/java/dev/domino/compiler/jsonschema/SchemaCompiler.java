@@ -498,7 +498,7 @@ final class SchemaCompiler {
     private Expr serialize(JsonNode v) {
         if (v.isNull()) return Expr.literal("null");
         if (v.isBoolean()) return Expr.literal(v.asBoolean() ? "true" : "false");
-        if (v.isNumber()) return Expr.literal(v.isIntegralNumber() ? v.bigIntegerValue().toString() : v.decimalValue().toString());
+        if (v.isNumber()) return numberSpellings(v);
         if (v.isTextual()) return stringLiteral(v.asText());
         if (v.isArray()) {
             if (v.isEmpty()) return bracket("[", null, "]");
@@ -514,6 +514,24 @@ final class SchemaCompiler {
             items.add(seq(stringLiteral(f.getKey()), colon(), serialize(f.getValue())));
         }
         return bracket("{", seq(items.toArray(Expr[]::new)), "}");
+    }
+
+    /**
+     * The plain decimal spellings of a constant number: {@code 1}, {@code 1.0}, {@code 1.00}, ... all
+     * equal 1 (JSON Schema compares numbers by value). Exponent spellings are not offered (a
+     * subset: never accepts a wrong value).
+     */
+    private static Expr numberSpellings(JsonNode v) {
+        java.math.BigDecimal d = v.decimalValue().stripTrailingZeros();
+        String plain = d.signum() == 0 ? "0" : d.toPlainString();
+        if (plain.length() > 64) {
+            return Expr.literal(v.isIntegralNumber() ? v.bigIntegerValue().toString() : v.decimalValue().toString());
+        }
+        Expr zeros = Expr.star(Expr.chars(dev.domino.compiler.ir.CodePointSet.of('0')));
+        if (d.scale() <= 0 || d.signum() == 0) {
+            return Expr.seq(Expr.literal(plain), Expr.optional(Expr.seq(Expr.literal("."), Expr.plus(Expr.chars(dev.domino.compiler.ir.CodePointSet.of('0'))))));
+        }
+        return Expr.seq(Expr.literal(plain), zeros);
     }
 
     private Expr stringLiteral(String s) {

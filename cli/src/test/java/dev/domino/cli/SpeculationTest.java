@@ -149,12 +149,12 @@ class SpeculationTest {
         List<String> out = Corpus.readFile(SpeculationFixtures.resourcePath("instance.json"));
         assertThat(out).containsExactly(
                 "{\"a\": 1.5e-05, \"b\": [1, 2.0, 1e+16, 123456789012345678901234], \"c\": \"x\\nyé\\u0001\"}");
-        assertThat(Corpus.pythonFloatRepr(0.1)).isEqualTo("0.1");
-        assertThat(Corpus.pythonFloatRepr(1e15)).isEqualTo("1000000000000000.0");
-        assertThat(Corpus.pythonFloatRepr(0.0001)).isEqualTo("0.0001");
-        assertThat(Corpus.pythonFloatRepr(-2.5e-7)).isEqualTo("-2.5e-07");
-        assertThat(Corpus.pythonFloatRepr(123.456)).isEqualTo("123.456");
-        assertThat(Corpus.pythonFloatRepr(1.7976931348623157e308)).isEqualTo("1.7976931348623157e+308");
+        assertThat(PythonJson.floatRepr(0.1)).isEqualTo("0.1");
+        assertThat(PythonJson.floatRepr(1e15)).isEqualTo("1000000000000000.0");
+        assertThat(PythonJson.floatRepr(0.0001)).isEqualTo("0.0001");
+        assertThat(PythonJson.floatRepr(-2.5e-7)).isEqualTo("-2.5e-07");
+        assertThat(PythonJson.floatRepr(123.456)).isEqualTo("123.456");
+        assertThat(PythonJson.floatRepr(1.7976931348623157e308)).isEqualTo("1.7976931348623157e+308");
     }
 
     static String[] run(String... args) {

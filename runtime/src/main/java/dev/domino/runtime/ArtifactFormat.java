@@ -11,12 +11,9 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
@@ -90,19 +87,7 @@ public final class ArtifactFormat {
     /** Writes atomically: temp file in the same directory, then rename. */
     public static void write(Artifact artifact, Path path) throws IOException {
         byte[] bytes = toBytes(artifact);
-        Path dir = path.toAbsolutePath().getParent();
-        if (dir != null) Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, path.getFileName().toString(), ".tmp");
-        try {
-            try (OutputStream os = Files.newOutputStream(tmp)) { os.write(bytes); }
-            try {
-                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFiles.write(path, bytes);
     }
 
     // ------------------------------------------------------------------ read

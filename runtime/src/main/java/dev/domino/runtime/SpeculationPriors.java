@@ -6,13 +6,10 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -265,19 +262,7 @@ public final class SpeculationPriors {
     /** Writes atomically (temporary file, then rename). */
     public void write(Path path) throws IOException {
         byte[] bytes = toBytes();
-        Path dir = path.toAbsolutePath().getParent();
-        if (dir != null) Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, path.getFileName().toString(), ".tmp");
-        try {
-            try (OutputStream os = Files.newOutputStream(tmp)) { os.write(bytes); }
-            try {
-                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFiles.write(path, bytes);
     }
 
     /** Loads priors for {@code artifact}; fails clearly if they belong to another artifact. */

@@ -3,10 +3,8 @@ package dev.domino.runtime;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.List;
 
 /**
  * A compiled grammar bound to one vocabulary: terminals, parser grammar, and the subterminal
@@ -82,15 +80,7 @@ public final class Artifact {
             lazyTrees = new AtomicReferenceArray<>(states);
         }
 
-        terminalsByFirstByte = new int[256][];
-        for (int b = 0; b < 256; b++) {
-            List<Integer> list = new ArrayList<>();
-            for (int t = 0; t < terminals.length; t++) {
-                ByteDfa dfa = terminals[t].dfa();
-                if (dfa.step(dfa.start(), b) >= 0) list.add(t);
-            }
-            terminalsByFirstByte[b] = list.stream().mapToInt(Integer::intValue).toArray();
-        }
+        terminalsByFirstByte = Terminal.startersByByte(terminals);
         boolean[] ignored = new boolean[terminals.length];
         for (int t = 0; t < terminals.length; t++) ignored[t] = terminals[t].ignored();
         parser = new EarleyParser(grammar, ignored);

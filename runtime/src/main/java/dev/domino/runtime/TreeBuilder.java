@@ -38,15 +38,7 @@ public final class TreeBuilder {
         this.trie = trie;
         this.cap = cap;
         this.vocabSize = vocabSize;
-        startersByByte = new int[256][];
-        for (int b = 0; b < 256; b++) {
-            List<Integer> list = new ArrayList<>();
-            for (int t = 0; t < terminals.length; t++) {
-                ByteDfa dfa = terminals[t].dfa();
-                if (dfa.step(dfa.start(), b) >= 0) list.add(t);
-            }
-            startersByByte[b] = list.stream().mapToInt(Integer::intValue).toArray();
-        }
+        startersByByte = Terminal.startersByByte(terminals);
         followStartersCache = new java.util.concurrent.atomic.AtomicReferenceArray<>(terminals.length);
     }
 

@@ -45,6 +45,14 @@ class OracleMaskTest {
 
     @Test void wordSoupLexicalAmbiguity() { check(TestGrammars.wordSoup(), 10, 3); }
 
+    /** (a|b)*a(a|b){12} needs 2^13 DFA states: too large for one terminal, so it stays in the parser. */
+    @Test void automatonTooLargeForOneTerminal() {
+        Map<String, Expr> r = new LinkedHashMap<>();
+        Expr ab = alt(literal("a"), literal("b"));
+        r.put("root", seq(star(ab), literal("a"), new Repeat(ab, 12, 12)));
+        check(Grammar.of("root", r), 4, 6);
+    }
+
     @Test void keywordsVersusIdentifiers() {
         Map<String, Expr> r = new LinkedHashMap<>();
         r.put("root", plus(ref("stmt")));

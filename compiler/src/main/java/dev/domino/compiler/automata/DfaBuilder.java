@@ -23,6 +23,14 @@ import java.util.function.Function;
 public final class DfaBuilder {
     private final ByteNfa nfa;
 
+    /** Above this many DFA states a piece is not worth being one terminal (see {@link TooLarge}). */
+    public static final int MAX_STATES = 4000;
+
+    /** Thrown when a terminal's automaton would exceed {@link #MAX_STATES}; the caller decomposes it instead. */
+    public static final class TooLarge extends RuntimeException {
+        TooLarge() { super("automaton larger than " + MAX_STATES + " states", null, false, false); }
+    }
+
     /** @param rules resolves a Ref's rule name to its (regular, non-recursive) body */
     public DfaBuilder(Function<String, Expr> rules) { this.nfa = new ByteNfa(rules); }
 
@@ -126,6 +134,7 @@ public final class DfaBuilder {
                 Key key = new Key(next);
                 Integer nid = ids.get(key);
                 if (nid == null) {
+                    if (sets.size() >= MAX_STATES) throw new TooLarge();
                     nid = sets.size();
                     ids.put(key, nid);
                     sets.add(next);

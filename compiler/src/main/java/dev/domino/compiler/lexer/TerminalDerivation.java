@@ -186,7 +186,7 @@ public final class TerminalDerivation {
     private boolean isTerminalRule(String name) {
         if (lexicalMode) return terminalRules.contains(name);
         return regularRules.contains(name) && (!fineTerminals || refs(rules.get(name)).isEmpty())
-                && !tooBig(new Expr.Ref(name, 0, 0));
+                && !tooBig(new Expr.Ref(name, 0, 0)) && !tooLargeRules.contains(name);
     }
 
     /**
@@ -195,6 +195,8 @@ public final class TerminalDerivation {
      * items, but a 30,000-state automaton is slow to build and to walk.
      */
     static final int MAX_TERMINAL_SIZE = 4000;
+    /** Regular rules whose automaton turned out too large: they stay in the parser. */
+    private final Set<String> tooLargeRules = new HashSet<>();
     private final java.util.IdentityHashMap<Expr, Integer> sizeCache = new java.util.IdentityHashMap<>();
 
     private boolean tooBig(Expr e) { return size(e) > MAX_TERMINAL_SIZE; }
@@ -235,6 +237,12 @@ public final class TerminalDerivation {
                 language = automata.build(regex);
             } catch (IllegalStateException ex) {
                 throw new GrammarException(ex.getMessage() + " (in terminal " + name + ")");
+            } catch (DfaBuilder.TooLarge tooLarge) {
+                if (lexicalMode && key instanceof String) {
+                    throw new GrammarException("terminal " + name + " is too large (" + tooLarge.getMessage() + ")");
+                }
+                index.put(key, -1); // the caller keeps this piece in the parser instead
+                return -1;
             }
             if (refs(regex).isEmpty()) LanguageCache.put(regex, language);
         }
@@ -289,8 +297,12 @@ public final class TerminalDerivation {
         Expr body = rules.get(name);
         if (isTerminalRule(name)) {
             // a regular start rule (or a lexical rule used as a nonterminal): one terminal
-            addProduction(nt, new int[] {terminalSymbol(terminalFor("rule " + name, new Expr.Ref(name, 0, 0), name))});
-            return nt;
+            int t = terminalFor("rule " + name, new Expr.Ref(name, 0, 0), name);
+            if (t >= 0) {
+                addProduction(nt, new int[] {terminalSymbol(t)});
+                return nt;
+            }
+            tooLargeRules.add(name);
         }
         if (body instanceof Expr.Alt alt) {
             if (alt.options().isEmpty()) intentionallyEmpty.add(nt);
@@ -330,7 +342,9 @@ public final class TerminalDerivation {
             for (Expr item : run) out.add(symbol(item));
         } else if (run.size() > 1) {
             Expr joined = new Expr.Seq(run);
-            out.add(terminalSymbol(terminalFor(joined, joined, ExprPrinter.brief(joined, 48))));
+            int t = terminalFor(joined, joined, ExprPrinter.brief(joined, 48));
+            if (t >= 0) out.add(terminalSymbol(t));
+            else for (Expr item : run) out.add(symbol(item));
         }
         run.clear();
     }
@@ -349,18 +363,32 @@ public final class TerminalDerivation {
     private int symbolUncached(Expr e) {
         if (e instanceof Expr.Ref r) {
             if (isTerminalRule(r.name())) {
-                return terminalSymbol(terminalFor("rule " + r.name(), r, r.name()));
+                int t = terminalFor("rule " + r.name(), r, r.name());
+                if (t >= 0) return terminalSymbol(t);
+                tooLargeRules.add(r.name());
             }
             return parserNonterminal(r.name());
         }
         if (e instanceof Expr.Literal lit) {
-            return terminalSymbol(terminalFor(lit, lit, ExprPrinter.print(lit)));
+            int t = terminalFor(lit, lit, ExprPrinter.brief(lit, 48));
+            if (t >= 0) return terminalSymbol(t);
+            // a very long literal: a sequence of shorter ones
+            int[] cps = lit.text().codePoints().toArray();
+            int nt = freshNonterminal("literal");
+            List<Integer> parts = new ArrayList<>();
+            for (int i = 0; i < cps.length; i += 1000) {
+                Expr part = new Expr.Literal(new String(cps, i, Math.min(1000, cps.length - i)));
+                parts.add(terminalSymbol(terminalFor(part, part, ExprPrinter.brief(part, 48))));
+            }
+            addProduction(nt, parts.stream().mapToInt(Integer::intValue).toArray());
+            return nt;
         }
         if (e instanceof Expr.Chars c) {
             return terminalSymbol(terminalFor(c, c, c.set().equals(CodePointSet.ANY) ? "." : c.set().toString()));
         }
         if (!lexicalMode && isRegularExpr(e) && (!fineTerminals || refs(e).isEmpty()) && !tooBig(e)) {
-            return terminalSymbol(terminalFor(e, e, ExprPrinter.brief(e, 48)));
+            int t = terminalFor(e, e, ExprPrinter.brief(e, 48));
+            if (t >= 0) return terminalSymbol(t);
         }
         if (e instanceof Expr.Seq s) {
             int nt = freshNonterminal("seq");

@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
+ * Reference construction for the tests: regular IR expressions to byte-level automata with
+ * dk.brics.automaton (the production path is {@link DfaBuilder}, which must agree with it).
  * Regular IR expressions to byte-level automata. dk.brics.automaton works on UTF-16 chars; we
  * use only chars 0x00..0xFF, each standing for one byte, and expand code points to their UTF-8
  * byte sequences while building. Determinization and minimization therefore happen over bytes,

@@ -34,7 +34,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -178,20 +178,7 @@ public final class ArtifactFormat {
             out.writeVarInt(info.dynamicCap(), true);
 
             mark(out, "vocabulary");
-            Vocabulary v = a.vocabulary();
-            out.writeString(v.name());
-            out.writeString(v.fingerprint());
-            out.writeVarInt(v.size(), true);
-            // token lengths, then all token bytes as one block: two bulk reads at load time
-            int total = 0;
-            int[] lengths = new int[v.size()];
-            for (int i = 0; i < v.size(); i++) { lengths[i] = v.bytes(i).length; total += lengths[i]; }
-            writeInts(out, lengths);
-            byte[] block = new byte[total];
-            for (int i = 0, at = 0; i < v.size(); i++) { System.arraycopy(v.bytes(i), 0, block, at, lengths[i]); at += lengths[i]; }
-            writeBytes(out, block);
-            writeLongs(out, v.specialIds().toLongArray());
-            writeInts(out, v.eosIds());
+            VocabularySection.write(out, a.vocabulary());
 
             mark(out, "terminals");
             out.writeVarInt(a.terminalCount(), true);
@@ -266,24 +253,8 @@ public final class ArtifactFormat {
             int cap = in.readVarInt(true);
             ArtifactInfo info = new ArtifactInfo(sourceName, sourceFormat, sourceSha, options, ignored, cap);
 
-            String vocabName = readString(in);
-            String fingerprint = readString(in);
-            int vocabSize = length(in, 1 << 24);
-            byte[][] tokenBytes = new byte[vocabSize][];
-            int[] lengths = readInts(in);
-            if (lengths.length != vocabSize) throw new IllegalArgumentException("token length table does not match the vocabulary");
-            byte[] block = readBytes(in);
-            for (int i = 0, at = 0; i < vocabSize; i++) {
-                int len = lengths[i];
-                if (len < 0 || len > block.length - at) throw new IllegalArgumentException("token bytes out of bounds");
-                tokenBytes[i] = java.util.Arrays.copyOfRange(block, at, at + len);
-                at += len;
-            }
-            BitSet special = BitSet.valueOf(readLongs(in));
-            int[] eos = readInts(in);
-            Vocabulary vocabulary = new Vocabulary(vocabName, tokenBytes, special, eos);
-            // the stored fingerprint is informational: the checksum guards the bytes, and the vocabulary
-            // computes its own fingerprint from them when asked (keeps loading cheap)
+            Vocabulary vocabulary = VocabularySection.read(in);
+            int vocabSize = vocabulary.size();
 
             int terminalCount = length(in, 1 << 20);
             Terminal[] terminals = new Terminal[terminalCount];
@@ -342,14 +313,14 @@ public final class ArtifactFormat {
     }
 
     /** A count of elements that each take at least one byte: bounded by the bytes left, too. */
-    private static int length(Input in, int max) {
+    static int length(Input in, int max) {
         int n = in.readVarInt(true);
         if (n < 0 || n > max || n > in.limit() - in.position()) throw new IllegalArgumentException("length " + n + " out of bounds");
         return n;
     }
 
     /** Kryo's readString allocates the declared char count up front: check it against the bytes left first. */
-    private static String readString(Input in) {
+    static String readString(Input in) {
         int pos = in.position();
         if (pos < in.limit() && in.readVarIntFlag()) {
             int n = in.readVarIntFlag(true) - 1;
@@ -360,7 +331,7 @@ public final class ArtifactFormat {
     }
 
     /** Bounded by the bytes actually left in the payload: a hostile length cannot over-allocate. */
-    private static int arrayLength(Input in, int elementBytes) {
+    static int arrayLength(Input in, int elementBytes) {
         int n = in.readVarInt(true);
         long left = (long) in.limit() - in.position();
         if (n < 0 || n > MAX_ARRAY || (long) n * elementBytes > left * 8 + 8) {
@@ -369,28 +340,28 @@ public final class ArtifactFormat {
         return n;
     }
 
-    private static void writeBytes(Output out, byte[] b) { out.writeVarInt(b.length, true); out.writeBytes(b); }
+    static void writeBytes(Output out, byte[] b) { out.writeVarInt(b.length, true); out.writeBytes(b); }
 
-    private static byte[] readBytes(Input in) { int n = arrayLength(in, 8); return in.readBytes(n); }
+    static byte[] readBytes(Input in) { int n = arrayLength(in, 8); return in.readBytes(n); }
 
-    private static void writeInts(Output out, int[] a) {
+    static void writeInts(Output out, int[] a) {
         out.writeVarInt(a.length, true);
         for (int v : a) out.writeVarInt(v, false);
     }
 
-    private static int[] readInts(Input in) {
+    static int[] readInts(Input in) {
         int n = arrayLength(in, 8);
         int[] a = new int[n];
         for (int i = 0; i < n; i++) a[i] = in.readVarInt(false);
         return a;
     }
 
-    private static void writeLongs(Output out, long[] a) {
+    static void writeLongs(Output out, long[] a) {
         out.writeVarInt(a.length, true);
         out.writeLongs(a, 0, a.length);
     }
 
-    private static long[] readLongs(Input in) {
+    static long[] readLongs(Input in) {
         int n = arrayLength(in, 64);
         return in.readLongs(n);
     }

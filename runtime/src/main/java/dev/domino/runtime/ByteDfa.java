@@ -45,6 +45,61 @@ public final class ByteDfa {
         return s >= 0 && accepting[s];
     }
 
+    /**
+     * The automaton as seen from {@code state}: the states reachable from it, renumbered in
+     * breadth-first order (bytes ascending) with {@code state} as start. Minimal automata with
+     * the same language from their states give equal residuals, so the residual is a key under
+     * which such states share work. Null when more than {@code maxStates} states are reachable.
+     */
+    public ByteDfa residual(int state, int maxStates) {
+        int[] newId = new int[stateCount];
+        java.util.Arrays.fill(newId, -1);
+        int[] order = new int[Math.min(stateCount, maxStates)];
+        int n = 0;
+        newId[state] = n;
+        order[n++] = state;
+        for (int i = 0; i < n; i++) {
+            int base = order[i] << 8;
+            for (int b = 0; b < 256; b++) {
+                int t = next[base | b];
+                if (t >= 0 && newId[t] < 0) {
+                    if (n == order.length) return null;
+                    newId[t] = n;
+                    order[n++] = t;
+                }
+            }
+        }
+        boolean[] acc = new boolean[n];
+        int[] table = new int[n << 8];
+        for (int i = 0; i < n; i++) {
+            acc[i] = accepting[order[i]];
+            int base = order[i] << 8;
+            for (int b = 0; b < 256; b++) {
+                int t = next[base | b];
+                table[(i << 8) | b] = t < 0 ? -1 : newId[t];
+            }
+        }
+        return new ByteDfa(n, 0, acc, table);
+    }
+
+    private volatile long[] asciiLoops;
+
+    /**
+     * Per state, the ASCII bytes that lead back to the same state, as two longs (bytes 0..63,
+     * 64..127): lets a vocabulary walk take whole trie subtrees that cannot leave the state.
+     */
+    public long[] asciiLoops() {
+        long[] loops = asciiLoops;
+        if (loops == null) {
+            loops = new long[2 * stateCount];
+            for (int s = 0; s < stateCount; s++) {
+                for (int b = 0; b < 128; b++) if (next[(s << 8) | b] == s) loops[2 * s + (b >>> 6)] |= 1L << b;
+            }
+            asciiLoops = loops;
+        }
+        return loops;
+    }
+
     private int hash;
 
     /** Content equality: identical automata share cached vocabulary walks across artifacts. */

@@ -80,20 +80,32 @@ public final class TreeBuilder {
                 node.sharedGroups.put(t, before == null ? w.continuation()
                         : TokenSet.of(union(before.toArray(), w.continuation().toArray()), vocabSize));
             }
-            for (int i = 0; i < w.endNodes().length; i++) afterEnd(w.endNodes()[i], t, node);
-        }
-
-        /** Terminal t ended at trie node n: start every terminal that may follow it. */
-        void afterEnd(int n, int t, Node node) {
-            if (n == 0) {
+            if (w.endsAtRoot()) {
                 // ended before the token's first byte: what follows is a whole-trie walk of each
                 // next terminal, which the shared walks already know
                 Node ended = node.children.computeIfAbsent(t, k -> new Node());
                 for (int t2 = follow[t].nextSetBit(0); t2 >= 0; t2 = follow[t].nextSetBit(t2 + 1)) {
                     fromRoot(ended, t2, terminals[t2].dfa().start());
                 }
-                return;
             }
+            if (w.endChildCount() == 0) return;
+            Node ended = null;
+            int[][] next = followStarters(t);
+            int[] byteStart = w.endChildStart(), children = w.endChildNode();
+            for (int b = 0; b < 256; b++) {
+                int from = byteStart[b], to = byteStart[b + 1];
+                if (from == to || next[b].length == 0) continue;
+                if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
+                for (int t2 : next[b]) {
+                    ByteDfa dfa2 = terminals[t2].dfa();
+                    int s2 = dfa2.step(dfa2.start(), b);
+                    for (int i = from; i < to; i++) dfs(children[i], t2, s2, ended);
+                }
+            }
+        }
+
+        /** Terminal t ended at trie node n (not the root), inside a walk: start every terminal that may follow it. */
+        void afterEnd(int n, int t, Node node) {
             Node ended = null;
             int[][] next = followStarters(t);
             for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {

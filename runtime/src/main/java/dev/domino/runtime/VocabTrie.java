@@ -22,6 +22,9 @@ public final class VocabTrie {
     private final int[] tokenStart;   // per node, into tokenList; length nodes+1
     private final int[] tokenList;
     private final int[] subtreeEnd;
+    /** Per node, the ASCII bytes on edges below it (2 longs per node), and whether any non-ASCII byte is. */
+    private final long[] asciiBelow;
+    private final java.util.BitSet nonAsciiBelow;
     private final TerminalWalks walks = new TerminalWalks(this);
 
     /** The shared trie of a vocabulary (built on first use). */
@@ -122,6 +125,22 @@ public final class VocabTrie {
         for (int n = nodes - 1; n >= 0; n--) {
             subtreeEnd[n] = childStart[n + 1] > childStart[n] ? subtreeEnd[childNode[childStart[n + 1] - 1]] : n + 1;
         }
+        asciiBelow = new long[2 * nodes];
+        nonAsciiBelow = new java.util.BitSet(nodes);
+        for (int n = nodes - 1; n >= 0; n--) {
+            long lo = 0, hi = 0;
+            boolean high = false;
+            for (int c = childStart[n]; c < childStart[n + 1]; c++) {
+                int b = childByte[c] & 0xFF, child = childNode[c];
+                if (b < 64) lo |= 1L << b; else if (b < 128) hi |= 1L << b; else high = true;
+                lo |= asciiBelow[2 * child];
+                hi |= asciiBelow[2 * child + 1];
+                high |= nonAsciiBelow.get(child);
+            }
+            asciiBelow[2 * n] = lo;
+            asciiBelow[2 * n + 1] = hi;
+            if (high) nonAsciiBelow.set(n);
+        }
     }
 
     public int nodeCount() { return subtreeEnd.length; }
@@ -133,6 +152,14 @@ public final class VocabTrie {
     public int tokenEnd(int node) { return tokenStart[node + 1]; }
     public int token(int index) { return tokenList[index]; }
     public int subtreeEnd(int node) { return subtreeEnd[node]; }
+
+    /**
+     * True when every byte below {@code node} is an ASCII byte in {@code lo}/{@code hi} (bytes
+     * 0..63 and 64..127): an automaton state that loops on those bytes keeps the whole subtree.
+     */
+    public boolean subtreeWithin(int node, long lo, long hi) {
+        return (asciiBelow[2 * node] & ~lo) == 0 && (asciiBelow[2 * node + 1] & ~hi) == 0 && !nonAsciiBelow.get(node);
+    }
     /** Index range in the token list of every token in node's subtree. */
     public int subtreeTokenStart(int node) { return tokenStart[node]; }
     public int subtreeTokenEnd(int node) { return tokenStart[subtreeEnd[node]]; }

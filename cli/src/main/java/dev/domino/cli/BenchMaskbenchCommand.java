@@ -51,6 +51,10 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
     @Option(names = "--eager", description = "build every tree at compile time (default: lazily, on first use; the cost then shows in TBM)")
     boolean eager;
 
+    @Option(names = "--prebuild-ms", paramLabel = "MS", description = "without --eager: build trees at compile time for about MS milliseconds "
+            + "(counted in TTFM), the rest on first use (counted in TBM); default ${DEFAULT-VALUE}")
+    long prebuildMillis = 0;
+
     @Option(names = "--compile-threads", paramLabel = "N", description = "tree-building threads (default ${DEFAULT-VALUE}: single-threaded measurement)")
     int compileThreads = 1;
 
@@ -100,7 +104,7 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
         if (writeTokenized != null) return writeTokenized(schemas);
         MaskBenchRunner.Config config = new MaskBenchRunner.Config(tokenizer.vocabulary(), format,
                 new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder), compileThreads,
-                Math.round(timeLimit * 1000), warmup, profile, stallFile, stallMillis, eager);
+                Math.round(timeLimit * 1000), warmup, profile, stallFile, stallMillis, eager, prebuildMillis);
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
         BufferedWriter rows = out == null ? null : Files.newBufferedWriter(out, StandardCharsets.UTF_8);

@@ -14,13 +14,16 @@ import java.util.function.IntConsumer;
  * @param progress        called with the number of scanner states finished (may be null)
  * @param extra           options recorded in the artifact (front-end settings)
  * @param ignoredKeywords front-end keywords the user chose to ignore, recorded in the artifact
- * @param lazy            store no trees: the runtime builds each scanner state's tree on first use
+ * @param lazy            do not store every tree: the runtime builds the missing ones on first use
  *                        (fast compiles for grammars made on request, e.g. per-request JSON Schemas)
+ * @param prebuildMillis  with {@code lazy}: still build trees, in scanner-state order, for about this
+ *                        long, and store them (0 = none). Moves first-use cost out of the first masks
+ *                        into compile time; which trees get stored depends on timing, masks do not
  * @param fineTerminals   only reference-free regular pieces become terminals (see
  *                        {@code TerminalDerivation.deriveFine}); generated grammars want this
  */
 public record CompileOptions(int dynamicCap, int threads, IntConsumer progress, Map<String, String> extra,
-                             List<String> ignoredKeywords, boolean lazy, boolean fineTerminals) {
+                             List<String> ignoredKeywords, boolean lazy, boolean fineTerminals, long prebuildMillis) {
     public static final int DEFAULT_DYNAMIC_CAP = 32;
 
     public CompileOptions {
@@ -29,14 +32,15 @@ public record CompileOptions(int dynamicCap, int threads, IntConsumer progress, 
     }
 
     public static CompileOptions defaults() {
-        return new CompileOptions(DEFAULT_DYNAMIC_CAP, Runtime.getRuntime().availableProcessors(), null, Map.of(), List.of(), false, false);
+        return new CompileOptions(DEFAULT_DYNAMIC_CAP, Runtime.getRuntime().availableProcessors(), null, Map.of(), List.of(), false, false, 0);
     }
 
-    public CompileOptions withProgress(IntConsumer p) { return new CompileOptions(dynamicCap, threads, p, extra, ignoredKeywords, lazy, fineTerminals); }
-    public CompileOptions withThreads(int n) { return new CompileOptions(dynamicCap, n, progress, extra, ignoredKeywords, lazy, fineTerminals); }
-    public CompileOptions withDynamicCap(int cap) { return new CompileOptions(cap, threads, progress, extra, ignoredKeywords, lazy, fineTerminals); }
-    public CompileOptions withExtra(Map<String, String> e) { return new CompileOptions(dynamicCap, threads, progress, e, ignoredKeywords, lazy, fineTerminals); }
-    public CompileOptions withIgnoredKeywords(List<String> k) { return new CompileOptions(dynamicCap, threads, progress, extra, k, lazy, fineTerminals); }
-    public CompileOptions withLazy(boolean l) { return new CompileOptions(dynamicCap, threads, progress, extra, ignoredKeywords, l, fineTerminals); }
-    public CompileOptions withFineTerminals(boolean f) { return new CompileOptions(dynamicCap, threads, progress, extra, ignoredKeywords, lazy, f); }
+    public CompileOptions withProgress(IntConsumer p) { return new CompileOptions(dynamicCap, threads, p, extra, ignoredKeywords, lazy, fineTerminals, prebuildMillis); }
+    public CompileOptions withThreads(int n) { return new CompileOptions(dynamicCap, n, progress, extra, ignoredKeywords, lazy, fineTerminals, prebuildMillis); }
+    public CompileOptions withDynamicCap(int cap) { return new CompileOptions(cap, threads, progress, extra, ignoredKeywords, lazy, fineTerminals, prebuildMillis); }
+    public CompileOptions withExtra(Map<String, String> e) { return new CompileOptions(dynamicCap, threads, progress, e, ignoredKeywords, lazy, fineTerminals, prebuildMillis); }
+    public CompileOptions withIgnoredKeywords(List<String> k) { return new CompileOptions(dynamicCap, threads, progress, extra, k, lazy, fineTerminals, prebuildMillis); }
+    public CompileOptions withLazy(boolean l) { return new CompileOptions(dynamicCap, threads, progress, extra, ignoredKeywords, l, fineTerminals, prebuildMillis); }
+    public CompileOptions withPrebuildMillis(long ms) { return new CompileOptions(dynamicCap, threads, progress, extra, ignoredKeywords, lazy, fineTerminals, ms); }
+    public CompileOptions withFineTerminals(boolean f) { return new CompileOptions(dynamicCap, threads, progress, extra, ignoredKeywords, lazy, f, prebuildMillis); }
 }

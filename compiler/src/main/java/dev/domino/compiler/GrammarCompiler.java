@@ -41,7 +41,7 @@ public final class GrammarCompiler {
         Map<String, String> recorded = new TreeMap<>(options.extra());
         ArtifactInfo info = new ArtifactInfo(sourceName, sourceFormat, sha256(sourceText), recorded,
                 options.ignoredKeywords(), options.dynamicCap());
-        if (options.lazy()) {
+        if (options.lazy() && options.prebuildMillis() <= 0) {
             return new Artifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(), null, null);
         }
         TreeBuilder builder = new TreeBuilder(terminals, lexed.follow(), lexed.first(), VocabTrie.of(vocab),
@@ -52,10 +52,29 @@ public final class GrammarCompiler {
         for (int t = 0; t < terminals.length; t++) {
             for (int s = 0; s < terminals[t].dfa().stateCount(); s++) states.add(new int[] {t, s});
         }
+        if (options.lazy()) return prebuilt(info, vocab, terminals, lexed, builder, states, options.prebuildMillis());
         TokenTree[] trees = buildAll(builder, states, options);
         int[] treeOfState = new int[trees.length];
         for (int q = 0; q < trees.length; q++) treeOfState[q] = q;
         return new Artifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(), trees, treeOfState);
+    }
+
+    /**
+     * Lazy with a time budget: trees in scanner-state order (the between state first, then terminals
+     * roughly in grammar order) until the budget is spent; the rest are built on first use.
+     */
+    private static Artifact prebuilt(ArtifactInfo info, Vocabulary vocab, Terminal[] terminals, LexedGrammar lexed,
+                                     TreeBuilder builder, List<int[]> states, long budgetMillis) {
+        long deadline = System.nanoTime() + budgetMillis * 1_000_000L;
+        List<TokenTree> stored = new ArrayList<>();
+        int[] treeOfState = new int[states.size()];
+        java.util.Arrays.fill(treeOfState, -1);
+        for (int q = 0; q < states.size() && System.nanoTime() < deadline; q++) {
+            treeOfState[q] = stored.size();
+            stored.add(builder.build(states.get(q)[0], states.get(q)[1]));
+        }
+        return new Artifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(),
+                stored.toArray(new TokenTree[0]), treeOfState);
     }
 
     private static TokenTree[] buildAll(TreeBuilder builder, List<int[]> states, CompileOptions options) {

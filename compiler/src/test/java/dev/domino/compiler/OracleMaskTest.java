@@ -76,8 +76,36 @@ class OracleMaskTest {
     static void check(Grammar g, int sentences, long seed, boolean lazy) { check(g, sentences, seed, lazy, false); }
 
     static void check(Grammar g, int sentences, long seed, boolean lazy, boolean fine) {
-        Artifact artifact = GrammarCompiler.compile(g, o200k.vocabulary(), "test", "ir", "test",
-                CompileOptions.defaults().withLazy(lazy).withFineTerminals(fine));
+        check(g, sentences, seed, CompileOptions.defaults().withLazy(lazy).withFineTerminals(fine));
+    }
+
+    /**
+     * A JSON Schema grammar (fine terminals: keys merged with the value strings after them, so
+     * walks are shared through loop cores with exits), partly prebuilt, read back from bytes.
+     */
+    @Test void jsonSchemaPartlyPrebuiltRoundTrip() throws Exception {
+        String schema = """
+                {"type": "object", "properties": {
+                   "name": {"type": "string"}, "note": {"type": "string", "maxLength": 3},
+                   "tags": {"type": "array", "items": {"type": "string"}},
+                   "age": {"type": "integer"}, "kind": {"enum": ["a\\b", "c"]}},
+                 "required": ["name"], "additionalProperties": {"type": "string"}}""";
+        Grammar g = dev.domino.compiler.jsonschema.JsonSchemaGrammar.from(schema).grammar();
+        check(g, 10, 21, CompileOptions.defaults().withLazy(true).withFineTerminals(true).withPrebuildMillis(1), true);
+        check(g, 6, 22, CompileOptions.defaults().withLazy(true).withFineTerminals(true).withPrebuildMillis(60_000), true);
+    }
+
+    static void check(Grammar g, int sentences, long seed, CompileOptions options) { check(g, sentences, seed, options, false); }
+
+    static void check(Grammar g, int sentences, long seed, CompileOptions options, boolean roundTrip) {
+        Artifact compiled = GrammarCompiler.compile(g, o200k.vocabulary(), "test", "ir", "test", options);
+        Artifact artifact;
+        try {
+            artifact = roundTrip ? dev.domino.runtime.ArtifactFormat.read(new java.io.ByteArrayInputStream(
+                    dev.domino.runtime.ArtifactFormat.toBytes(compiled))) : compiled;
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
         ByteEarleyOracle oracle = new ByteEarleyOracle(g);
         SentenceSampler sampler = new SentenceSampler(g).maxLength(60);
         Random random = new Random(seed);

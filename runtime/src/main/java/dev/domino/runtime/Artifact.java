@@ -23,10 +23,10 @@ public final class Artifact {
     private final ParserGrammar grammar;
     private final BitSet[] follow;
     private final BitSet first;
-    /** Eager artifacts: distinct trees and the tree of each scanner state. Null when lazy. */
+    /** Stored (precomputed) distinct trees, and per scanner state its index there or -1: built on first use. */
     private final TokenTree[] trees;
     private final int[] treeOfState;
-    /** Lazy artifacts: trees built on first use, per scanner state. */
+    /** Per scanner state, trees built on first use; null when every tree is stored. */
     private final AtomicReferenceArray<TokenTree> lazyTrees;
     private volatile TreeBuilder lazyBuilder;
 
@@ -41,8 +41,9 @@ public final class Artifact {
     /**
      * @param follow      per terminal, the terminals that may follow it (tree pruning)
      * @param first       terminals that may begin the output
-     * @param trees       distinct trees, or null for a lazy artifact (trees built on first use)
-     * @param treeOfState per scanner state, its tree's index in {@code trees}; null when lazy
+     * @param trees       stored distinct trees, or null for a lazy artifact (every tree built on first use)
+     * @param treeOfState per scanner state, its tree's index in {@code trees}, or -1 when that tree is
+     *                    built on first use; null when lazy
      */
     public Artifact(ArtifactInfo info, Vocabulary vocabulary, Terminal[] terminals, ParserGrammar grammar,
                     BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState) {
@@ -52,8 +53,6 @@ public final class Artifact {
         this.grammar = grammar;
         this.follow = follow;
         this.first = first;
-        this.trees = trees;
-        this.treeOfState = treeOfState;
         if (grammar.terminalCount() != terminals.length) throw new IllegalArgumentException("terminal count mismatch");
         if (follow.length != terminals.length) throw new IllegalArgumentException("follow sets do not match the terminals");
         if ((trees == null) != (treeOfState == null)) throw new IllegalArgumentException("trees and tree index must both be present or absent");
@@ -71,14 +70,21 @@ public final class Artifact {
             }
         }
         vocabWords = (vocabulary.size() + 63) >>> 6;
-        if (trees != null) {
-            if (treeOfState.length != states) throw new IllegalArgumentException("tree index has " + treeOfState.length + " states, expected " + states);
-            for (int tree : treeOfState) if (tree < 0 || tree >= trees.length) throw new IllegalArgumentException("bad tree index");
-            for (TokenTree tree : trees) validate(tree);
-            lazyTrees = null;
-        } else {
-            lazyTrees = new AtomicReferenceArray<>(states);
+        if (trees == null) {
+            trees = new TokenTree[0];
+            treeOfState = new int[states];
+            java.util.Arrays.fill(treeOfState, -1);
         }
+        if (treeOfState.length != states) throw new IllegalArgumentException("tree index has " + treeOfState.length + " states, expected " + states);
+        boolean anyLazy = false;
+        for (int tree : treeOfState) {
+            if (tree < -1 || tree >= trees.length) throw new IllegalArgumentException("bad tree index");
+            anyLazy |= tree < 0;
+        }
+        for (TokenTree tree : trees) validate(tree);
+        this.trees = trees;
+        this.treeOfState = treeOfState;
+        lazyTrees = anyLazy ? new AtomicReferenceArray<>(states) : null;
 
         terminalsByFirstByte = Terminal.startersByByte(terminals);
         boolean[] ignored = new boolean[terminals.length];
@@ -113,19 +119,29 @@ public final class Artifact {
     public int terminalCount() { return terminals.length; }
     public Terminal terminal(int t) { return terminals[t]; }
     public ParserGrammar grammar() { return grammar; }
-    /** True when trees are built on first use instead of stored in the file. */
-    public boolean isLazy() { return trees == null; }
-    /** Eager: distinct stored trees. Lazy: scanner states (some trees not built yet). */
-    public int treeCount() { return trees != null ? trees.length : lazyTrees.length(); }
-    /** Eager: a distinct tree. Lazy: the tree of scanner state {@code index}, or null if not built yet. */
-    public TokenTree tree(int index) { return trees != null ? trees[index] : lazyTrees.get(index); }
+    /** True when some trees are built on first use instead of stored in the file. */
+    public boolean isLazy() { return lazyTrees != null; }
+    /** Scanner states whose tree is stored (precomputed) in the artifact. */
+    public int storedTreeStates() {
+        int n = 0;
+        for (int tree : treeOfState) if (tree >= 0) n++;
+        return n;
+    }
+    /** Fully stored: distinct trees. Otherwise: scanner states (some trees not built yet). */
+    public int treeCount() { return lazyTrees == null ? trees.length : lazyTrees.length(); }
+    /** Fully stored: a distinct tree. Otherwise: the tree of scanner state {@code index}, or null if not built yet. */
+    public TokenTree tree(int index) {
+        if (lazyTrees == null) return trees[index];
+        return treeOfState[index] >= 0 ? trees[treeOfState[index]] : lazyTrees.get(index);
+    }
     public int scannerStateCount() { return stateTerminal.length; }
     public BitSet follow(int terminal) { return (BitSet) follow[terminal].clone(); }
     public BitSet first() { return (BitSet) first.clone(); }
 
     /** The tree of a scanner state (built now if the artifact is lazy and nobody needed it yet). */
     public TokenTree treeOfState(int scannerState) {
-        if (trees != null) return trees[treeOfState[scannerState]];
+        int stored = treeOfState[scannerState];
+        if (stored >= 0) return trees[stored];
         TokenTree t = lazyTrees.get(scannerState);
         if (t == null) {
             t = lazyTreeBuilder().build(stateTerminal[scannerState], stateLocal[scannerState]);
@@ -134,8 +150,8 @@ public final class Artifact {
         return t;
     }
 
-    /** Eager artifacts: index of the state's tree among the distinct trees. Lazy: the state itself. */
-    public int treeIndexOfState(int scannerState) { return trees != null ? treeOfState[scannerState] : scannerState; }
+    /** Fully stored: index of the state's tree among the distinct trees. Otherwise: the state itself. */
+    public int treeIndexOfState(int scannerState) { return lazyTrees == null ? treeOfState[scannerState] : scannerState; }
 
     private TreeBuilder lazyTreeBuilder() {
         TreeBuilder b = lazyBuilder;

@@ -208,8 +208,6 @@ public final class ArtifactFormat {
             for (BitSet f : a.followArray()) writeLongs(out, f.toLongArray());
             writeLongs(out, a.first().toLongArray());
 
-            out.writeBoolean(a.isLazy());
-            if (a.isLazy()) return;
             mark(out, "token_sets");
             // one pool for all trees: shared sets are written once
             Map<TokenSet, Integer> pool = new LinkedHashMap<>();
@@ -224,7 +222,7 @@ public final class ArtifactFormat {
             }
 
             mark(out, "trees");
-            out.writeVarInt(a.treeCount(), true);
+            out.writeVarInt(a.treesArray().length, true);
             for (TokenTree t : a.treesArray()) {
                 int[] globalSets = new int[t.groupCount()];
                 for (int k = 0; k < globalSets.length; k++) globalSets[k] = pool.get(t.groupTokens(k));
@@ -283,8 +281,6 @@ public final class ArtifactFormat {
             for (int t = 0; t < terminalCount; t++) follow[t] = BitSet.valueOf(readLongs(in));
             BitSet first = BitSet.valueOf(readLongs(in));
 
-            boolean lazy = in.readBoolean();
-            if (lazy) return new Artifact(info, vocabulary, terminals, grammar, follow, first, null, null);
             int setCount = length(in, 1 << 26);
             TokenSet[] pool = new TokenSet[setCount];
             int vocabWords = (vocabSize + 63) / 64;

@@ -26,6 +26,14 @@ public final class ByteDfa {
         this.next = next;
     }
 
+    /** Trusted arrays (built here, consistent by construction): no validation pass. */
+    private ByteDfa(int stateCount, boolean[] accepting, int[] next) {
+        this.stateCount = stateCount;
+        this.start = 0;
+        this.accepting = accepting;
+        this.next = next;
+    }
+
     public int stateCount() { return stateCount; }
     public int start() { return start; }
     public boolean isAccepting(int state) { return accepting[state]; }
@@ -79,7 +87,76 @@ public final class ByteDfa {
                 table[(i << 8) | b] = t < 0 ? -1 : newId[t];
             }
         }
-        return new ByteDfa(n, 0, acc, table);
+        return new ByteDfa(n, acc, table);
+    }
+
+    private volatile int[] components;
+    private volatile boolean[] onCycle;
+
+    /** Strongly connected component of each state (ids arbitrary but equal within a component). */
+    public int[] components() {
+        int[] c = components;
+        if (c == null) {
+            c = tarjan();
+            boolean[] cyc = new boolean[stateCount];
+            int[] size = new int[stateCount];
+            for (int q = 0; q < stateCount; q++) size[c[q]]++;
+            for (int q = 0; q < stateCount; q++) {
+                boolean on = size[c[q]] > 1;
+                for (int b = 0; b < 256 && !on; b++) on = next[(q << 8) | b] == q;
+                cyc[q] = on;
+            }
+            onCycle = cyc;
+            components = c;
+        }
+        return c;
+    }
+
+    /** True when some non-empty byte string leads from the state back to itself. */
+    public boolean onCycle(int state) {
+        components();
+        return onCycle[state];
+    }
+
+    /** Iterative Tarjan: automata can have thousands of states, too deep for recursion. */
+    private int[] tarjan() {
+        int[] index = new int[stateCount], low = new int[stateCount], comp = new int[stateCount];
+        java.util.Arrays.fill(index, -1);
+        boolean[] onStack = new boolean[stateCount];
+        int[] stack = new int[stateCount];
+        int[] callState = new int[stateCount], callByte = new int[stateCount];
+        int sp = 0, counter = 0, comps = 0;
+        for (int root = 0; root < stateCount; root++) {
+            if (index[root] >= 0) continue;
+            int depth = 0;
+            callState[0] = root; callByte[0] = 0;
+            index[root] = low[root] = counter++;
+            stack[sp++] = root; onStack[root] = true;
+            while (depth >= 0) {
+                int v = callState[depth];
+                if (callByte[depth] < 256) {
+                    int w = next[(v << 8) | callByte[depth]++];
+                    if (w < 0) continue;
+                    if (index[w] < 0) {
+                        index[w] = low[w] = counter++;
+                        stack[sp++] = w; onStack[w] = true;
+                        depth++;
+                        callState[depth] = w; callByte[depth] = 0;
+                    } else if (onStack[w]) {
+                        low[v] = Math.min(low[v], index[w]);
+                    }
+                } else {
+                    if (low[v] == index[v]) {
+                        int w;
+                        do { w = stack[--sp]; onStack[w] = false; comp[w] = comps; } while (w != v);
+                        comps++;
+                    }
+                    depth--;
+                    if (depth >= 0) { int u = callState[depth]; low[u] = Math.min(low[u], low[v]); }
+                }
+            }
+        }
+        return comp;
     }
 
     private volatile long[] asciiLoops;

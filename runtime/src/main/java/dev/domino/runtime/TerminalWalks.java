@@ -2,6 +2,7 @@ package dev.domino.runtime;
 
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -10,6 +11,16 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * nodes where it may end with more bytes to come. This is the expensive, context-independent
  * part of a tree (inside a JSON string: nearly the whole vocabulary), so it is computed once
  * per (vocabulary, automaton, state) and shared by every tree and artifact that needs it.
+ *
+ * <p>Two kinds of sharing go beyond one automaton:
+ * <ul>
+ * <li>by <em>residual</em>: states whose automata look the same from there on (a property key
+ *     merged with the string value after it, and the plain string) share one walk;</li>
+ * <li>by <em>loop core</em>: a state inside a cycle (a string's characters and escapes) whose
+ *     cycle looks the same in two automata shares the walk of the cycle, even when what comes
+ *     after the cycle differs (the closing quote, then a different next key). Only the few
+ *     tokens that leave the cycle are walked per state.</li>
+ * </ul>
  */
 public final class TerminalWalks {
     /**
@@ -19,25 +30,28 @@ public final class TerminalWalks {
      *                      nodes reached by byte b from a node where the terminal may end: where the next
      *                      terminal starts with b (grouped by byte, so a tree visits only bytes its follow
      *                      terminals can start with)
+     * @param loopEndNodes  trie nodes whose whole subtree stays in one accepting, self-looping state, so the
+     *                      terminal may end at every node in it; not listed child by child: a next terminal
+     *                      can only start there with one of that state's loop bytes, and trees look those
+     *                      edges up by byte ({@link VocabTrie#byteEdgesFrom})
+     * @param loopEndBytes  per loop end node, the loop bytes of its state (2 longs: bytes 0..63, 64..127)
      */
-    public record Walk(TokenSet continuation, boolean endsAtRoot, int[] endChildStart, int[] endChildNode) {
-        public int endChildCount() { return endChildNode.length; }
+    public record Walk(TokenSet continuation, boolean endsAtRoot, int[] endChildStart, int[] endChildNode,
+                       int[] loopEndNodes, long[] loopEndBytes) {
+        public int endChildCount() { return endChildNode.length + loopEndNodes.length; }
     }
 
     private static final int MAX_AUTOMATA = 50_000;
-    /** Residual automata larger than this are not worth canonicalizing (and would be big keys). */
-    private static final int MAX_RESIDUAL_STATES = 128;
-    /** Bound on the states held by residual keys (about 1 KB each). */
-    private static final int MAX_RESIDUAL_TOTAL = 65_536;
+    /** Residual automata and loop cores larger than this are not canonicalized (and would be big keys). */
+    private static final int MAX_SHARED_STATES = 48;
+    /** Bound on the states held by shared keys (about 1 KB each). */
+    private static final int MAX_SHARED_TOTAL = 65_536;
 
     private final VocabTrie trie;
     private final ConcurrentHashMap<ByteDfa, AtomicReferenceArray<Walk>> cache = new ConcurrentHashMap<>();
-    /**
-     * Walks by residual automaton: terminals that differ only before a shared tail (a property
-     * key merged with the string value that follows it, say) reach states whose walks are equal.
-     */
     private final ConcurrentHashMap<ByteDfa, Walk> byResidual = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicInteger residualStates = new java.util.concurrent.atomic.AtomicInteger();
+    private final ConcurrentHashMap<LoopCore, CoreWalk> byCore = new ConcurrentHashMap<>();
+    private final AtomicInteger sharedStates = new AtomicInteger();
 
     TerminalWalks(VocabTrie trie) { this.trie = trie; }
 
@@ -54,95 +68,262 @@ public final class TerminalWalks {
     }
 
     private Walk computeShared(ByteDfa dfa, int state, int vocabSize) {
-        ByteDfa residual = dfa.residual(state, MAX_RESIDUAL_STATES);
+        LoopCore core = LoopCore.of(dfa, state, MAX_SHARED_STATES);
+        if (core != null && core.ports.length > 0) return fromCore(dfa, core, vocabSize);
+        ByteDfa residual = dfa.residual(state, MAX_SHARED_STATES);
         if (residual == null) return compute(dfa, state, vocabSize);
         Walk w = byResidual.get(residual);
         if (w == null) {
             w = compute(residual, 0, vocabSize);
-            if (residualStates.addAndGet(residual.stateCount()) > MAX_RESIDUAL_TOTAL) {
-                byResidual.clear();
-                residualStates.set(residual.stateCount());
-            }
+            noteShared(residual.stateCount());
             Walk raced = byResidual.putIfAbsent(residual, w);
             if (raced != null) w = raced;
         }
         return w;
     }
 
+    private void noteShared(int states) {
+        if (sharedStates.addAndGet(states) > MAX_SHARED_TOTAL) {
+            byResidual.clear();
+            byCore.clear();
+            sharedStates.set(states);
+        }
+    }
+
     private Walk compute(ByteDfa dfa, int state, int vocabSize) {
-        // accumulate into a bitmap: ids come out sorted without a sort
-        long[] bits = new long[(vocabSize + 63) >>> 6];
+        Acc acc = new Acc(vocabSize);
+        walkInto(acc, dfa.table(), dfa.acceptingArray(), dfa.asciiLoops(), 0, state);
+        return acc.finish(vocabSize);
+    }
+
+    /** The shared walk of the state's loop core, plus a walk of each token path that leaves the core. */
+    private Walk fromCore(ByteDfa dfa, LoopCore core, int vocabSize) {
+        CoreWalk cw = byCore.get(core);
+        if (cw == null) {
+            Acc acc = new Acc(vocabSize);
+            walkInto(acc, core.table, core.accepting, core.loops, 0, 0);
+            cw = new CoreWalk(acc);
+            noteShared(core.accepting.length);
+            CoreWalk raced = byCore.putIfAbsent(core, cw);
+            if (raced != null) cw = raced;
+        }
+        Acc acc = cw.copy();
+        int[] table = dfa.table();
+        boolean[] accepting = dfa.acceptingArray();
         long[] loops = dfa.asciiLoops();
-        int tokenCount = 0;
-        boolean endsAtRoot = false;
-        int[] endChildren = new int[16];
-        int ends = 0;
+        for (int i = 0; i < cw.exitEdges.length; i++) {
+            walkInto(acc, table, accepting, loops, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]]);
+        }
+        return acc.finish(vocabSize);
+    }
+
+    /**
+     * Walks the trie from {@code startNode} in automaton state {@code startState}. The table maps
+     * {@code (state << 8) | byte} to the next state, -1 (dead), or {@code -2 - p}: leaves through
+     * port p (loop cores only; recorded as an exit, not followed).
+     */
+    private void walkInto(Acc acc, int[] table, boolean[] accepting, long[] loops, int startNode, int startState) {
         int[] stackNode = new int[256], stackState = new int[256];
         int sp = 0;
-        stackNode[sp] = 0; stackState[sp++] = state;
+        stackNode[sp] = startNode; stackState[sp++] = startState;
         while (sp > 0) {
             int n = stackNode[--sp], s = stackState[sp];
             int first = trie.firstChild(n), end = trie.endChild(n);
             long loLoop = loops[2 * s], hiLoop = loops[2 * s + 1];
             if (n != 0 && (loLoop | hiLoop) != 0 && trie.subtreeWithin(n, loLoop, hiLoop)) {
                 // every byte below n loops on s: the whole subtree stays in state s
-                for (int i = trie.tokenStart(n), to = trie.subtreeTokenEnd(n); i < to; i++) {
-                    int id = trie.token(i);
-                    bits[id >>> 6] |= 1L << id;
-                }
-                tokenCount += trie.subtreeTokenEnd(n) - trie.tokenStart(n);
-                if (dfa.isAccepting(s)) {
-                    for (int m = n, last = trie.subtreeEnd(n); m < last; m++) {
-                        for (int c = trie.firstChild(m); c < trie.endChild(m); c++) {
-                            if (ends == endChildren.length) endChildren = Arrays.copyOf(endChildren, ends * 2);
-                            endChildren[ends++] = c;
-                        }
-                    }
-                }
+                acc.addTokens(trie, trie.tokenStart(n), trie.subtreeTokenEnd(n));
+                if (accepting[s] && first < end) acc.addLoopEnd(n, loLoop, hiLoop);
                 continue;
             }
-            for (int i = trie.tokenStart(n), to = trie.tokenEnd(n); i < to; i++) {
-                int id = trie.token(i);
-                bits[id >>> 6] |= 1L << id;
-                tokenCount++;
-            }
+            if (n != 0) acc.addTokens(trie, trie.tokenStart(n), trie.tokenEnd(n));
             if (first == end) continue;
-            if (dfa.isAccepting(s)) {
-                if (n == 0) {
-                    endsAtRoot = true;
-                } else {
-                    for (int c = first; c < end; c++) {
-                        if (ends == endChildren.length) endChildren = Arrays.copyOf(endChildren, ends * 2);
-                        endChildren[ends++] = c;
-                    }
-                }
+            if (accepting[s]) {
+                if (n == 0) acc.endsAtRoot = true;
+                else for (int c = first; c < end; c++) acc.endEdges.add(c);
             }
+            int base = s << 8;
             for (int c = first; c < end; c++) {
-                int s2 = dfa.step(s, trie.childByte(c));
-                if (s2 < 0) continue;
+                int s2 = table[base | trie.childByte(c)];
+                if (s2 == -1) continue;
+                if (s2 < -1) { acc.exitEdges.add(c); acc.exitPorts.add(-2 - s2); continue; }
                 if (sp == stackNode.length) { stackNode = Arrays.copyOf(stackNode, sp * 2); stackState = Arrays.copyOf(stackState, sp * 2); }
                 stackNode[sp] = trie.childNode(c); stackState[sp++] = s2;
             }
         }
-        // group the end children (child-edge indexes) by byte: counting sort
-        int[] byteStart = new int[257];
-        for (int i = 0; i < ends; i++) byteStart[trie.childByte(endChildren[i]) + 1]++;
-        for (int b = 0; b < 256; b++) byteStart[b + 1] += byteStart[b];
-        int[] fill = Arrays.copyOf(byteStart, 256);
-        int[] nodes = new int[ends];
-        for (int i = 0; i < ends; i++) nodes[fill[trie.childByte(endChildren[i])]++] = trie.childNode(endChildren[i]);
-        TokenSet continuation;
-        if ((long) tokenCount * 32 > vocabSize) {
-            continuation = TokenSet.ofBitmap(bits);
-        } else {
-            int[] ids = new int[tokenCount];
-            int k = 0;
-            for (int w = 0; w < bits.length && k < tokenCount; w++) {
-                long word = bits[w];
-                while (word != 0) { ids[k++] = (w << 6) + Long.numberOfTrailingZeros(word); word &= word - 1; }
+    }
+
+    /** A walk's results while they accumulate. */
+    private final class Acc {
+        final long[] bits;
+        int tokenCount;
+        boolean endsAtRoot;
+        final IntList endEdges = new IntList(), loopNodes = new IntList(), exitEdges = new IntList(), exitPorts = new IntList();
+        long[] loopBytes = new long[16];
+
+        Acc(int vocabSize) { bits = new long[(vocabSize + 63) >>> 6]; }
+
+        void addTokens(VocabTrie t, int from, int to) {
+            for (int i = from; i < to; i++) {
+                int id = t.token(i);
+                bits[id >>> 6] |= 1L << id;
             }
-            continuation = TokenSet.ofIds(ids);
+            tokenCount += to - from;
         }
-        return new Walk(continuation, endsAtRoot, byteStart, nodes);
+
+        void addLoopEnd(int node, long lo, long hi) {
+            int i = loopNodes.size;
+            loopNodes.add(node);
+            if (2 * i + 2 > loopBytes.length) loopBytes = Arrays.copyOf(loopBytes, loopBytes.length * 2);
+            loopBytes[2 * i] = lo;
+            loopBytes[2 * i + 1] = hi;
+        }
+
+        Walk finish(int vocabSize) {
+            // group the end children by byte: counting sort
+            int[] edges = endEdges.toArray();
+            int[] byteStart = new int[257];
+            for (int c : edges) byteStart[trie.childByte(c) + 1]++;
+            for (int b = 0; b < 256; b++) byteStart[b + 1] += byteStart[b];
+            int[] fill = Arrays.copyOf(byteStart, 256);
+            int[] nodes = new int[edges.length];
+            for (int c : edges) nodes[fill[trie.childByte(c)]++] = trie.childNode(c);
+            TokenSet continuation;
+            if ((long) tokenCount * 32 > vocabSize) {
+                continuation = TokenSet.ofBitmap(bits);
+            } else {
+                int[] ids = new int[tokenCount];
+                int k = 0;
+                for (int w = 0; w < bits.length && k < tokenCount; w++) {
+                    long word = bits[w];
+                    while (word != 0) { ids[k++] = (w << 6) + Long.numberOfTrailingZeros(word); word &= word - 1; }
+                }
+                continuation = TokenSet.ofIds(Arrays.copyOf(ids, k));
+            }
+            return new Walk(continuation, endsAtRoot, byteStart, nodes, loopNodes.toArray(), Arrays.copyOf(loopBytes, 2 * loopNodes.size));
+        }
+    }
+
+    /** The shared part of a loop core's walk: everything but the per-automaton walks past its exits. */
+    private final class CoreWalk {
+        final long[] bits;
+        final int tokenCount;
+        final boolean endsAtRoot;
+        final int[] endEdges, loopNodes, exitEdges, exitPorts;
+        final long[] loopBytes;
+
+        CoreWalk(Acc a) {
+            bits = a.bits;
+            tokenCount = a.tokenCount;
+            endsAtRoot = a.endsAtRoot;
+            endEdges = a.endEdges.toArray();
+            loopNodes = a.loopNodes.toArray();
+            loopBytes = Arrays.copyOf(a.loopBytes, 2 * loopNodes.length);
+            exitEdges = a.exitEdges.toArray();
+            exitPorts = a.exitPorts.toArray();
+        }
+
+        Acc copy() {
+            Acc a = new Acc(bits.length * 64);
+            System.arraycopy(bits, 0, a.bits, 0, bits.length);
+            a.tokenCount = tokenCount;
+            a.endsAtRoot = endsAtRoot;
+            for (int e : endEdges) a.endEdges.add(e);
+            for (int i = 0; i < loopNodes.length; i++) a.addLoopEnd(loopNodes[i], loopBytes[2 * i], loopBytes[2 * i + 1]);
+            return a;
+        }
+    }
+
+    /**
+     * The strongly connected component of an automaton state, as a canonical key: its states
+     * renumbered breadth-first from the state, transitions out of the component replaced by
+     * ports numbered in order of appearance ({@code -2 - port}); {@link #ports} maps them back to
+     * the automaton's states. Equal keys walk the trie identically up to the ports.
+     */
+    static final class LoopCore {
+        final int[] table;
+        final boolean[] accepting;
+        final long[] loops;
+        final int[] ports;
+        private final int hash;
+
+        private LoopCore(int[] table, boolean[] accepting, int[] ports) {
+            this.table = table;
+            this.accepting = accepting;
+            this.ports = ports;
+            int n = accepting.length;
+            loops = new long[2 * n];
+            for (int s = 0; s < n; s++) {
+                for (int b = 0; b < 128; b++) if (table[(s << 8) | b] == s) loops[2 * s + (b >>> 6)] |= 1L << b;
+            }
+            hash = 31 * Arrays.hashCode(table) + Arrays.hashCode(accepting);
+        }
+
+        /** Null when the state is on no cycle, or its component has more than {@code max} states. */
+        static LoopCore of(ByteDfa dfa, int state, int max) {
+            int[] scc = dfa.components();
+            int component = scc[state];
+            if (!dfa.onCycle(state)) return null;
+            int[] next = dfa.table();
+            int stateCount = dfa.stateCount();
+            int[] newId = new int[stateCount];
+            Arrays.fill(newId, -1);
+            int[] portOf = new int[stateCount];
+            Arrays.fill(portOf, -1);
+            int[] order = new int[Math.min(stateCount, max)];
+            int[] ports = new int[8];
+            int n = 0, portCount = 0;
+            newId[state] = n;
+            order[n++] = state;
+            for (int i = 0; i < n; i++) {
+                int base = order[i] << 8;
+                for (int b = 0; b < 256; b++) {
+                    int t = next[base | b];
+                    if (t < 0) continue;
+                    if (scc[t] != component) {
+                        if (portOf[t] < 0) {
+                            if (portCount == ports.length) ports = Arrays.copyOf(ports, portCount * 2);
+                            portOf[t] = portCount;
+                            ports[portCount++] = t;
+                        }
+                    } else if (newId[t] < 0) {
+                        if (n == order.length) return null;
+                        newId[t] = n;
+                        order[n++] = t;
+                    }
+                }
+            }
+            boolean[] acc = new boolean[n];
+            int[] table = new int[n << 8];
+            for (int i = 0; i < n; i++) {
+                acc[i] = dfa.isAccepting(order[i]);
+                int base = order[i] << 8;
+                for (int b = 0; b < 256; b++) {
+                    int t = next[base | b];
+                    table[(i << 8) | b] = t < 0 ? -1 : scc[t] != component ? -2 - portOf[t] : newId[t];
+                }
+            }
+            return new LoopCore(table, acc, Arrays.copyOf(ports, portCount));
+        }
+
+        @Override public boolean equals(Object o) {
+            return o instanceof LoopCore c && hash == c.hash && Arrays.equals(accepting, c.accepting) && Arrays.equals(table, c.table);
+        }
+
+        @Override public int hashCode() { return hash; }
+    }
+
+    /** Growable int array. */
+    private static final class IntList {
+        int[] a = new int[16];
+        int size;
+
+        void add(int v) {
+            if (size == a.length) a = Arrays.copyOf(a, size * 2);
+            a[size++] = v;
+        }
+
+        int size() { return size; }
+        int[] toArray() { return Arrays.copyOf(a, size); }
     }
 }

@@ -102,6 +102,30 @@ public final class TreeBuilder {
                     for (int i = from; i < to; i++) dfs(children[i], t2, s2, ended);
                 }
             }
+            int[] loopNodes = w.loopEndNodes();
+            if (loopNodes.length == 0) return;
+            long[] loopBytes = w.loopEndBytes();
+            long startLo = 0, startHi = 0; // ASCII bytes some follow terminal starts with
+            for (int b = 0; b < 128; b++) {
+                if (next[b].length == 0) continue;
+                if (b < 64) startLo |= 1L << b; else startHi |= 1L << b;
+            }
+            for (int i = 0; i < loopNodes.length; i++) {
+                long lo = loopBytes[2 * i] & startLo, hi = loopBytes[2 * i + 1] & startHi;
+                while ((lo | hi) != 0) {
+                    int b;
+                    if (lo != 0) { b = Long.numberOfTrailingZeros(lo); lo &= lo - 1; }
+                    else { b = 64 + Long.numberOfTrailingZeros(hi); hi &= hi - 1; }
+                    if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
+                    for (int e = trie.byteEdgesFrom(b, loopNodes[i]), to = trie.byteEdgesTo(b, loopNodes[i]); e < to; e++) {
+                        int child = trie.childNode(trie.byteEdge(e));
+                        for (int t2 : next[b]) {
+                            ByteDfa dfa2 = terminals[t2].dfa();
+                            dfs(child, t2, dfa2.step(dfa2.start(), b), ended);
+                        }
+                    }
+                }
+            }
         }
 
         /** Terminal t ended at trie node n (not the root), inside a walk: start every terminal that may follow it. */

@@ -25,6 +25,9 @@ public final class VocabTrie {
     /** Per node, the ASCII bytes on edges below it (2 longs per node), and whether any non-ASCII byte is. */
     private final long[] asciiBelow;
     private final java.util.BitSet nonAsciiBelow;
+    /** Edge indexes grouped by byte, ascending within a byte: edges of byte b inside a subtree are a range. */
+    private final int[] byteEdgeStart;
+    private final int[] byteEdges;
     private final TerminalWalks walks = new TerminalWalks(this);
 
     /** The shared trie of a vocabulary (built on first use). */
@@ -125,6 +128,12 @@ public final class VocabTrie {
         for (int n = nodes - 1; n >= 0; n--) {
             subtreeEnd[n] = childStart[n + 1] > childStart[n] ? subtreeEnd[childNode[childStart[n + 1] - 1]] : n + 1;
         }
+        byteEdgeStart = new int[257];
+        for (int c = 0; c < e; c++) byteEdgeStart[(childByte[c] & 0xFF) + 1]++;
+        for (int b = 0; b < 256; b++) byteEdgeStart[b + 1] += byteEdgeStart[b];
+        byteEdges = new int[e];
+        int[] efill = Arrays.copyOf(byteEdgeStart, 256);
+        for (int c = 0; c < e; c++) byteEdges[efill[childByte[c] & 0xFF]++] = c;
         asciiBelow = new long[2 * nodes];
         nonAsciiBelow = new java.util.BitSet(nodes);
         for (int n = nodes - 1; n >= 0; n--) {
@@ -152,6 +161,21 @@ public final class VocabTrie {
     public int tokenEnd(int node) { return tokenStart[node + 1]; }
     public int token(int index) { return tokenList[index]; }
     public int subtreeEnd(int node) { return subtreeEnd[node]; }
+
+    /** Edges labelled {@code b} in the subtree of {@code node} (excluding the edge into it): indexes into {@link #byteEdge}. */
+    public int byteEdgesFrom(int b, int node) { return lowerBound(b, childStart[node]); }
+    public int byteEdgesTo(int b, int node) { return lowerBound(b, childStart[subtreeEnd[node]]); }
+    /** The i-th edge (in edge order) labelled with a given byte; see {@link #byteEdgesFrom}. */
+    public int byteEdge(int i) { return byteEdges[i]; }
+
+    private int lowerBound(int b, int edge) {
+        int lo = byteEdgeStart[b], hi = byteEdgeStart[b + 1];
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (byteEdges[mid] < edge) lo = mid + 1; else hi = mid;
+        }
+        return lo;
+    }
 
     /**
      * True when every byte below {@code node} is an ASCII byte in {@code lo}/{@code hi} (bytes

@@ -180,11 +180,7 @@ public final class Matcher {
             if (tree.dynamicTokens.length > 0) {
                 Configurations single = new Configurations(new EarleyState[] {c.parsers[i]}, new int[] {c.scanStates[i]});
                 if (MatcherStats.enabled) MatcherStats.dynamicChecks += tree.dynamicTokens.length;
-                for (int token : tree.dynamicTokens) {
-                    if ((mask[base + (token >>> 5)] & (1 << token)) == 0 && isViable(single, v.bytes(token))) {
-                        mask[base + (token >>> 5)] |= 1 << token;
-                    }
-                }
+                checkDynamic(tree.dynamicTokens, single, mask, base);
             }
         }
         if (isSentence(c)) for (int eos : v.eosIds()) mask[base + (eos >>> 5)] |= 1 << eos;
@@ -204,6 +200,41 @@ public final class Matcher {
             if (MatcherStats.enabled) MatcherStats.earleyScans++;
             if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, mask, base);
         }
+    }
+
+    /**
+     * Sets the bits of the viable tokens among {@code tokens} by stepping their bytes. Tokens come
+     * sorted by bytes (see TreeBuilder), so each one starts from the configurations after the
+     * prefix it shares with the previous one: shared prefixes are stepped once.
+     */
+    private void checkDynamic(int[] tokens, Configurations start, int[] mask, int base) {
+        Vocabulary v = artifact.vocabulary();
+        Configurations[] after = new Configurations[64]; // after[k]: after the first k bytes of prev (null: dead)
+        after[0] = start;
+        int known = 0;                                   // after[0..known] are valid for prev
+        byte[] prev = new byte[0];
+        for (int token : tokens) {
+            if ((mask[base + (token >>> 5)] & (1 << token)) != 0) continue;
+            byte[] b = v.bytes(token);
+            int k = 0, limit = Math.min(Math.min(prev.length, b.length), known);
+            while (k < limit && prev[k] == b[k]) k++;
+            Configurations cur = after[k];
+            while (cur != null && k < b.length) {
+                cur = advanceByte(cur, b[k] & 0xFF);
+                if (++k == after.length) after = java.util.Arrays.copyOf(after, after.length * 2);
+                after[k] = cur;
+            }
+            known = k;
+            prev = b;
+            if (cur != null) mask[base + (token >>> 5)] |= 1 << token;
+        }
+    }
+
+    /** The configurations after one more byte; null when none survives. */
+    private Configurations advanceByte(Configurations c, int b) {
+        Configurations.Builder out = new Configurations.Builder();
+        for (int i = 0; i < c.size(); i++) stepByte(c.parsers[i], c.scanStates[i], b, out);
+        return out.size == 0 ? null : out.build();
     }
 
     // ---------------------------------------------------------------- byte-level scanning

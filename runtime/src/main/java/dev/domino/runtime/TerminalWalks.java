@@ -42,6 +42,8 @@ public final class TerminalWalks {
     }
 
     private static final int MAX_AUTOMATA = 50_000;
+    /** Walks that visit fewer trie nodes than this are computed directly, without looking for sharing. */
+    private static final int CHEAP_WALK_NODES = 4096;
     /** Residual automata and loop cores larger than this are not canonicalized (and would be big keys). */
     private static final int MAX_SHARED_STATES = 48;
     /** Bound on the states held by shared keys (about 1 KB each). */
@@ -68,6 +70,10 @@ public final class TerminalWalks {
     }
 
     private Walk computeShared(ByteDfa dfa, int state, int vocabSize) {
+        // most walks die within a few trie levels (inside a key, a number, a keyword): not worth
+        // looking for something to share with
+        Acc cheap = new Acc(vocabSize);
+        if (walkInto(cheap, dfa.table(), dfa.acceptingArray(), dfa.asciiLoops(), 0, state, CHEAP_WALK_NODES)) return cheap.finish(vocabSize);
         LoopCore core = LoopCore.of(dfa, state, MAX_SHARED_STATES);
         if (core != null && core.ports.length > 0) return fromCore(dfa, core, vocabSize);
         ByteDfa residual = dfa.residual(state, MAX_SHARED_STATES);
@@ -123,10 +129,17 @@ public final class TerminalWalks {
      * port p (loop cores only; recorded as an exit, not followed).
      */
     private void walkInto(Acc acc, int[] table, boolean[] accepting, long[] loops, int startNode, int startState) {
+        walkInto(acc, table, accepting, loops, startNode, startState, Integer.MAX_VALUE);
+    }
+
+    /** @return false when the walk gave up after visiting {@code maxNodes} trie nodes ({@code acc} is then partial) */
+    private boolean walkInto(Acc acc, int[] table, boolean[] accepting, long[] loops, int startNode, int startState, int maxNodes) {
+        int visited = 0;
         int[] stackNode = new int[256], stackState = new int[256];
         int sp = 0;
         stackNode[sp] = startNode; stackState[sp++] = startState;
         while (sp > 0) {
+            if (++visited > maxNodes) return false;
             int n = stackNode[--sp], s = stackState[sp];
             int first = trie.firstChild(n), end = trie.endChild(n);
             long loLoop = loops[2 * s], hiLoop = loops[2 * s + 1];
@@ -151,24 +164,41 @@ public final class TerminalWalks {
                 stackNode[sp] = trie.childNode(c); stackState[sp++] = s2;
             }
         }
+        return true;
     }
 
     /** A walk's results while they accumulate. */
     private final class Acc {
-        final long[] bits;
+        private static final int SPARSE_LIMIT = 1024;
+        final int vocabSize;
+        /** Tokens as a list while few (most walks), as a bitmap once many. */
+        long[] bits;
+        int[] ids = new int[64];
         int tokenCount;
         boolean endsAtRoot;
         final IntList endEdges = new IntList(), loopNodes = new IntList(), exitEdges = new IntList(), exitPorts = new IntList();
         long[] loopBytes = new long[16];
 
-        Acc(int vocabSize) { bits = new long[(vocabSize + 63) >>> 6]; }
+        Acc(int vocabSize) { this.vocabSize = vocabSize; }
 
         void addTokens(VocabTrie t, int from, int to) {
-            for (int i = from; i < to; i++) {
-                int id = t.token(i);
-                bits[id >>> 6] |= 1L << id;
+            if (bits == null && tokenCount + (to - from) > SPARSE_LIMIT) toBitmap();
+            if (bits != null) {
+                for (int i = from; i < to; i++) {
+                    int id = t.token(i);
+                    bits[id >>> 6] |= 1L << id;
+                }
+            } else {
+                if (tokenCount + (to - from) > ids.length) ids = Arrays.copyOf(ids, Math.max(ids.length * 2, tokenCount + (to - from)));
+                for (int i = from; i < to; i++) ids[tokenCount + i - from] = t.token(i);
             }
             tokenCount += to - from;
+        }
+
+        void toBitmap() {
+            bits = new long[(vocabSize + 63) >>> 6];
+            for (int i = 0; i < tokenCount; i++) bits[ids[i] >>> 6] |= 1L << ids[i];
+            ids = null;
         }
 
         void addLoopEnd(int node, long lo, long hi) {
@@ -189,16 +219,20 @@ public final class TerminalWalks {
             int[] nodes = new int[edges.length];
             for (int c : edges) nodes[fill[trie.childByte(c)]++] = trie.childNode(c);
             TokenSet continuation;
-            if ((long) tokenCount * 32 > vocabSize) {
+            if (bits == null) {
+                int[] sorted = Arrays.copyOf(ids, tokenCount);
+                Arrays.sort(sorted); // tokens are distinct: one trie node per token, reached once
+                continuation = TokenSet.ofIds(sorted);
+            } else if ((long) tokenCount * 32 > vocabSize) {
                 continuation = TokenSet.ofBitmap(bits);
             } else {
-                int[] ids = new int[tokenCount];
+                int[] out = new int[tokenCount];
                 int k = 0;
                 for (int w = 0; w < bits.length && k < tokenCount; w++) {
                     long word = bits[w];
-                    while (word != 0) { ids[k++] = (w << 6) + Long.numberOfTrailingZeros(word); word &= word - 1; }
+                    while (word != 0) { out[k++] = (w << 6) + Long.numberOfTrailingZeros(word); word &= word - 1; }
                 }
-                continuation = TokenSet.ofIds(Arrays.copyOf(ids, k));
+                continuation = TokenSet.ofIds(Arrays.copyOf(out, k));
             }
             return new Walk(continuation, endsAtRoot, byteStart, nodes, loopNodes.toArray(), Arrays.copyOf(loopBytes, 2 * loopNodes.size));
         }
@@ -206,15 +240,13 @@ public final class TerminalWalks {
 
     /** The shared part of a loop core's walk: everything but the per-automaton walks past its exits. */
     private final class CoreWalk {
-        final long[] bits;
-        final int tokenCount;
+        final Acc tokens; // never modified after construction: copies are taken
         final boolean endsAtRoot;
         final int[] endEdges, loopNodes, exitEdges, exitPorts;
         final long[] loopBytes;
 
         CoreWalk(Acc a) {
-            bits = a.bits;
-            tokenCount = a.tokenCount;
+            tokens = a;
             endsAtRoot = a.endsAtRoot;
             endEdges = a.endEdges.toArray();
             loopNodes = a.loopNodes.toArray();
@@ -224,9 +256,10 @@ public final class TerminalWalks {
         }
 
         Acc copy() {
-            Acc a = new Acc(bits.length * 64);
-            System.arraycopy(bits, 0, a.bits, 0, bits.length);
-            a.tokenCount = tokenCount;
+            Acc a = new Acc(tokens.vocabSize);
+            a.tokenCount = tokens.tokenCount;
+            if (tokens.bits != null) { a.bits = tokens.bits.clone(); a.ids = null; }
+            else a.ids = Arrays.copyOf(tokens.ids, Math.max(64, tokens.tokenCount));
             a.endsAtRoot = endsAtRoot;
             for (int e : endEdges) a.endEdges.add(e);
             for (int i = 0; i < loopNodes.length; i++) a.addLoopEnd(loopNodes[i], loopBytes[2 * i], loopBytes[2 * i + 1]);

@@ -69,7 +69,7 @@ public final class TreeBuilder {
 
     private final class Walk {
         final Node root = new Node();
-        final IntCounter visits = new IntCounter();
+        final VisitCounter visits = VisitCounter.forTrie(trie.nodeCount());
         final List<Integer> dynamicSubtrees = new ArrayList<>();
 
         /** Terminal t from automaton state s at the trie root, hanging at tree node {@code node}, via the shared walk. */
@@ -142,6 +142,20 @@ public final class TreeBuilder {
             }
         }
 
+        // the group last looked up: a dfs adds to the same (node, terminal) many times in a row
+        private Node lastNode;
+        private int lastTerminal;
+        private IntList lastGroup;
+
+        IntList group(Node node, int t) {
+            if (node != lastNode || t != lastTerminal) {
+                lastGroup = node.groups.computeIfAbsent(t, k -> new IntList());
+                lastNode = node;
+                lastTerminal = t;
+            }
+            return lastGroup;
+        }
+
         void dfs(int n, int t, int s, Node node) {
             int v = visits.increment(n);
             if (v > cap) {
@@ -149,7 +163,7 @@ public final class TreeBuilder {
                 return;
             }
             if (trie.tokenEnd(n) > trie.tokenStart(n)) {
-                IntList group = node.groups.computeIfAbsent(t, k -> new IntList());
+                IntList group = group(node, t);
                 for (int i = trie.tokenStart(n); i < trie.tokenEnd(n); i++) group.add(trie.token(i));
             }
             ByteDfa dfa = terminals[t].dfa();
@@ -170,13 +184,23 @@ public final class TreeBuilder {
             w.fromRoot(w.root, terminal, state);
         }
         BitSet dynamic = new BitSet();
-        for (int n : w.dynamicSubtrees) {
-            for (int i = trie.subtreeTokenStart(n); i < trie.subtreeTokenEnd(n); i++) dynamic.set(trie.token(i));
+        // dynamic tokens in trie preorder, i.e. sorted by their bytes: the runtime checks them with
+        // shared prefixes stepped once (subtrees nested in an earlier one are already covered)
+        int[] order = w.dynamicSubtrees.stream().mapToInt(Integer::intValue).sorted().toArray();
+        IntList dynamicInByteOrder = new IntList();
+        int coveredEnd = 0;
+        for (int n : order) {
+            if (n < coveredEnd) continue;
+            coveredEnd = trie.subtreeEnd(n);
+            for (int i = trie.subtreeTokenStart(n); i < trie.subtreeTokenEnd(n); i++) {
+                dynamic.set(trie.token(i));
+                dynamicInByteOrder.add(trie.token(i));
+            }
         }
-        return flatten(w.root, dynamic);
+        return flatten(w.root, dynamic, dynamicInByteOrder.toArray());
     }
 
-    private TokenTree flatten(Node root, BitSet dynamic) {
+    private TokenTree flatten(Node root, BitSet dynamic, int[] dynamicTokens) {
         prune(root, dynamic);
         List<Node> order = new ArrayList<>();
         order.add(root);
@@ -211,7 +235,7 @@ public final class TreeBuilder {
         edgeStart[nodes] = edgeTerminal.size();
         groupStart[nodes] = groupTerminal.size();
         return new TokenTree(edgeStart, edgeTerminal.toArray(), edgeChild.toArray(), groupStart, groupTerminal.toArray(),
-                groupSet.toArray(), dynamic.stream().toArray(), new TokenSets(sets.toArray(new TokenSet[0])));
+                groupSet.toArray(), dynamicTokens, new TokenSets(sets.toArray(new TokenSet[0])));
     }
 
     private static int[] union(int[] a, int[] b) {
@@ -263,38 +287,39 @@ public final class TreeBuilder {
         }
     }
 
-    /** Sparse visit counter: most walks touch few trie nodes after the first terminal. */
-    private static final class IntCounter {
-        private int[] keys = new int[64];
-        private int[] counts = new int[64];
+    /**
+     * Paths per trie node in one build: a dense array per thread (reset through the list of
+     * touched nodes), because hashing every visited node cost more than the rest of the dfs.
+     */
+    private static final class VisitCounter {
+        private static final ThreadLocal<VisitCounter> PER_THREAD = new ThreadLocal<>();
+        private final int[] counts;
+        private int[] touched = new int[256];
         private int size;
 
-        int increment(int key) {
-            int mask = keys.length - 1;
-            int i = (key * 0x9E3779B1) >>> 7 & mask;
-            while (counts[i] != 0 && keys[i] != key) i = (i + 1) & mask;
-            if (counts[i] == 0) {
-                keys[i] = key;
-                size++;
-                counts[i] = 1;
-                if (size * 2 > keys.length) grow();
-                return 1;
+        private VisitCounter(int nodes) { counts = new int[nodes]; }
+
+        static VisitCounter forTrie(int nodes) {
+            VisitCounter c = PER_THREAD.get();
+            if (c == null || c.counts.length != nodes) {
+                c = new VisitCounter(nodes);
+                PER_THREAD.set(c);
             }
-            return ++counts[i];
+            c.clear();
+            return c;
         }
 
-        private void grow() {
-            int[] oldKeys = keys, oldCounts = counts;
-            keys = new int[oldKeys.length * 2];
-            counts = new int[oldKeys.length * 2];
-            int mask = keys.length - 1;
-            for (int j = 0; j < oldKeys.length; j++) {
-                if (oldCounts[j] == 0) continue;
-                int i = (oldKeys[j] * 0x9E3779B1) >>> 7 & mask;
-                while (counts[i] != 0) i = (i + 1) & mask;
-                keys[i] = oldKeys[j];
-                counts[i] = oldCounts[j];
+        int increment(int node) {
+            if (counts[node]++ == 0) {
+                if (size == touched.length) touched = Arrays.copyOf(touched, size * 2);
+                touched[size++] = node;
             }
+            return counts[node];
+        }
+
+        void clear() {
+            for (int i = 0; i < size; i++) counts[touched[i]] = 0;
+            size = 0;
         }
     }
 }

@@ -42,7 +42,7 @@ public final class DfaBuilder {
 
     public Language build(Expr e) {
         ByteNfa.Fragment f = nfa.build(e);
-        Dense d = determinize(f.start(), f.end());
+        Dense d = determinize(f);
         boolean nullable = d.accepting[0];
         if (nullable) d = d.withoutEmptyString();
         return new Language(minimize(d), nullable);
@@ -72,15 +72,24 @@ public final class DfaBuilder {
         }
     }
 
-    private Dense determinize(int start, int end) {
-        int n = nfa.states;
+    /**
+     * Subset construction over the fragment's own states and edges (a contiguous range of the
+     * NFA, which keeps growing as more terminals are built): states are numbered relative to
+     * the fragment, so the cost does not grow with everything built before.
+     */
+    private int base; // first NFA state of the fragment being determinized (closure works relative to it)
+
+    private Dense determinize(ByteNfa.Fragment f) {
+        base = f.firstState();
+        int n = f.endState() - base;
+        int start = f.start() - base, end = f.end() - base;
         // outgoing edge lists per NFA state
         int[] outStart = new int[n + 1];
-        for (int i = 0; i < nfa.edges; i++) outStart[nfa.from[i] + 1]++;
+        for (int i = f.firstEdge(); i < f.endEdge(); i++) outStart[nfa.from[i] - base + 1]++;
         for (int i = 0; i < n; i++) outStart[i + 1] += outStart[i];
-        int[] outEdge = new int[nfa.edges];
+        int[] outEdge = new int[f.endEdge() - f.firstEdge()];
         int[] fill = Arrays.copyOf(outStart, n);
-        for (int i = 0; i < nfa.edges; i++) outEdge[fill[nfa.from[i]]++] = i;
+        for (int i = f.firstEdge(); i < f.endEdge(); i++) outEdge[fill[nfa.from[i] - base]++] = i;
 
         Map<Key, Integer> ids = new HashMap<>();
         List<int[]> sets = new ArrayList<>();
@@ -125,7 +134,7 @@ public final class DfaBuilder {
                         int e = outEdge[k];
                         if (nfa.lo[e] >= 0 && nfa.lo[e] <= lo && nfa.hi[e] >= hi - 1) {
                             if (tn == targets.length) targets = Arrays.copyOf(targets, tn * 2);
-                            targets[tn++] = nfa.to[e];
+                            targets[tn++] = nfa.to[e] - base;
                         }
                     }
                 }
@@ -175,7 +184,7 @@ public final class DfaBuilder {
             for (int k = outStart[s]; k < outStart[s + 1]; k++) {
                 int e = outEdge[k];
                 if (nfa.lo[e] >= 0) continue;
-                int t = nfa.to[e];
+                int t = nfa.to[e] - base;
                 if (mark[t] != s0) {
                     mark[t] = s0;
                     if (sp == stack.length) stack = Arrays.copyOf(stack, sp * 2);
@@ -251,16 +260,28 @@ public final class DfaBuilder {
      */
     private static int[] hopcroft(Dense d, boolean[] live) {
         int n = d.count;
-        // alphabet compression
+        // alphabet compression: bytes whose columns are equal in every state are one symbol. Only
+        // bytes where some state's row changes can start a new column, so compare those.
         int[] byteClass = new int[256];
         int k = 0;
         {
+            boolean[] boundary = new boolean[256];
+            boundary[0] = true;
+            for (int s = 0; s < n; s++) {
+                int row = s * 256;
+                for (int b = 1; b < 256; b++) if (d.table[row + b] != d.table[row + b - 1]) boundary[b] = true;
+            }
             Map<Key, Integer> columns = new HashMap<>();
+            int c = -1;
             for (int b = 0; b < 256; b++) {
-                int[] col = new int[n];
-                for (int s = 0; s < n; s++) col[s] = d.table[s * 256 + b];
-                Integer c = columns.get(new Key(col));
-                if (c == null) { c = k++; columns.put(new Key(col), c); }
+                if (boundary[b]) {
+                    int[] col = new int[n];
+                    for (int s = 0; s < n; s++) col[s] = d.table[s * 256 + b];
+                    Key key = new Key(col);
+                    Integer known = columns.get(key);
+                    if (known == null) { known = k++; columns.put(key, known); }
+                    c = known;
+                }
                 byteClass[b] = c;
             }
         }
@@ -296,7 +317,9 @@ public final class DfaBuilder {
         boolean[] inWork = new boolean[(total + 1) * k];
         int[] workBlock = new int[(total + 1) * k], workSym = new int[(total + 1) * k];
         int wn = 0;
-        for (int b = 0; b < blocks; b++) for (int c = 0; c < k; c++) { workBlock[wn] = b; workSym[wn++] = c; inWork[b * k + c] = true; }
+        // one of the two initial blocks per symbol suffices (Hopcroft): the smaller
+        int startBlock = blocks == 2 && end[1] - first[1] < end[0] - first[0] ? 1 : 0;
+        for (int c = 0; c < k; c++) { workBlock[wn] = startBlock; workSym[wn++] = c; inWork[startBlock * k + c] = true; }
         int[] splitter = new int[total];
         int[] touched = new int[total + 1];
         while (wn > 0) {

@@ -39,7 +39,7 @@ public class BatchBenchmark {
     @Param({"64"}) public int batch;
     @Param({"2"}) public int poolThreads;
     /** Executor tasks per call (the calling thread helps too). */
-    @Param({"2"}) public int tasks;
+    @Param({"1", "2"}) public int tasks;
 
     Matcher[] matchers;
     int[] bitmask;

@@ -48,12 +48,12 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "N", description = "run the first N schemas once, unmeasured, before measuring (default ${DEFAULT-VALUE})")
     int warmup = 2;
 
-    @Option(names = "--eager", description = "build every tree at compile time (default: lazily, on first use; the cost then shows in TBM)")
+    @Option(names = "--eager", description = "build every tree at compile time, however long it takes (default: see --prebuild-ms)")
     boolean eager;
 
     @Option(names = "--prebuild-ms", paramLabel = "MS", description = "without --eager: build trees at compile time for about MS milliseconds "
-            + "(counted in TTFM), the rest on first use (counted in TBM); default ${DEFAULT-VALUE}")
-    long prebuildMillis = 0;
+            + "(counted in TTFM), the rest on first use (counted in TBM); 0 = all on first use; default ${DEFAULT-VALUE}")
+    long prebuildMillis = 1000;
 
     @Option(names = "--compile-threads", paramLabel = "N", description = "tree-building threads (default ${DEFAULT-VALUE}: single-threaded measurement)")
     int compileThreads = 1;

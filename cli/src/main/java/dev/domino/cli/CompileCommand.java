@@ -58,6 +58,10 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--lazy", description = "store no trees; the runtime builds each state's tree on first use (fast compile)")
     boolean lazy;
 
+    @Option(names = "--prebuild-ms", paramLabel = "MS", description = "with --lazy: still store the trees built within about MS milliseconds "
+            + "(between state first, then in state order); the rest are built on first use")
+    long prebuildMillis;
+
     @Option(names = "--json", description = "print the summary as one JSON line")
     boolean json;
 
@@ -75,7 +79,7 @@ final class CompileCommand implements Callable<Integer> {
         long tc = System.nanoTime();
         Progress progress = Progress.forTerminal("compiling");
         CompileOptions options = parsed.applyTo(CompileOptions.defaults()).withThreads(threads).withDynamicCap(dynamicCap)
-                .withProgress(progress).withLazy(lazy);
+                .withProgress(progress).withLazy(lazy).withPrebuildMillis(lazy ? prebuildMillis : 0);
         Artifact artifact;
         try {
             artifact = GrammarCompiler.compile(parsed.grammar(), tokenizer.vocabulary(), grammarFile.getFileName().toString(),

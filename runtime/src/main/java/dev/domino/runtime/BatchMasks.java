@@ -32,8 +32,11 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class BatchMasks {
     private BatchMasks() {}
 
-    /** Default number of executor tasks: one per available processor. */
-    public static int defaultParallelism() { return Runtime.getRuntime().availableProcessors(); }
+    /**
+     * Default number of executor tasks: one per available processor but one, because the calling
+     * thread works too (one more runnable thread than cores only adds switching).
+     */
+    public static int defaultParallelism() { return Math.max(1, Runtime.getRuntime().availableProcessors() - 1); }
 
     /** Fills {@code bitmasks[i]} (row 0 of it) with the mask of {@code matchers[i]}, in parallel. */
     public static void fillNextTokenBitmasks(Matcher[] matchers, int[][] bitmasks, Executor executor) {
@@ -121,6 +124,7 @@ public final class BatchMasks {
 
     /** One call's shared work queue: an index counter, a completion latch, the first failure. */
     private static final class Job implements Runnable {
+        private static final long SPIN_NANOS = 50_000;
         private final Matcher[] matchers;
         private final Row row;
         private final AtomicInteger next = new AtomicInteger();
@@ -151,6 +155,10 @@ public final class BatchMasks {
 
         /** Waits for rows claimed by executor threads; interrupts are deferred (the matchers are in use). */
         void await() {
+            // the rows still out are being filled right now (a mask takes microseconds): spin a
+            // little before parking, so the caller does not pay a park/unpark round trip
+            long spinUntil = System.nanoTime() + SPIN_NANOS;
+            while (done.getCount() > 0 && System.nanoTime() < spinUntil) Thread.onSpinWait();
             boolean interrupted = false;
             while (true) {
                 try {

@@ -63,6 +63,11 @@ public final class RegexParser {
         List<Expr> alts = new ArrayList<>();
         boolean allStart = true, allEnd = true;
         for (Branch b : branches) {
+            if (nullable(b.body) && !(b.startAnchored && b.endAnchored)) {
+                // a search for something that may be empty succeeds on every string: say so
+                // directly (".*" then "x*" then ".*" would be one long, ambiguous lexing problem)
+                return new ParsedRegex(any, false, false);
+            }
             List<Expr> items = new ArrayList<>();
             if (!b.startAnchored) items.add(any);
             items.add(b.body);
@@ -73,6 +78,15 @@ public final class RegexParser {
             alts.add(items.size() == 1 ? items.get(0) : new Expr.Seq(items));
         }
         return new ParsedRegex(alts.size() == 1 ? alts.get(0) : new Expr.Alt(alts), allStart, allEnd);
+    }
+
+    /** True when the (reference-free) expression matches the empty string. */
+    static boolean nullable(Expr e) {
+        if (e instanceof Expr.Seq s) { for (Expr i : s.items()) if (!nullable(i)) return false; return true; }
+        if (e instanceof Expr.Alt a) { for (Expr o : a.options()) if (nullable(o)) return true; return false; }
+        if (e instanceof Expr.Repeat r) return r.min() == 0 || nullable(r.body());
+        if (e instanceof Expr.Literal l) return l.text().isEmpty();
+        return false; // Chars, Ref
     }
 
     private record Branch(Expr body, boolean startAnchored, boolean endAnchored, boolean endAllowsNewline) {}

@@ -97,6 +97,18 @@ class RegexParserTest {
         assertThat(ExprMatcher.matches(RegexParser.parse("\\s", Flavor.ECMA), "\u00A0")).isTrue();
     }
 
+    @Test void searchForPossiblyEmptyMatchAcceptsEverything() {
+        for (String regex : new String[] {"[A-Za-z0-9_-]*", "^a*", "(x|)$", "^b?|c"}) {
+            Expr e = RegexParser.parseSearch(regex, Flavor.ECMA).expr();
+            assertThat(e).as(regex).isEqualTo(Expr.star(Expr.chars(dev.domino.compiler.ir.CodePointSet.ANY)));
+            for (String s : new String[] {"", "zz", "!\n?"}) {
+                assertThat(Pattern.compile(regex).matcher(s).find()).as("%s on %s", regex, s).isTrue();
+            }
+        }
+        // both ends anchored: the empty match is not enough
+        assertThat(ExprMatcher.matches(RegexParser.parseSearch("^a*$", Flavor.ECMA).expr(), "b")).isFalse();
+    }
+
     @Test void searchAnchors() {
         RegexParser.ParsedRegex r = RegexParser.parseSearch("^a|b$", Flavor.ECMA);
         assertThat(r.anchoredStart()).isFalse();

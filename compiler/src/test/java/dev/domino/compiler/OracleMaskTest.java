@@ -95,6 +95,26 @@ class OracleMaskTest {
         check(g, 6, 22, CompileOptions.defaults().withLazy(true).withFineTerminals(true).withPrebuildMillis(60_000), true);
     }
 
+    /**
+     * Strings too long for one automaton are counted in chunk terminals: lengths must stay exact
+     * at both bounds (min not a multiple of the chunk, max with a cut tail) and in between.
+     */
+    @Test void longBoundedStringsInChunks() {
+        String schema = """
+                {"type": "object", "properties": {
+                   "a": {"type": "string", "minLength": 37, "maxLength": 700},
+                   "b": {"type": "string", "maxLength": 1000}},
+                 "required": ["a"], "additionalProperties": false}""";
+        Grammar g = dev.domino.compiler.jsonschema.JsonSchemaGrammar.from(schema).grammar();
+        check(g, 2, 31, CompileOptions.defaults().withLazy(true).withFineTerminals(true));
+        Artifact a = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true).withFineTerminals(true));
+        for (int n : new int[] {36, 37, 38, 47, 48, 699, 700, 701}) {
+            Matcher m = a.newMatcher();
+            boolean ok = m.acceptString("{\"a\": \"" + "x".repeat(n) + "\"}");
+            assertThat(ok && m.isAccepting()).as("length %d", n).isEqualTo(n >= 37 && n <= 700);
+        }
+    }
+
     static void check(Grammar g, int sentences, long seed, CompileOptions options) { check(g, sentences, seed, options, false); }
 
     static void check(Grammar g, int sentences, long seed, CompileOptions options, boolean roundTrip) {

@@ -405,8 +405,13 @@ public final class TerminalDerivation {
         throw new IllegalArgumentException("unknown expression " + e);
     }
 
+    /** Copies of a repeated body per chunk terminal (see {@link #chunkedRepeat}). */
+    static final int CHUNK = 16;
+
     /** body{min,max}: min copies, then a left-recursive star or a chain of optionals. */
     private int repeat(Expr.Repeat r) {
+        Integer chunked = chunkedRepeat(r);
+        if (chunked != null) return chunked;
         int body = symbol(r.body());
         int nt = freshNonterminal("rep");
         List<Integer> rhs = new ArrayList<>();
@@ -428,6 +433,61 @@ public final class TerminalDerivation {
         }
         addProduction(nt, rhs.stream().mapToInt(Integer::intValue).toArray());
         return nt;
+    }
+
+    /**
+     * body{min,max} too large for one automaton (a string with a large {@code maxLength}), with a
+     * small regular body: counted in chunks of K copies, each chunk one terminal, instead of one
+     * parser symbol per copy. A count n = a*K + b (b < K) is a chunks then a tail terminal
+     * body{b}: exactly one decomposition, so the grammar stays unambiguous, and a long token spans
+     * two or three terminals instead of one per character (shallow trees, few Earley steps, and
+     * the chunk's automaton is shared by every such string of every grammar). Null when it does
+     * not apply.
+     */
+    private Integer chunkedRepeat(Expr.Repeat r) {
+        Expr body = r.body();
+        if (r.max() == Expr.Repeat.UNBOUNDED || lexicalMode || !isRegularExpr(body) || !refs(body).isEmpty()) return null;
+        int k = CHUNK;
+        while (k >= 4 && (long) size(body) * k > MAX_TERMINAL_SIZE / 2) k /= 2;
+        if (k < 4 || r.max() < 2 * k) return null;
+        Expr chunkExpr = new Expr.Repeat(body, k, k);
+        int chunkTerminal = terminalFor(chunkExpr, chunkExpr, ExprPrinter.brief(chunkExpr, 48));
+        if (chunkTerminal < 0) return null;
+        int chunk = terminalSymbol(chunkTerminal);
+        int min = r.min(), max = r.max();
+        int nt = freshNonterminal("rep");
+        // a in [fullLo, fullHi]: every tail length 0..k-1 keeps the count within [min, max]
+        int fullLo = (min + k - 1) / k, fullHi = (max - (k - 1)) / k;
+        if (fullLo <= fullHi) {
+            List<Integer> rhs = new ArrayList<>();
+            for (int i = 0; i < fullLo; i++) rhs.add(chunk);
+            if (fullHi > fullLo) rhs.add(optionalChain(chunk, fullHi - fullLo));
+            rhs.add(symbol(new Expr.Repeat(body, 0, k - 1)));
+            addProduction(nt, rhs.stream().mapToInt(Integer::intValue).toArray());
+        }
+        // the few chunk counts whose tail is cut by min or max
+        for (int a = min / k; a <= max / k; a++) {
+            if (a >= fullLo && a <= fullHi) continue;
+            int bLo = Math.max(0, min - a * k), bHi = Math.min(k - 1, max - a * k);
+            if (bLo > bHi) continue;
+            List<Integer> rhs = new ArrayList<>();
+            for (int i = 0; i < a; i++) rhs.add(chunk);
+            if (bHi > 0) rhs.add(symbol(new Expr.Repeat(body, bLo, bHi)));
+            addProduction(nt, rhs.stream().mapToInt(Integer::intValue).toArray());
+        }
+        return nt;
+    }
+
+    /** A nonterminal for sym{0,n}: a chain of optionals. */
+    private int optionalChain(int sym, int n) {
+        int tail = -1;
+        for (int i = 0; i < n; i++) {
+            int opt = freshNonterminal("opt");
+            addProduction(opt, new int[0]);
+            addProduction(opt, tail < 0 ? new int[] {sym} : new int[] {sym, tail});
+            tail = opt;
+        }
+        return tail;
     }
 
     // ------------------------------------------------------------ reduction

@@ -60,17 +60,40 @@ public final class ByteDfa {
      * which such states share work. Null when more than {@code maxStates} states are reachable.
      */
     public ByteDfa residual(int state, int maxStates) {
+        Renumbered r = renumberFrom(state, maxStates, false);
+        return r == null ? null : new ByteDfa(r.accepting().length, r.accepting(), r.table());
+    }
+
+    /**
+     * States reachable from {@code state} renumbered breadth-first (bytes ascending), {@code state}
+     * first. With {@code withinComponent}, only the state's strongly connected component is kept
+     * and transitions leaving it become ports: {@code -2 - p}, with {@code ports[p]} the original
+     * target. Null when more than {@code maxStates} states would be kept.
+     */
+    Renumbered renumberFrom(int state, int maxStates, boolean withinComponent) {
+        int[] scc = withinComponent ? components() : null;
+        int component = withinComponent ? scc[state] : 0;
         int[] newId = new int[stateCount];
         java.util.Arrays.fill(newId, -1);
+        int[] portOf = withinComponent ? new int[stateCount] : null;
+        if (portOf != null) java.util.Arrays.fill(portOf, -1);
         int[] order = new int[Math.min(stateCount, maxStates)];
-        int n = 0;
+        int[] ports = new int[8];
+        int n = 0, portCount = 0;
         newId[state] = n;
         order[n++] = state;
         for (int i = 0; i < n; i++) {
             int base = order[i] << 8;
             for (int b = 0; b < 256; b++) {
                 int t = next[base | b];
-                if (t >= 0 && newId[t] < 0) {
+                if (t < 0) continue;
+                if (scc != null && scc[t] != component) {
+                    if (portOf[t] < 0) {
+                        if (portCount == ports.length) ports = java.util.Arrays.copyOf(ports, portCount * 2);
+                        portOf[t] = portCount;
+                        ports[portCount++] = t;
+                    }
+                } else if (newId[t] < 0) {
                     if (n == order.length) return null;
                     newId[t] = n;
                     order[n++] = t;
@@ -84,11 +107,14 @@ public final class ByteDfa {
             int base = order[i] << 8;
             for (int b = 0; b < 256; b++) {
                 int t = next[base | b];
-                table[(i << 8) | b] = t < 0 ? -1 : newId[t];
+                table[(i << 8) | b] = t < 0 ? -1 : scc != null && scc[t] != component ? -2 - portOf[t] : newId[t];
             }
         }
-        return new ByteDfa(n, acc, table);
+        return new Renumbered(table, acc, java.util.Arrays.copyOf(ports, portCount));
     }
+
+    /** See {@link #renumberFrom}. */
+    record Renumbered(int[] table, boolean[] accepting, int[] ports) {}
 
     private volatile int[] components;
     private volatile boolean[] onCycle;

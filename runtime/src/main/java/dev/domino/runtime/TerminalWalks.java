@@ -5,6 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import dev.domino.runtime.TreeBuilder.IntList;
+
 /**
  * What the vocabulary does inside one terminal, from one automaton state, ignoring everything
  * after the terminal ends: the tokens that stay inside it to their last byte, and the trie
@@ -294,49 +296,9 @@ public final class TerminalWalks {
 
         /** Null when the state is on no cycle, or its component has more than {@code max} states. */
         static LoopCore of(ByteDfa dfa, int state, int max) {
-            int[] scc = dfa.components();
-            int component = scc[state];
             if (!dfa.onCycle(state)) return null;
-            int[] next = dfa.table();
-            int stateCount = dfa.stateCount();
-            int[] newId = new int[stateCount];
-            Arrays.fill(newId, -1);
-            int[] portOf = new int[stateCount];
-            Arrays.fill(portOf, -1);
-            int[] order = new int[Math.min(stateCount, max)];
-            int[] ports = new int[8];
-            int n = 0, portCount = 0;
-            newId[state] = n;
-            order[n++] = state;
-            for (int i = 0; i < n; i++) {
-                int base = order[i] << 8;
-                for (int b = 0; b < 256; b++) {
-                    int t = next[base | b];
-                    if (t < 0) continue;
-                    if (scc[t] != component) {
-                        if (portOf[t] < 0) {
-                            if (portCount == ports.length) ports = Arrays.copyOf(ports, portCount * 2);
-                            portOf[t] = portCount;
-                            ports[portCount++] = t;
-                        }
-                    } else if (newId[t] < 0) {
-                        if (n == order.length) return null;
-                        newId[t] = n;
-                        order[n++] = t;
-                    }
-                }
-            }
-            boolean[] acc = new boolean[n];
-            int[] table = new int[n << 8];
-            for (int i = 0; i < n; i++) {
-                acc[i] = dfa.isAccepting(order[i]);
-                int base = order[i] << 8;
-                for (int b = 0; b < 256; b++) {
-                    int t = next[base | b];
-                    table[(i << 8) | b] = t < 0 ? -1 : scc[t] != component ? -2 - portOf[t] : newId[t];
-                }
-            }
-            return new LoopCore(table, acc, Arrays.copyOf(ports, portCount));
+            ByteDfa.Renumbered r = dfa.renumberFrom(state, max, true);
+            return r == null ? null : new LoopCore(r.table(), r.accepting(), r.ports());
         }
 
         @Override public boolean equals(Object o) {
@@ -344,19 +306,5 @@ public final class TerminalWalks {
         }
 
         @Override public int hashCode() { return hash; }
-    }
-
-    /** Growable int array. */
-    private static final class IntList {
-        int[] a = new int[16];
-        int size;
-
-        void add(int v) {
-            if (size == a.length) a = Arrays.copyOf(a, size * 2);
-            a[size++] = v;
-        }
-
-        int size() { return size; }
-        int[] toArray() { return Arrays.copyOf(a, size); }
     }
 }

@@ -96,11 +96,7 @@ public final class TreeBuilder {
                 int from = byteStart[b], to = byteStart[b + 1];
                 if (from == to || next[b].length == 0) continue;
                 if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
-                for (int t2 : next[b]) {
-                    ByteDfa dfa2 = terminals[t2].dfa();
-                    int s2 = dfa2.step(dfa2.start(), b);
-                    for (int i = from; i < to; i++) dfs(children[i], t2, s2, ended);
-                }
+                for (int i = from; i < to; i++) startNext(children[i], b, next[b], ended);
             }
             int[] loopNodes = w.loopEndNodes();
             if (loopNodes.length == 0) return;
@@ -118,11 +114,7 @@ public final class TreeBuilder {
                     else { b = 64 + Long.numberOfTrailingZeros(hi); hi &= hi - 1; }
                     if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
                     for (int e = trie.byteEdgesFrom(b, loopNodes[i]), to = trie.byteEdgesTo(b, loopNodes[i]); e < to; e++) {
-                        int child = trie.childNode(trie.byteEdge(e));
-                        for (int t2 : next[b]) {
-                            ByteDfa dfa2 = terminals[t2].dfa();
-                            dfs(child, t2, dfa2.step(dfa2.start(), b), ended);
-                        }
+                        startNext(trie.childNode(trie.byteEdge(e)), b, next[b], ended);
                     }
                 }
             }
@@ -134,11 +126,17 @@ public final class TreeBuilder {
             int[][] next = followStarters(t);
             for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
                 int b = trie.childByte(c);
-                for (int t2 : next[b]) {
-                    if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
-                    ByteDfa dfa2 = terminals[t2].dfa();
-                    dfs(trie.childNode(c), t2, dfa2.step(dfa2.start(), b), ended);
-                }
+                if (next[b].length == 0) continue;
+                if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
+                startNext(trie.childNode(c), b, next[b], ended);
+            }
+        }
+
+        /** The terminals {@code starters} begin with byte b, which led to trie node {@code child}. */
+        void startNext(int child, int b, int[] starters, Node ended) {
+            for (int t2 : starters) {
+                ByteDfa dfa2 = terminals[t2].dfa();
+                dfs(child, t2, dfa2.step(dfa2.start(), b), ended);
             }
         }
 

@@ -71,6 +71,15 @@ public final class TreeBuilder {
         final Node root = new Node();
         final VisitCounter visits = VisitCounter.forTrie(trie.nodeCount());
         final List<Integer> dynamicSubtrees = new ArrayList<>();
+        /** Paths per trie node above which its tokens become dynamic. */
+        final int nodeCap;
+        /** Visits beyond the configured cap still allowed in this build (see {@link #build}). */
+        long excessBudget;
+
+        Walk(int nodeCap, long excessBudget) {
+            this.nodeCap = nodeCap;
+            this.excessBudget = excessBudget;
+        }
 
         /** Terminal t from automaton state s at the trie root, hanging at tree node {@code node}, via the shared walk. */
         void fromRoot(Node node, int t, int s) {
@@ -156,10 +165,11 @@ public final class TreeBuilder {
 
         void dfs(int n, int t, int s, Node node) {
             int v = visits.increment(n);
-            if (v > cap) {
-                if (v == cap + 1) dynamicSubtrees.add(n);
+            if (v > nodeCap) {
+                if (v == nodeCap + 1) dynamicSubtrees.add(n);
                 return;
             }
+            if (v > cap && --excessBudget < 0) throw OverBudget.INSTANCE;
             if (trie.tokenEnd(n) > trie.tokenStart(n)) {
                 IntList group = group(node, t);
                 for (int i = trie.tokenStart(n); i < trie.tokenEnd(n); i++) group.add(trie.token(i));
@@ -173,9 +183,35 @@ public final class TreeBuilder {
         }
     }
 
+    /**
+     * Paths per trie node tried first. Many terminals sharing a prefix (the keys of a large
+     * object all start with {@code "}) reach a node once per terminal: linear, not the
+     * exponential path growth the configured cap guards against, and checking those tokens
+     * byte by byte at run time costs far more than a group per terminal in the tree.
+     */
+    static final int WIDE_CAP = 1024;
+    /** Visits beyond the configured cap one build may spend before falling back to it. */
+    static final long EXCESS_BUDGET = 1 << 18;
+
+    /** Signals a build whose paths grow like a lexically ambiguous grammar's. */
+    private static final class OverBudget extends RuntimeException {
+        static final OverBudget INSTANCE = new OverBudget();
+        private OverBudget() { super(null, null, false, false); }
+    }
+
     /** @param terminal -1 for the between-terminals state, else the terminal of automaton state {@code state} */
     public TokenTree build(int terminal, int state) {
-        Walk w = new Walk();
+        if (cap < WIDE_CAP) {
+            try {
+                return build(terminal, state, new Walk(WIDE_CAP, EXCESS_BUDGET));
+            } catch (OverBudget ambiguous) {
+                // fall through: the configured cap bounds the work
+            }
+        }
+        return build(terminal, state, new Walk(cap, 0));
+    }
+
+    private TokenTree build(int terminal, int state, Walk w) {
         if (terminal < 0) {
             for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.fromRoot(w.root, t, terminals[t].dfa().start());
         } else {

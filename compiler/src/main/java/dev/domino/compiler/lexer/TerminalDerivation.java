@@ -441,15 +441,21 @@ public final class TerminalDerivation {
      * parser symbol per copy. A count n = a*K + b (b < K) is a chunks then a tail terminal
      * body{b}: exactly one decomposition, so the grammar stays unambiguous, and a long token spans
      * two or three terminals instead of one per character (shallow trees, few Earley steps, and
-     * the chunk's automaton is shared by every such string of every grammar). Null when it does
-     * not apply.
+     * the chunk's automaton is shared by every such string of every grammar). A repeat too short
+     * to chunk whose automaton is still small becomes one terminal. Null when neither applies.
+     *
+     * <p>K is chosen from the body's real automaton size, not the rough expression size: a JSON
+     * string character is ~300 expression nodes (escapes, UTF-8 ranges) but 20 automaton states.
      */
     private Integer chunkedRepeat(Expr.Repeat r) {
         Expr body = r.body();
         if (r.max() == Expr.Repeat.UNBOUNDED || lexicalMode || !isRegularExpr(body) || !refs(body).isEmpty()) return null;
+        int bodyStates = regularStates(body);
+        if (bodyStates < 0) return null;
         int k = CHUNK;
-        while (k >= 4 && (long) size(body) * k > MAX_TERMINAL_SIZE / 2) k /= 2;
-        if (k < 4 || r.max() < 2 * k) return null;
+        while (k >= 4 && (long) bodyStates * k > MAX_CHUNK_STATES) k /= 2;
+        if (k < 4) return null;
+        if (r.max() < 2 * k) return (long) bodyStates * r.max() <= 2L * MAX_CHUNK_STATES ? repeatTerminal(body, r.min(), r.max()) : null;
         Expr chunkExpr = new Expr.Repeat(body, k, k);
         int chunkTerminal = terminalFor(chunkExpr, chunkExpr, ExprPrinter.brief(chunkExpr, 48));
         if (chunkTerminal < 0) return null;
@@ -462,7 +468,7 @@ public final class TerminalDerivation {
             List<Integer> rhs = new ArrayList<>();
             for (int i = 0; i < fullLo; i++) rhs.add(chunk);
             if (fullHi > fullLo) rhs.add(optionalChain(chunk, fullHi - fullLo));
-            rhs.add(symbol(new Expr.Repeat(body, 0, k - 1)));
+            rhs.add(repeatTerminal(body, 0, k - 1));
             addProduction(nt, rhs.stream().mapToInt(Integer::intValue).toArray());
         }
         // the few chunk counts whose tail is cut by min or max
@@ -472,10 +478,34 @@ public final class TerminalDerivation {
             if (bLo > bHi) continue;
             List<Integer> rhs = new ArrayList<>();
             for (int i = 0; i < a; i++) rhs.add(chunk);
-            if (bHi > 0) rhs.add(symbol(new Expr.Repeat(body, bLo, bHi)));
+            if (bHi > 0) rhs.add(repeatTerminal(body, bLo, bHi));
             addProduction(nt, rhs.stream().mapToInt(Integer::intValue).toArray());
         }
         return nt;
+    }
+
+    /** Automaton states above which a chunk of copies is made smaller (see {@link #chunkedRepeat}). */
+    static final int MAX_CHUNK_STATES = 512;
+
+    /** The parser symbol for body{lo,hi} as one terminal (the caller checked it is small), else decomposed. */
+    private int repeatTerminal(Expr body, int lo, int hi) {
+        Expr e = new Expr.Repeat(body, lo, hi);
+        int t = terminalFor(e, e, ExprPrinter.brief(e, 48));
+        return t >= 0 ? terminalSymbol(t) : symbol(e);
+    }
+
+    /** States of the minimized automaton of a reference-free regular expression; -1 when too large. */
+    private int regularStates(Expr e) {
+        DfaBuilder.Language language = LanguageCache.get(e);
+        if (language == null) {
+            try {
+                language = automata.build(e);
+            } catch (DfaBuilder.TooLarge | IllegalStateException notATerminal) {
+                return -1; // the normal path decomposes it or reports the error
+            }
+            LanguageCache.put(e, language);
+        }
+        return language.dfa() == null ? 0 : language.dfa().stateCount();
     }
 
     /** A nonterminal for sym{0,n}: a chain of optionals. */

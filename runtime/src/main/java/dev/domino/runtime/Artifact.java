@@ -97,7 +97,7 @@ public final class Artifact {
         for (int t : tree.groupTerminal) if (t < 0 || t >= terminals.length) throw new IllegalArgumentException("tree group names unknown terminal " + t);
         for (int g = 0; g < tree.groupCount(); g++) {
             TokenSet set = tree.groupTokens(g);
-            if (set.isBitmap() ? set.bitmap().length > vocabWords : set.size() > 0 && (set.ids()[0] < 0 || set.ids()[set.size() - 1] >= vocabulary.size())) {
+            if (set.maxId() >= vocabulary.size() || (!set.isBitmap() && set.size() > 0 && set.ids()[0] < 0)) {
                 throw new IllegalArgumentException("token set outside the vocabulary");
             }
         }

@@ -289,6 +289,7 @@ public final class ArtifactFormat {
                     long[] bits = readLongs(in);
                     if (bits.length > vocabWords) throw new IllegalArgumentException("token bitmap larger than vocabulary");
                     pool[s] = TokenSet.ofBitmap(bits);
+                    if (pool[s].maxId() >= vocabSize) throw new IllegalArgumentException("token bitmap larger than vocabulary");
                 } else {
                     int[] ids = readInts(in);
                     for (int i = 0; i < ids.length; i++) {

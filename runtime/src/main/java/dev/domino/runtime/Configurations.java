@@ -19,6 +19,34 @@ final class Configurations {
     int size() { return parsers.length; }
     boolean isEmpty() { return parsers.length == 0; }
 
+    /**
+     * One configuration per scanner state: parser states paired with the same scanner state
+     * (the same bytes lexed into different terminal sequences, e.g. a key read as a declared
+     * property's literal and as an "any other key" string) become their union. Exact (see
+     * {@link EarleyParser#union}), and it keeps such ambiguities from multiplying from one
+     * member to the next: every later mask walks each tree once instead of once per lexing.
+     */
+    Configurations mergedByScanState(EarleyParser parser) {
+        int n = size();
+        if (n < 2) return this;
+        long[] keys = new long[n];
+        for (int i = 0; i < n; i++) keys[i] = ((long) scanStates[i] << 32) | i;
+        Arrays.sort(keys);
+        boolean shared = false;
+        for (int i = 1; i < n && !shared; i++) shared = (keys[i] >>> 32) == (keys[i - 1] >>> 32);
+        if (!shared) return this;
+        Builder out = new Builder();
+        for (int i = 0; i < n; ) {
+            int q = (int) (keys[i] >>> 32);
+            EarleyState p = parsers[(int) keys[i]];
+            int j = i + 1;
+            for (; j < n && (int) (keys[j] >>> 32) == q; j++) p = parser.union(p, parsers[(int) keys[j]]);
+            out.add(p, q);
+            i = j;
+        }
+        return out.build();
+    }
+
     /** Collects configurations, dropping duplicates (equal parser sets, same scanner state). */
     static final class Builder {
         EarleyState[] parsers = new EarleyState[4];

@@ -80,15 +80,39 @@ public final class EarleyParser {
             }
         }
         if (items.size == 0) return dead;
-        // canonical order so equal sets compare equal
-        Integer[] order = new Integer[items.size];
-        long[] serials = new long[items.size];
-        for (int i = 0; i < items.size; i++) {
-            order[i] = i;
-            serials[i] = items.origins[i] == null ? -1 : items.origins[i].serial;
+        return canonical(items);
+    }
+
+    /**
+     * One set holding the items of both: what a parser in either state could do. Exact because
+     * closure works item by item (the union of closed sets is closed), and an item predicted at
+     * this position (origin "this set") means the same position in both. Used to merge
+     * configurations that differ only in how earlier bytes were lexed.
+     */
+    EarleyState union(EarleyState a, EarleyState b) {
+        if (a == b || a.equals(b)) return a;
+        if (a == dead) return b;
+        if (b == dead) return a;
+        ItemSet items = new ItemSet(Math.max(16, (a.rules.length + b.rules.length) * 2));
+        for (int i = 0; i < a.rules.length; i++) items.add(a.rules[i], a.origins[i]);
+        for (int i = 0; i < b.rules.length; i++) items.add(b.rules[i], b.origins[i]);
+        return canonical(items);
+    }
+
+    /** The state of a closed item set, items in canonical order so equal sets compare equal. */
+    private EarleyState canonical(ItemSet items) {
+        long[] keys = new long[items.size];
+        for (int i = 0; i < items.size; i++) keys[i] = ((long) items.rules[i] << 32) | i;
+        Arrays.sort(keys); // by rule, then insertion
+        // within one rule, order by origin serial
+        int[] order = new int[items.size];
+        for (int i = 0; i < keys.length; i++) order[i] = (int) keys[i];
+        for (int start = 0, end; start < order.length; start = end) {
+            int r = items.rules[order[start]];
+            end = start + 1;
+            while (end < order.length && items.rules[order[end]] == r) end++;
+            if (end - start > 1) sortRunBySerial(order, start, end, items.origins);
         }
-        Arrays.sort(order, (a, b) -> items.rules[a] != items.rules[b]
-                ? Integer.compare(items.rules[a], items.rules[b]) : Long.compare(serials[a], serials[b]));
         int[] rules = new int[items.size];
         EarleyState[] origins = new EarleyState[items.size];
         long[] expected = ignoredMask.clone();
@@ -105,6 +129,28 @@ public final class EarleyParser {
             if (rules[i] == g.acceptRule) accepting = true;
         }
         return new EarleyState(rules, origins, expected, accepting);
+    }
+
+    private static long serialOf(EarleyState origin) { return origin == null ? -1 : origin.serial; }
+
+    private static void sortRunBySerial(int[] order, int from, int to, EarleyState[] origins) {
+        if (to - from <= 16) {
+            for (int i = from + 1; i < to; i++) {
+                int cur = order[i];
+                long serial = serialOf(origins[cur]);
+                int j = i - 1;
+                while (j >= from && serialOf(origins[order[j]]) > serial) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = cur;
+            }
+            return;
+        }
+        Integer[] run = new Integer[to - from];
+        for (int i = from; i < to; i++) run[i - from] = order[i];
+        Arrays.sort(run, (x, y) -> Long.compare(serialOf(origins[x]), serialOf(origins[y])));
+        for (int i = from; i < to; i++) order[i] = run[i - from];
     }
 
     /** Insertion-ordered set of (rule, origin identity) pairs. */

@@ -91,7 +91,7 @@ public final class Matcher {
         if (!v.isGrammarToken(tokenId)) return false;
         Configurations next = advance(history.configs, v.bytes(tokenId));
         if (next == null) return false;
-        history = new History(next, history, history.depth + 1, false);
+        history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
         return true;
     }
 
@@ -105,7 +105,7 @@ public final class Matcher {
         if (history.terminated) throw new IllegalStateException("the output is already terminated (EOS accepted)");
         Configurations next = advance(history.configs, bytes);
         if (next == null) return false;
-        history = new History(next, history, history.depth + 1, false);
+        history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
         return true;
     }
 
@@ -174,6 +174,7 @@ public final class Matcher {
         Configurations c = history.configs;
         Vocabulary v = artifact.vocabulary();
         if (MatcherStats.enabled) { MatcherStats.masks++; MatcherStats.configurations += c.size(); }
+        oredSets = c.size() > 1 ? new SerialSet() : null;
         for (int i = 0; i < c.size(); i++) {
             TokenTree tree = artifact.treeOfState(c.scanStates[i]);
             walk(tree, 0, c.parsers[i], 0, mask, base);
@@ -186,11 +187,52 @@ public final class Matcher {
         if (isSentence(c)) for (int eos : v.eosIds()) mask[base + (eos >>> 5)] |= 1 << eos;
     }
 
+    /**
+     * The large sets this mask already ORed, when several configurations are live: they often
+     * walk the same wide groups (one JSON string, many union branches), and ORing thousands of
+     * tokens again is the most expensive thing a walk does. Null for a single configuration.
+     */
+    private SerialSet oredSets;
+
+    /** A small open-addressing set of positive ints. */
+    private static final class SerialSet {
+        private int[] keys = new int[16];
+        private int size;
+
+        /** Adds the value; false when it was there already. */
+        boolean add(int v) {
+            int m = keys.length - 1;
+            for (int i = (v * 0x9E3779B1) >>> 20 & m; ; i = (i + 1) & m) {
+                if (keys[i] == v) return false;
+                if (keys[i] == 0) {
+                    keys[i] = v;
+                    if (++size * 2 > keys.length) grow();
+                    return true;
+                }
+            }
+        }
+
+        private void grow() {
+            int[] old = keys;
+            keys = new int[old.length * 2];
+            int m = keys.length - 1;
+            for (int v : old) {
+                if (v == 0) continue;
+                int i = (v * 0x9E3779B1) >>> 20 & m;
+                while (keys[i] != 0) i = (i + 1) & m;
+                keys[i] = v;
+            }
+        }
+    }
+
     private void walk(TokenTree tree, int node, EarleyState p, int depth, int[] mask, int base) {
         TokenSets sets = tree.sets;
         if (MatcherStats.enabled) MatcherStats.treeNodes++;
         for (int g = tree.groupStart[node], end = tree.groupStart[node + 1]; g < end; g++) {
-            if (p.expects(tree.groupTerminal[g])) sets.get(tree.groupSet[g]).orInto(mask, base);
+            if (!p.expects(tree.groupTerminal[g])) continue;
+            TokenSet set = sets.get(tree.groupSet[g]);
+            if (oredSets != null && set.size() >= 64 && !oredSets.add(set.serial)) continue;
+            set.orInto(mask, base);
         }
         if (depth >= lookahead) return;
         for (int e = tree.edgeStart[node], end = tree.edgeStart[node + 1]; e < end; e++) {

@@ -449,7 +449,8 @@ public final class TerminalDerivation {
      */
     private Integer chunkedRepeat(Expr.Repeat r) {
         Expr body = r.body();
-        if (r.max() == Expr.Repeat.UNBOUNDED || lexicalMode || !isRegularExpr(body) || !refs(body).isEmpty()) return null;
+        if (r.max() == Expr.Repeat.UNBOUNDED || r.max() < 2 || lexicalMode || tooBig(body) || !isRegularExpr(body)
+                || !refs(body).isEmpty()) return null;
         int bodyStates = regularStates(body);
         if (bodyStates < 0) return null;
         int k = CHUNK;

@@ -199,7 +199,36 @@ public final class TerminalDerivation {
     private final Set<String> tooLargeRules = new HashSet<>();
     private final java.util.IdentityHashMap<Expr, Integer> sizeCache = new java.util.IdentityHashMap<>();
 
-    private boolean tooBig(Expr e) { return size(e) > MAX_TERMINAL_SIZE; }
+    /**
+     * Over the size limit for one terminal. Expressions without bounded repeats get a larger
+     * limit: their automata are tries and loops (a key set, "any key but these"), whose states
+     * mostly share vocabulary walks, while a counter's every state needs its own; and the size
+     * estimate counts a shared tail (the "any string" after each trie branch) once per branch.
+     */
+    private boolean tooBig(Expr e) {
+        int n = size(e);
+        return n > MAX_TERMINAL_SIZE && (n > COUNTER_FREE_TERMINAL_SIZE || hasCounter(e));
+    }
+
+    /** Limit of {@link #tooBig} for expressions without bounded repeats. */
+    static final int COUNTER_FREE_TERMINAL_SIZE = 4 * MAX_TERMINAL_SIZE;
+    private final java.util.IdentityHashMap<Expr, Boolean> counterCache = new java.util.IdentityHashMap<>();
+
+    /** Repeat counts up to this are not counters (the four hex digits of a {@code \\u} escape). */
+    private static final int SMALL_COUNT = 8;
+
+    /** Whether a counting repeat (x{n,}, x{0,n} with n > SMALL_COUNT) occurs; references count as yes. */
+    private boolean hasCounter(Expr e) {
+        Boolean cached = counterCache.get(e);
+        if (cached != null) return cached;
+        boolean c;
+        if (e instanceof Expr.Seq sq) { c = false; for (Expr i : sq.items()) if (hasCounter(i)) { c = true; break; } }
+        else if (e instanceof Expr.Alt a) { c = false; for (Expr o : a.options()) if (hasCounter(o)) { c = true; break; } }
+        else if (e instanceof Expr.Repeat r) c = (r.max() != Expr.Repeat.UNBOUNDED && r.max() > SMALL_COUNT) || r.min() > SMALL_COUNT || hasCounter(r.body());
+        else c = e instanceof Expr.Ref;
+        counterCache.put(e, c);
+        return c;
+    }
 
     /** Rough NFA size of a regular expression, saturating just above the limit. */
     private int size(Expr e) {
@@ -217,7 +246,7 @@ public final class TerminalDerivation {
             sizeCache.put(e, MAX_TERMINAL_SIZE + 1); // guard against recursion while computing
             n = regularRules.contains(ref.name()) ? size(rules.get(ref.name())) : MAX_TERMINAL_SIZE + 1;
         } else n = 1;
-        int v = (int) Math.min(n, MAX_TERMINAL_SIZE + 1);
+        int v = (int) Math.min(n, COUNTER_FREE_TERMINAL_SIZE + 1);
         sizeCache.put(e, v);
         return v;
     }
@@ -449,7 +478,7 @@ public final class TerminalDerivation {
      */
     private Integer chunkedRepeat(Expr.Repeat r) {
         Expr body = r.body();
-        if (r.max() == Expr.Repeat.UNBOUNDED || r.max() < 2 || lexicalMode || tooBig(body) || !isRegularExpr(body)
+        if (r.max() == Expr.Repeat.UNBOUNDED || r.max() < 2 || lexicalMode || size(body) > MAX_TERMINAL_SIZE || !isRegularExpr(body)
                 || !refs(body).isEmpty()) return null;
         int bodyStates = regularStates(body);
         if (bodyStates < 0) return null;

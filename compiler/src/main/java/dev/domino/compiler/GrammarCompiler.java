@@ -4,6 +4,7 @@ import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.lexer.LexedGrammar;
 import dev.domino.compiler.lexer.TerminalDerivation;
 import dev.domino.runtime.Artifact;
+import dev.domino.runtime.CountedLoop;
 import dev.domino.runtime.ArtifactInfo;
 import dev.domino.runtime.Terminal;
 import dev.domino.runtime.TokenTree;
@@ -46,16 +47,27 @@ public final class GrammarCompiler {
         }
         TreeBuilder builder = new TreeBuilder(terminals, lexed.follow(), lexed.first(), VocabTrie.of(vocab),
                 options.dynamicCap(), vocab.size());
-        // scanner states: 0 = between, then each terminal's automaton states
+        // scanner states {terminal, local state, global number}: 0 = between, then each terminal's
+        // automaton states; a counted terminal's further states share these trees or are built on
+        // first use (see CountedLoop)
         List<int[]> states = new ArrayList<>();
-        states.add(new int[] {-1, 0});
+        states.add(new int[] {-1, 0, 0});
+        int stateTotal = 1;
         for (int t = 0; t < terminals.length; t++) {
-            for (int s = 0; s < terminals[t].dfa().stateCount(); s++) states.add(new int[] {t, s});
+            CountedLoop counted = terminals[t].counted();
+            if (counted == null) {
+                for (int s = 0; s < terminals[t].dfa().stateCount(); s++) states.add(new int[] {t, s, stateTotal + s});
+            } else if (counted.hasLoopTrees(vocab.maxTokenBytes())) {
+                int base = counted.min() * terminals[t].dfa().stateCount(); // the representatives
+                for (int s = 0; s < terminals[t].dfa().stateCount(); s++) states.add(new int[] {t, base + s, stateTotal + base + s});
+            }
+            stateTotal += terminals[t].stateCount();
         }
-        if (options.lazy()) return prebuilt(info, vocab, terminals, lexed, builder, states, options.prebuildMillis());
+        if (options.lazy()) return prebuilt(info, vocab, terminals, lexed, builder, states, stateTotal, options.prebuildMillis());
         TokenTree[] trees = buildAll(builder, states, options);
-        int[] treeOfState = new int[trees.length];
-        for (int q = 0; q < trees.length; q++) treeOfState[q] = q;
+        int[] treeOfState = new int[stateTotal];
+        java.util.Arrays.fill(treeOfState, -1);
+        for (int q = 0; q < trees.length; q++) treeOfState[states.get(q)[2]] = q;
         return new Artifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(), trees, treeOfState);
     }
 
@@ -64,17 +76,60 @@ public final class GrammarCompiler {
      * roughly in grammar order) until the budget is spent; the rest are built on first use.
      */
     private static Artifact prebuilt(ArtifactInfo info, Vocabulary vocab, Terminal[] terminals, LexedGrammar lexed,
-                                     TreeBuilder builder, List<int[]> states, long budgetMillis) {
+                                     TreeBuilder builder, List<int[]> states, int stateTotal, long budgetMillis) {
         long deadline = System.nanoTime() + budgetMillis * 1_000_000L;
         List<TokenTree> stored = new ArrayList<>();
-        int[] treeOfState = new int[states.size()];
+        int[] treeOfState = new int[stateTotal];
         java.util.Arrays.fill(treeOfState, -1);
-        for (int q = 0; q < states.size() && System.nanoTime() < deadline; q++) {
-            treeOfState[q] = stored.size();
+        for (int q : prebuildOrder(terminals, states)) {
+            if (System.nanoTime() >= deadline) break;
+            treeOfState[states.get(q)[2]] = stored.size();
             stored.add(builder.build(states.get(q)[0], states.get(q)[1]));
         }
         return new Artifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(),
                 stored.toArray(new TokenTree[0]), treeOfState);
+    }
+
+    /**
+     * Scanner states to prebuild, most used first: between terminals, then by distance from their
+     * terminal's start. Every member of a large object passes the first states of every key
+     * terminal that may come next, but only the deep states of the key it writes. Start states
+     * are left out: a configuration enters a terminal with its first byte, so never sits there.
+     */
+    static int[] prebuildOrder(Terminal[] terminals, List<int[]> states) {
+        int[][] depth = new int[terminals.length][];
+        for (int t = 0; t < terminals.length; t++) depth[t] = depths(terminals[t].dfa());
+        long[] keys = new long[states.size()];
+        int n = 0;
+        for (int q = 0; q < states.size(); q++) {
+            int t = states.get(q)[0], s = states.get(q)[1];
+            int d = t < 0 ? 0 : depth[t][s % terminals[t].dfa().stateCount()];
+            if (t >= 0 && d <= 0) continue; // a start state, or unreachable
+            keys[n++] = ((long) d << 32) | q;
+        }
+        keys = java.util.Arrays.copyOf(keys, n);
+        java.util.Arrays.sort(keys);
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) order[i] = (int) keys[i];
+        return order;
+    }
+
+    /** Breadth-first distance of each state from the start; -1 when unreachable. */
+    private static int[] depths(dev.domino.runtime.ByteDfa dfa) {
+        int[] d = new int[dfa.stateCount()];
+        java.util.Arrays.fill(d, -1);
+        int[] queue = new int[d.length];
+        int head = 0, tail = 0;
+        d[dfa.start()] = 0;
+        queue[tail++] = dfa.start();
+        while (head < tail) {
+            int s = queue[head++];
+            for (int b = 0; b < 256; b++) {
+                int s2 = dfa.step(s, b);
+                if (s2 >= 0 && d[s2] < 0) { d[s2] = d[s] + 1; queue[tail++] = s2; }
+            }
+        }
+        return d;
     }
 
     private static TokenTree[] buildAll(TreeBuilder builder, List<int[]> states, CompileOptions options) {

@@ -96,23 +96,79 @@ class OracleMaskTest {
     }
 
     /**
-     * Strings too long for one automaton are counted in chunk terminals: lengths must stay exact
-     * at both bounds (min not a multiple of the chunk, max with a cut tail) and in between.
+     * Strings too long for one automaton are counted (a loop plus a counter): lengths must stay
+     * exact at both bounds, and masks exact both where a token cannot reach the maximum and
+     * within a token's length of it.
      */
-    @Test void longBoundedStringsInChunks() {
+    @Test void longBoundedStrings() {
         String schema = """
                 {"type": "object", "properties": {
                    "a": {"type": "string", "minLength": 37, "maxLength": 700},
                    "b": {"type": "string", "maxLength": 1000}},
                  "required": ["a"], "additionalProperties": false}""";
         Grammar g = dev.domino.compiler.jsonschema.JsonSchemaGrammar.from(schema).grammar();
-        check(g, 2, 31, CompileOptions.defaults().withLazy(true).withFineTerminals(true));
         Artifact a = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true).withFineTerminals(true));
         for (int n : new int[] {36, 37, 38, 47, 48, 699, 700, 701}) {
             Matcher m = a.newMatcher();
             boolean ok = m.acceptString("{\"a\": \"" + "x".repeat(n) + "\"}");
             assertThat(ok && m.isAccepting()).as("length %d", n).isEqualTo(n >= 37 && n <= 700);
         }
+        // exact masks far from and near the maximum of counted terminals (one o200k token holds up
+        // to 128 characters), with multi-byte characters and escapes in the count; short maxima
+        // keep the reference recognizer fast
+        Grammar short_ = dev.domino.compiler.jsonschema.JsonSchemaGrammar.from("""
+                {"type": "object", "properties": {
+                   "c": {"type": "string", "minLength": 2, "maxLength": 200},
+                   "d": {"type": "string", "maxLength": 170},
+                   "e": {"type": "string", "minLength": 5, "maxLength": 20}},
+                 "required": ["c"], "additionalProperties": false}""").grammar();
+        check(short_, 3, 31, CompileOptions.defaults().withLazy(true).withFineTerminals(true));
+        Artifact counted = GrammarCompiler.compile(short_, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true));
+        ByteEarleyOracle oracle = new ByteEarleyOracle(short_);
+        Random random = new Random(5);
+        Vocabulary v = o200k.vocabulary();
+        List<byte[]> allTokens = new ArrayList<>();
+        for (int t = 0; t < v.size(); t++) allTokens.add(v.isGrammarToken(t) ? v.bytes(t) : null);
+        String[] chars = {"a", "b", " ", "\\u00e9", "\\n", "é", "1"};
+        for (String key : new String[] {"c", "d", "e"}) {
+            int max = key.equals("c") ? 200 : key.equals("d") ? 170 : 20;
+            int[] lengths = key.equals("e") ? new int[] {0, 3, 4, 5, 6, 15, 19, 20} : new int[] {0, 2, max - 129, max - 128, max - 127, max - 1};
+            for (int n : lengths) {
+                StringBuilder text = new StringBuilder(key.equals("c") ? "{\"c\": \"" : "{\"c\": \"yy\", \"" + key + "\": \"");
+                for (int i = 0; i < n; i++) text.append(chars[i % chars.length]);
+                Matcher m = counted.newMatcher();
+                assertThat(m.acceptString(text.toString())).as("prefix with %d characters", n).isTrue();
+                ByteEarleyOracle.State state = oracle.advance(oracle.start(), text.toString().getBytes(StandardCharsets.UTF_8));
+                compare(m, oracle, state, allTokens, random, key + ":" + n, n);
+            }
+        }
+    }
+
+    /**
+     * A union of objects whose keys lex two ways (a declared property's literal, and the "any
+     * other key" string of the open branch): configurations that share a scanner state are merged
+     * into the union of their parser states. Masks must stay exact, and after a commit each
+     * scanner state appears once.
+     */
+    @Test void unionOfObjectsWithAnOpenBranchMergesConfigurations() {
+        String schema = """
+                {"type": "array", "items": {"anyOf": [
+                   {"type": "object", "properties": {"error": {"type": "string"}, "name": {"enum": ["P"]}},
+                    "required": ["name", "error"], "additionalProperties": false},
+                   {"type": "object", "properties": {"error": {"type": "string"}, "name": {"enum": ["R", "S"]}, "n": {"type": "integer"}},
+                    "required": ["name"], "additionalProperties": false},
+                   {"type": "object", "properties": {"error": {"type": "string"}, "name": {"type": "string"}},
+                    "required": ["name", "error"]}]}}""";
+        Grammar g = dev.domino.compiler.jsonschema.JsonSchemaGrammar.from(schema).grammar();
+        check(g, 12, 41, CompileOptions.defaults().withLazy(true).withFineTerminals(true));
+        check(g, 6, 42, CompileOptions.defaults().withLazy(true));
+        Artifact a = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true).withFineTerminals(true));
+        Matcher m = a.newMatcher();
+        assertThat(m.acceptString("[{\"error\": \"x\", \"name\": \"R")).isTrue();
+        int[][] live = m.liveConfigurations();
+        assertThat(java.util.Arrays.stream(live).mapToInt(c -> c[0]).distinct().count()).isEqualTo(live.length);
+        assertThat(m.acceptString("\"}, {\"name\": \"P\", \"error\": \"\"}]")).isTrue();
+        assertThat(m.isAccepting()).isTrue();
     }
 
     static void check(Grammar g, int sentences, long seed, CompileOptions options) { check(g, sentences, seed, options, false); }

@@ -37,6 +37,10 @@ public final class Artifact {
     final int[][] terminalsByFirstByte;
     final EarleyParser parser;
     final int vocabWords;
+    /** The longest token's bytes: how far one token can advance a counted terminal's count. */
+    private final int maxTokenBytes;
+    /** Bound on scanner states (two ints each, plus a tree slot when lazy). */
+    static final int MAX_SCANNER_STATES = 1 << 23;
 
     /**
      * @param follow      per terminal, the terminals that may follow it (tree pruning)
@@ -59,17 +63,22 @@ public final class Artifact {
 
         stateOffset = new int[terminals.length];
         int states = 1;
-        for (int t = 0; t < terminals.length; t++) { stateOffset[t] = states; states += terminals[t].dfa().stateCount(); }
+        for (int t = 0; t < terminals.length; t++) {
+            stateOffset[t] = states;
+            states += terminals[t].stateCount();
+            if (states > MAX_SCANNER_STATES) throw new IllegalArgumentException("too many scanner states");
+        }
         stateTerminal = new int[states];
         stateLocal = new int[states];
         stateTerminal[0] = -1;
         for (int t = 0; t < terminals.length; t++) {
-            for (int s = 0; s < terminals[t].dfa().stateCount(); s++) {
+            for (int s = 0; s < terminals[t].stateCount(); s++) {
                 stateTerminal[stateOffset[t] + s] = t;
                 stateLocal[stateOffset[t] + s] = s;
             }
         }
         vocabWords = (vocabulary.size() + 63) >>> 6;
+        maxTokenBytes = vocabulary.maxTokenBytes();
         if (trees == null) {
             trees = new TokenTree[0];
             treeOfState = new int[states];
@@ -140,6 +149,7 @@ public final class Artifact {
 
     /** The tree of a scanner state (built now if the artifact is lazy and nobody needed it yet). */
     public TokenTree treeOfState(int scannerState) {
+        scannerState = canonicalState(scannerState);
         int stored = treeOfState[scannerState];
         if (stored >= 0) return trees[stored];
         TokenTree t = lazyTrees.get(scannerState);
@@ -150,8 +160,22 @@ public final class Artifact {
         return t;
     }
 
-    /** Fully stored: index of the state's tree among the distinct trees. Otherwise: the state itself. */
-    public int treeIndexOfState(int scannerState) { return lazyTrees == null ? treeOfState[scannerState] : scannerState; }
+    /** Fully stored: index of the state's tree among the distinct trees. Otherwise: the state whose tree it uses. */
+    public int treeIndexOfState(int scannerState) {
+        scannerState = canonicalState(scannerState);
+        return lazyTrees == null ? treeOfState[scannerState] : scannerState;
+    }
+
+    /**
+     * The scanner state whose tree this state uses: itself, except in a counted terminal far
+     * from its maximum, where every count shares the loop automaton's tree (see {@link CountedLoop}).
+     */
+    public int canonicalState(int scannerState) {
+        int t = stateTerminal[scannerState];
+        if (t < 0) return scannerState;
+        CountedLoop counted = terminals[t].counted();
+        return counted == null ? scannerState : stateOffset[t] + counted.canonical(stateLocal[scannerState], maxTokenBytes);
+    }
 
     private TreeBuilder lazyTreeBuilder() {
         TreeBuilder b = lazyBuilder;

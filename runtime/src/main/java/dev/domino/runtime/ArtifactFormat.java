@@ -34,7 +34,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 3;
+    public static final int FORMAT_VERSION = 4;
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -191,6 +191,8 @@ public final class ArtifactFormat {
                 out.writeVarInt(d.start(), true);
                 for (boolean acc : d.acceptingArray()) out.writeBoolean(acc);
                 writeInts(out, d.table());
+                out.writeVarInt(t.counted() == null ? 0 : t.counted().max(), true);
+                if (t.counted() != null) out.writeVarInt(t.counted().min(), true);
             }
 
             mark(out, "parser_grammar");
@@ -264,7 +266,11 @@ public final class ArtifactFormat {
                 int start = in.readVarInt(true);
                 boolean[] accepting = new boolean[states];
                 for (int s = 0; s < states; s++) accepting[s] = in.readBoolean();
-                terminals[t] = new Terminal(name, description, new ByteDfa(states, start, accepting, readInts(in)), isIgnored);
+                ByteDfa dfa = new ByteDfa(states, start, accepting, readInts(in));
+                int countedMax = in.readVarInt(true); // 0: not counted
+                if (countedMax < 0 || countedMax > CountedLoop.MAX_STATES) throw new IllegalArgumentException("bad repeat count " + countedMax);
+                int countedMin = countedMax == 0 ? 0 : in.readVarInt(true);
+                terminals[t] = new Terminal(name, description, dfa, isIgnored, countedMax == 0 ? null : new CountedLoop(dfa, countedMin, countedMax));
             }
 
             int nonterminals = length(in, 1 << 24);

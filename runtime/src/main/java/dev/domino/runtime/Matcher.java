@@ -289,7 +289,7 @@ public final class Matcher {
                 if (p.accepting) return true;
             } else {
                 int t = artifact.stateTerminal(q);
-                if (artifact.terminal(t).dfa().isAccepting(artifact.stateLocal(q)) && parser.scan(p, t).accepting) return true;
+                if (artifact.terminal(t).isAccepting(artifact.stateLocal(q)) && parser.scan(p, t).accepting) return true;
             }
         }
         return false;
@@ -319,11 +319,11 @@ public final class Matcher {
             return;
         }
         int t = artifact.stateTerminal(q);
-        ByteDfa dfa = artifact.terminal(t).dfa();
+        Terminal terminal = artifact.terminal(t);
         int s = artifact.stateLocal(q);
-        int s2 = dfa.step(s, b);
+        int s2 = terminal.step(s, b);
         if (s2 >= 0) out.add(p, artifact.stateOffset(t) + s2);
-        if (dfa.isAccepting(s)) {
+        if (terminal.isAccepting(s)) {
             EarleyState p2 = parser.scan(p, t);
             if (p2 != parser.dead) startTerminal(p2, b, out);
         }
@@ -332,8 +332,7 @@ public final class Matcher {
     private void startTerminal(EarleyState p, int b, Configurations.Builder out) {
         for (int t : artifact.terminalsByFirstByte[b]) {
             if (p.expects(t)) {
-                ByteDfa dfa = artifact.terminal(t).dfa();
-                out.add(p, artifact.stateOffset(t) + dfa.step(dfa.start(), b));
+                out.add(p, artifact.stateOffset(t) + artifact.terminal(t).startStep(b));
             }
         }
     }

@@ -172,7 +172,7 @@ public final class Speculator {
                 startBytes(p, bits);
             } else {
                 int t = artifact.stateTerminal(q);
-                ByteDfa dfa = artifact.terminal(t).dfa();
+                Terminal dfa = artifact.terminal(t);
                 int s = artifact.stateLocal(q);
                 for (int b = 0; b < 256; b++) if (dfa.step(s, b) >= 0) bits[b >>> 6] |= 1L << b;
                 if (dfa.isAccepting(s)) {

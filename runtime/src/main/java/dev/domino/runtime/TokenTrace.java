@@ -118,7 +118,7 @@ public final class TokenTrace {
             return;
         }
         int t = a.stateTerminal(c.scanState);
-        ByteDfa dfa = a.terminal(t).dfa();
+        Terminal dfa = a.terminal(t);
         int s = a.stateLocal(c.scanState);
         int s2 = dfa.step(s, b);
         if (s2 >= 0) for (List<Seg> p : paths) add(out, new Conf(c.parser, a.stateOffset(t) + s2), p);
@@ -140,7 +140,7 @@ public final class TokenTrace {
     private static void startTerminal(Artifact a, EarleyState p, int b, int i, List<List<Seg>> paths, Map<Conf, List<List<Seg>>> out) {
         for (int t : a.terminalsByFirstByte[b]) {
             if (!p.expects(t)) continue;
-            ByteDfa dfa = a.terminal(t).dfa();
+            Terminal dfa = a.terminal(t);
             Conf c = new Conf(p, a.stateOffset(t) + dfa.step(dfa.start(), b));
             for (List<Seg> path : paths) {
                 List<Seg> q = new ArrayList<>(path);
@@ -173,7 +173,7 @@ public final class TokenTrace {
             }
             int t = a.stateTerminal(c.scanState);
             String name = a.terminal(t).name();
-            ByteDfa dfa = a.terminal(t).dfa();
+            Terminal dfa = a.terminal(t);
             int s = a.stateLocal(c.scanState);
             StringBuilder r = new StringBuilder("inside terminal " + name + " (state " + s + "): " + byteText + " cannot continue it");
             if (!dfa.isAccepting(s)) {
@@ -224,7 +224,7 @@ public final class TokenTrace {
                 continue;
             }
             int t = a.stateTerminal(q);
-            ByteDfa dfa = a.terminal(t).dfa();
+            Terminal dfa = a.terminal(t);
             boolean canContinue = false;
             for (int b = 0; b < 256 && !canContinue; b++) canContinue = dfa.step(a.stateLocal(q), b) >= 0;
             if (canContinue) names.add(a.terminal(t).name() + " (continued)");

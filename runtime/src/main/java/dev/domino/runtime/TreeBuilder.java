@@ -30,6 +30,12 @@ public final class TreeBuilder {
     private final int cap;
     private final int vocabSize;
     private final int[][] startersByByte;
+    /**
+     * Per terminal, non-null for a counted terminal whose bounds a token entering it can reach
+     * (see {@link CountedLoop#plainEntry}): walks into it count copies. Other terminals, counted
+     * ones included, are walked on their automaton alone.
+     */
+    private final CountedLoop[] countedEntry;
 
     public TreeBuilder(Terminal[] terminals, BitSet[] follow, BitSet first, VocabTrie trie, int cap, int vocabSize) {
         this.terminals = terminals;
@@ -39,6 +45,11 @@ public final class TreeBuilder {
         this.cap = cap;
         this.vocabSize = vocabSize;
         startersByByte = Terminal.startersByByte(terminals);
+        countedEntry = new CountedLoop[terminals.length];
+        for (int t = 0; t < terminals.length; t++) {
+            CountedLoop counted = terminals[t].counted();
+            if (counted != null && !counted.plainEntry(trie.maxTokenBytes())) countedEntry[t] = counted;
+        }
         followStartersCache = new java.util.concurrent.atomic.AtomicReferenceArray<>(terminals.length);
     }
 
@@ -65,6 +76,8 @@ public final class TreeBuilder {
         final TreeMap<Integer, Node> children = new TreeMap<>();
         final TreeMap<Integer, IntList> groups = new TreeMap<>();
         final TreeMap<Integer, TokenSet> sharedGroups = new TreeMap<>();
+        /** Annotated builds: per shared group, the fewest copies of the root terminal its tokens used. */
+        final TreeMap<Integer, Integer> sharedCopies = new TreeMap<>();
     }
 
     private final class Walk {
@@ -75,16 +88,23 @@ public final class TreeBuilder {
         final int nodeCap;
         /** Visits beyond the configured cap still allowed in this build (see {@link #build}). */
         long excessBudget;
+        /**
+         * Annotated builds (see {@link #annotated}): every token added is recorded with the copies
+         * of the counted root terminal its path used, {@link #copies} for the path being walked.
+         */
+        boolean annotate;
+        int copies;
 
         Walk(int nodeCap, long excessBudget) {
             this.nodeCap = nodeCap;
             this.excessBudget = excessBudget;
         }
 
-        /** Terminal t from automaton state s at the trie root, hanging at tree node {@code node}, via the shared walk. */
-        void fromRoot(Node node, int t, int s) {
-            TerminalWalks.Walk w = trie.walks().get(terminals[t].dfa(), s, vocabSize);
+        /** Terminal t from state s of automaton dfa at the trie root, hanging at tree node {@code node}, via the shared walk. */
+        void fromRoot(Node node, int t, ByteDfa dfa, int s) {
+            TerminalWalks.Walk w = trie.walks().get(dfa, s, vocabSize);
             if (w.continuation().size() > 0) {
+                if (annotate) node.sharedCopies.merge(t, copies, Math::min);
                 TokenSet before = node.sharedGroups.get(t);
                 node.sharedGroups.put(t, before == null ? w.continuation()
                         : TokenSet.of(union(before.toArray(), w.continuation().toArray()), vocabSize));
@@ -93,9 +113,7 @@ public final class TreeBuilder {
                 // ended before the token's first byte: what follows is a whole-trie walk of each
                 // next terminal, which the shared walks already know
                 Node ended = node.children.computeIfAbsent(t, k -> new Node());
-                for (int t2 = follow[t].nextSetBit(0); t2 >= 0; t2 = follow[t].nextSetBit(t2 + 1)) {
-                    fromRoot(ended, t2, terminals[t2].dfa().start());
-                }
+                for (int t2 = follow[t].nextSetBit(0); t2 >= 0; t2 = follow[t].nextSetBit(t2 + 1)) enterAtRoot(ended, t2);
             }
             if (w.endChildCount() == 0) return;
             Node ended = null;
@@ -141,12 +159,77 @@ public final class TreeBuilder {
             }
         }
 
+        /** Terminal t starting at the trie root (the previous one ended before the token's first byte). */
+        void enterAtRoot(Node node, int t) {
+            CountedLoop counted = countedEntry[t];
+            ByteDfa dfa = terminals[t].dfa();
+            if (counted == null) {
+                fromRoot(node, t, dfa, dfa.start());
+                return;
+            }
+            // the same for every tree: walked once, then copied in (see enteredAtRoot)
+            Entered e = enteredAtRoot(t);
+            graft(node, e.node());
+            dynamicSubtrees.addAll(e.dynamicSubtrees());
+        }
+
+        /** Walks counted terminal t from the trie root into {@code node} (see enteredAtRoot). */
+        void walkCountedFromRoot(Node node, int t) {
+            ByteDfa dfa = terminals[t].dfa();
+            for (int c = trie.firstChild(0); c < trie.endChild(0); c++) {
+                int s2 = dfa.step(dfa.start(), trie.childByte(c));
+                if (s2 >= 0) dfsCounted(trie.childNode(c), t, countedEntry[t], s2, 1, node);
+            }
+        }
+
+        /** Adds what {@code from} holds to {@code to}, recursively. */
+        void graft(Node to, Node from) {
+            for (Map.Entry<Integer, IntList> g : from.groups.entrySet()) {
+                IntList into = group(to, g.getKey());
+                IntList tokens = g.getValue();
+                for (int i = 0; i < tokens.size; i++) {
+                    if (annotate) into.add(tokens.a[i], copies);
+                    else into.add(tokens.a[i]);
+                }
+            }
+            for (Map.Entry<Integer, TokenSet> g : from.sharedGroups.entrySet()) {
+                int t = g.getKey();
+                if (annotate) to.sharedCopies.merge(t, copies, Math::min);
+                TokenSet before = to.sharedGroups.get(t);
+                to.sharedGroups.put(t, before == null ? g.getValue() : TokenSet.of(union(before.toArray(), g.getValue().toArray()), vocabSize));
+            }
+            for (Map.Entry<Integer, Node> c : from.children.entrySet()) graft(to.children.computeIfAbsent(c.getKey(), k -> new Node()), c.getValue());
+        }
+
         /** The terminals {@code starters} begin with byte b, which led to trie node {@code child}. */
         void startNext(int child, int b, int[] starters, Node ended) {
             for (int t2 : starters) {
                 ByteDfa dfa2 = terminals[t2].dfa();
-                dfs(child, t2, dfa2.step(dfa2.start(), b), ended);
+                int s2 = dfa2.step(dfa2.start(), b);
+                if (countedEntry[t2] != null) dfsCounted(child, t2, countedEntry[t2], s2, 1, ended);
+                else dfs(child, t2, s2, ended);
             }
+        }
+
+        /** Like {@link #dfs}, in a counted terminal whose bounds matter: {@code used} copies started. */
+        void dfsCounted(int n, int t, CountedLoop counted, int s, int used, Node node) {
+            int v = visits.increment(n);
+            if (v > nodeCap) {
+                if (v == nodeCap + 1) dynamicSubtrees.add(n);
+                return;
+            }
+            if (v > cap && --excessBudget < 0) throw OverBudget.INSTANCE;
+            addTokens(n, node, t);
+            ByteDfa dfa = terminals[t].dfa();
+            boolean starts = counted.startsCopy(s);
+            if (!starts || used < counted.max()) {
+                int next = starts ? used + 1 : used;
+                for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                    int s2 = dfa.step(s, trie.childByte(c));
+                    if (s2 >= 0) dfsCounted(trie.childNode(c), t, counted, s2, next, node);
+                }
+            }
+            if (dfa.isAccepting(s) && used >= counted.min()) afterEnd(n, t, node);
         }
 
         // the group last looked up: a dfs adds to the same (node, terminal) many times in a row
@@ -163,6 +246,33 @@ public final class TreeBuilder {
             return lastGroup;
         }
 
+        void addTokens(int n, Node node, int t) {
+            if (trie.tokenEnd(n) == trie.tokenStart(n)) return;
+            IntList group = group(node, t);
+            for (int i = trie.tokenStart(n); i < trie.tokenEnd(n); i++) {
+                if (annotate) group.add(trie.token(i), copies);
+                else group.add(trie.token(i));
+            }
+        }
+
+        /**
+         * The counted root terminal t from loop state s, walked directly (not via the shared
+         * walks) to know the copies each path has started when a token ends inside t or t ends.
+         */
+        void countedRoot(int n, int t, CountedLoop counted, ByteDfa loop, int s, int used, Node node) {
+            copies = used;
+            addTokens(n, node, t);
+            int next = used + (counted.startsCopy(s) ? 1 : 0);
+            for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                int s2 = loop.step(s, trie.childByte(c));
+                if (s2 >= 0) countedRoot(trie.childNode(c), t, counted, loop, s2, next, node);
+            }
+            if (loop.isAccepting(s)) {
+                copies = used;
+                afterEnd(n, t, node);
+            }
+        }
+
         void dfs(int n, int t, int s, Node node) {
             int v = visits.increment(n);
             if (v > nodeCap) {
@@ -170,10 +280,7 @@ public final class TreeBuilder {
                 return;
             }
             if (v > cap && --excessBudget < 0) throw OverBudget.INSTANCE;
-            if (trie.tokenEnd(n) > trie.tokenStart(n)) {
-                IntList group = group(node, t);
-                for (int i = trie.tokenStart(n); i < trie.tokenEnd(n); i++) group.add(trie.token(i));
-            }
+            addTokens(n, node, t);
             ByteDfa dfa = terminals[t].dfa();
             for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
                 int s2 = dfa.step(s, trie.childByte(c));
@@ -199,8 +306,12 @@ public final class TreeBuilder {
         private OverBudget() { super(null, null, false, false); }
     }
 
-    /** @param terminal -1 for the between-terminals state, else the terminal of automaton state {@code state} */
+    /** @param terminal -1 for the between-terminals state, else the terminal of local scanner state {@code state} */
     public TokenTree build(int terminal, int state) {
+        CountedLoop counted = terminal < 0 ? null : terminals[terminal].counted();
+        if (counted != null && !counted.sharesLoopTree(state, trie.maxTokenBytes())) {
+            return annotated(terminal, counted.loopState(state)).within(terminal, counted.needed(state), counted.remaining(state), vocabSize);
+        }
         if (cap < WIDE_CAP) {
             try {
                 return build(terminal, state, new Walk(WIDE_CAP, EXCESS_BUDGET));
@@ -211,13 +322,120 @@ public final class TreeBuilder {
         return build(terminal, state, new Walk(cap, 0));
     }
 
+    /**
+     * The tree of a counted terminal's loop state with, per group, the copies of the terminal
+     * each token's path started (see {@link CountedLoop}). Every state of that loop state within
+     * a token's length of the maximum derives its tree from this one by dropping the tokens that
+     * need more copies than remain ({@link Annotated#within}): a filter over the token sets
+     * instead of a walk over the whole vocabulary per count. Built once per (terminal, loop state).
+     */
+    private Annotated annotated(int terminal, int loopState) {
+        // terminals with the same loop and the same followers have the same tree but for their
+        // own name at the root (strings with different bounds): built once
+        AnnotatedKey key = new AnnotatedKey(terminals[terminal].dfa(), follow[terminal], loopState);
+        Annotated a = annotatedTrees.get(key);
+        if (a == null) {
+            a = buildAnnotated(terminal, loopState);
+            Annotated known = annotatedTrees.putIfAbsent(key, a);
+            if (known != null) a = known;
+        }
+        return a;
+    }
+
+    private record AnnotatedKey(ByteDfa loop, BitSet follow, int loopState) {}
+
+    private final java.util.concurrent.ConcurrentHashMap<AnnotatedKey, Annotated> annotatedTrees = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * What a counted terminal whose bounds matter contributes when it starts at the trie root (a
+     * tree whose terminal ends before the token's first byte: a key literal followed by a string
+     * value): the same subtree for every such tree, so walked once per terminal.
+     */
+    private record Entered(Node node, List<Integer> dynamicSubtrees) {}
+
+    private final java.util.concurrent.ConcurrentHashMap<Integer, Entered> entered = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Entered enteredAtRoot(int t) {
+        Entered e = entered.get(t);
+        if (e == null) {
+            Walk w = new Walk(cap, 0);
+            w.walkCountedFromRoot(w.root, t);
+            e = new Entered(w.root, List.copyOf(w.dynamicSubtrees));
+            Entered known = entered.putIfAbsent(t, e);
+            if (known != null) e = known;
+        }
+        return e;
+    }
+
+    private Annotated buildAnnotated(int terminal, int loopState) {
+        if (cap < WIDE_CAP) {
+            try {
+                return buildAnnotated(terminal, loopState, new Walk(WIDE_CAP, EXCESS_BUDGET));
+            } catch (OverBudget ambiguous) {
+                // fall through: the configured cap bounds the work
+            }
+        }
+        return buildAnnotated(terminal, loopState, new Walk(cap, 0));
+    }
+
+    private Annotated buildAnnotated(int terminal, int loopState, Walk w) {
+        CountedLoop counted = terminals[terminal].counted();
+        w.annotate = true;
+        w.countedRoot(0, terminal, counted, terminals[terminal].dfa(), loopState, 0, w.root);
+        BitSet dynamic = new BitSet();
+        int[] dynamicTokens = dynamicTokens(w, dynamic);
+        prune(w.root, dynamic);
+        List<int[]> copiesOfGroup = new ArrayList<>();
+        TokenTree tree = flatten(w.root, dynamicTokens, copiesOfGroup);
+        return new Annotated(tree, copiesOfGroup.toArray(new int[0][]), terminal);
+    }
+
+    /** A tree whose group g holds tokens whose paths used {@code copies[g][i]} copies (aligned with the set's ids). */
+    private record Annotated(TokenTree tree, int[][] copies, int builtFor) {
+        /**
+         * The tree for a state where at most r more copies may start and the terminal may end
+         * only after at least {@code need} more. Tokens that stay inside the terminal (the root's
+         * own group) only need room; tokens that end it (every other group) also the minimum.
+         */
+        TokenTree within(int terminal, int need, int r, int vocabSize) {
+            // the root node names the terminal (its own group, its "ended" edge)
+            int[] groupTerminal = tree.groupTerminal.clone(), edgeTerminal = tree.edgeTerminal.clone();
+            for (int g = 0; g < tree.endGroup(0); g++) if (groupTerminal[g] == builtFor) groupTerminal[g] = terminal;
+            for (int e = 0; e < tree.endEdge(0); e++) if (edgeTerminal[e] == builtFor) edgeTerminal[e] = terminal;
+            TokenSet[] sets = new TokenSet[tree.groupCount()];
+            int[] groupSet = new int[tree.groupCount()];
+            int rootGroups = tree.endGroup(0);
+            for (int g = 0; g < sets.length; g++) {
+                int[] ids = tree.groupTokens(g).toArray();
+                int[] k = copies[g];
+                int lo = g < rootGroups ? 0 : need;
+                int n = 0;
+                int[] kept = new int[ids.length];
+                for (int i = 0; i < ids.length; i++) if (k[i] <= r && k[i] >= lo) kept[n++] = ids[i];
+                sets[g] = TokenSet.of(n == ids.length ? ids : Arrays.copyOf(kept, n), vocabSize);
+                groupSet[g] = g;
+            }
+            return new TokenTree(tree.edgeStart, edgeTerminal, tree.edgeChild, tree.groupStart, groupTerminal,
+                    groupSet, tree.dynamicTokens, new TokenSets(sets));
+        }
+    }
+
     private TokenTree build(int terminal, int state, Walk w) {
         if (terminal < 0) {
-            for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.fromRoot(w.root, t, terminals[t].dfa().start());
+            for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.enterAtRoot(w.root, t);
         } else {
-            w.fromRoot(w.root, terminal, state);
+            CountedLoop counted = terminals[terminal].counted();
+            // a counted terminal's state here shares the plain loop's tree (see build(int, int))
+            w.fromRoot(w.root, terminal, terminals[terminal].dfa(), counted == null ? state : counted.loopState(state));
         }
         BitSet dynamic = new BitSet();
+        int[] dynamicTokens = dynamicTokens(w, dynamic);
+        prune(w.root, dynamic);
+        return flatten(w.root, dynamicTokens, null);
+    }
+
+    /** The walk's dynamic tokens, in byte order, also set in {@code dynamic}. */
+    private int[] dynamicTokens(Walk w, BitSet dynamic) {
         // dynamic tokens in trie preorder, i.e. sorted by their bytes: the runtime checks them with
         // shared prefixes stepped once (subtrees nested in an earlier one are already covered)
         int[] order = w.dynamicSubtrees.stream().mapToInt(Integer::intValue).sorted().toArray();
@@ -231,11 +449,11 @@ public final class TreeBuilder {
                 dynamicInByteOrder.add(trie.token(i));
             }
         }
-        return flatten(w.root, dynamic, dynamicInByteOrder.toArray());
+        return dynamicInByteOrder.toArray();
     }
 
-    private TokenTree flatten(Node root, BitSet dynamic, int[] dynamicTokens) {
-        prune(root, dynamic);
+    /** @param copiesOfGroup when non-null (annotated build): receives each group's copies, aligned with its set's ids */
+    private TokenTree flatten(Node root, int[] dynamicTokens, List<int[]> copiesOfGroup) {
         List<Node> order = new ArrayList<>();
         order.add(root);
         for (int i = 0; i < order.size(); i++) order.addAll(order.get(i).children.values());
@@ -253,12 +471,16 @@ public final class TreeBuilder {
                 edgeTerminal.add(e.getKey());
                 edgeChild.add(ids.get(e.getValue()));
             }
+            if (copiesOfGroup != null) {
+                flattenAnnotated(node, groupTerminal, groupSet, sets, copiesOfGroup);
+                continue;
+            }
             TreeMap<Integer, TokenSet> all = new TreeMap<>(node.sharedGroups);
             for (Map.Entry<Integer, IntList> g : node.groups.entrySet()) {
                 TokenSet shared = all.get(g.getKey());
                 int[] ids2 = g.getValue().sortedDistinct();
                 if (shared != null) ids2 = union(shared.toArray(), ids2);
-                all.put(g.getKey(), TokenSet.of(ids2, vocabSize));
+                all.put(g.getKey(), intern(TokenSet.of(ids2, vocabSize)));
             }
             for (Map.Entry<Integer, TokenSet> g : all.entrySet()) {
                 groupTerminal.add(g.getKey());
@@ -270,6 +492,62 @@ public final class TreeBuilder {
         groupStart[nodes] = groupTerminal.size();
         return new TokenTree(edgeStart, edgeTerminal.toArray(), edgeChild.toArray(), groupStart, groupTerminal.toArray(),
                 groupSet.toArray(), dynamicTokens, new TokenSets(sets.toArray(new TokenSet[0])));
+    }
+
+    /** One node's groups of an annotated build: per token the fewest copies over its paths. */
+    private void flattenAnnotated(Node node, IntList groupTerminal, IntList groupSet, List<TokenSet> sets, List<int[]> copiesOfGroup) {
+        java.util.TreeSet<Integer> terminalsHere = new java.util.TreeSet<>(node.groups.keySet());
+        terminalsHere.addAll(node.sharedGroups.keySet());
+        for (int t : terminalsHere) {
+            IntList g = node.groups.get(t);
+            TokenSet shared = node.sharedGroups.get(t);
+            int[] sharedIds = shared == null ? new int[0] : shared.toArray();
+            int sharedK = shared == null ? 0 : node.sharedCopies.get(t);
+            int n = (g == null ? 0 : g.size()) + sharedIds.length;
+            int[] ids = new int[Math.min(n, vocabSize)], k = new int[ids.length];
+            int m = 0;
+            if (n * 16L < vocabSize) {
+                // (token << 32 | copies), sorted: the first entry of each token has its fewest copies
+                long[] packed = new long[n];
+                int p = 0;
+                if (g != null) for (int i = 0; i < g.size(); i++) packed[p++] = (long) g.a[i] << 32 | g.k[i];
+                for (int id : sharedIds) packed[p++] = (long) id << 32 | sharedK;
+                Arrays.sort(packed);
+                for (long v : packed) {
+                    int id = (int) (v >>> 32);
+                    if (m > 0 && ids[m - 1] == id) continue;
+                    ids[m] = id;
+                    k[m++] = (int) v;
+                }
+            } else {
+                // large groups (a string's characters): fewest copies by id in a dense array
+                int[] fewest = new int[vocabSize];
+                Arrays.fill(fewest, Integer.MAX_VALUE);
+                if (g != null) for (int i = 0; i < g.size(); i++) fewest[g.a[i]] = Math.min(fewest[g.a[i]], g.k[i]);
+                for (int id : sharedIds) fewest[id] = Math.min(fewest[id], sharedK);
+                for (int id = 0; id < vocabSize; id++) {
+                    if (fewest[id] == Integer.MAX_VALUE) continue;
+                    ids[m] = id;
+                    k[m++] = fewest[id];
+                }
+            }
+            groupTerminal.add(t);
+            groupSet.add(sets.size());
+            sets.add(TokenSet.of(Arrays.copyOf(ids, m), vocabSize));
+            copiesOfGroup.add(Arrays.copyOf(k, m));
+        }
+    }
+
+    /**
+     * Equal sets of different trees as one object: less memory for lazily built trees, and a
+     * mask with several live configurations ORs each distinct large set once (see Matcher).
+     */
+    private final java.util.concurrent.ConcurrentHashMap<TokenSet, TokenSet> internedSets = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private TokenSet intern(TokenSet set) {
+        if (set.size() < 64) return set; // small sets: cheaper to OR again than to hash
+        TokenSet known = internedSets.putIfAbsent(set, set);
+        return known == null ? set : known;
     }
 
     private static int[] union(int[] a, int[] b) {
@@ -296,9 +574,18 @@ public final class TreeBuilder {
     static final class IntList {
         int[] a = new int[8];
         int size;
+        /** Annotated builds: a value per element (the copies its path used). */
+        int[] k;
 
         void add(int v) {
             if (size == a.length) a = Arrays.copyOf(a, size * 2);
+            a[size++] = v;
+        }
+
+        void add(int v, int copies) {
+            if (k == null) k = new int[a.length];
+            if (size == a.length) { a = Arrays.copyOf(a, size * 2); k = Arrays.copyOf(k, size * 2); }
+            k[size] = copies;
             a[size++] = v;
         }
 
@@ -308,7 +595,11 @@ public final class TreeBuilder {
 
         void removeIf(BitSet drop) {
             int n = 0;
-            for (int i = 0; i < size; i++) if (!drop.get(a[i])) a[n++] = a[i];
+            for (int i = 0; i < size; i++) {
+                if (drop.get(a[i])) continue;
+                if (k != null) k[n] = k[i];
+                a[n++] = a[i];
+            }
             size = n;
         }
 

@@ -29,6 +29,7 @@ public final class VocabTrie {
     private final int[] byteEdgeStart;
     private final int[] byteEdges;
     private final TerminalWalks walks = new TerminalWalks(this);
+    private final int maxTokenBytes;
 
     /** The shared trie of a vocabulary (built on first use). */
     public static VocabTrie of(Vocabulary vocab) {
@@ -49,6 +50,7 @@ public final class VocabTrie {
     }
 
     public VocabTrie(Vocabulary vocab) {
+        maxTokenBytes = vocab.maxTokenBytes();
         // 1. insert every token into a hashed trie: key (node, byte) -> child
         int capacityGuess = 1024;
         for (int id = 0; id < vocab.size(); id++) capacityGuess += vocab.bytes(id).length;
@@ -152,6 +154,8 @@ public final class VocabTrie {
         }
     }
 
+    /** Length of the vocabulary's longest token. */
+    public int maxTokenBytes() { return maxTokenBytes; }
     public int nodeCount() { return subtreeEnd.length; }
     public int firstChild(int node) { return childStart[node]; }
     public int endChild(int node) { return childStart[node + 1]; }

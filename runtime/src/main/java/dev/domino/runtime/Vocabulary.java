@@ -44,6 +44,19 @@ public final class Vocabulary {
     /** The token's bytes (shared array: do not modify). */
     public byte[] bytes(int id) { return tokenBytes[id]; }
     public boolean isSpecial(int id) { return special.get(id); }
+
+    /** Length of the longest token's bytes. */
+    public int maxTokenBytes() {
+        int m = maxTokenBytes;
+        if (m < 0) {
+            m = 0;
+            for (byte[] b : tokenBytes) m = Math.max(m, b.length);
+            maxTokenBytes = m;
+        }
+        return m;
+    }
+
+    private volatile int maxTokenBytes = -1;
     public BitSet specialIds() { return (BitSet) special.clone(); }
     public int[] eosIds() { return eosIds.clone(); }
 

@@ -7,6 +7,7 @@ import dev.domino.compiler.ir.ExprPrinter;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.runtime.ByteDfa;
+import dev.domino.runtime.CountedLoop;
 import dev.domino.runtime.ParserGrammar;
 import dev.domino.runtime.Terminal;
 
@@ -54,6 +55,7 @@ public final class TerminalDerivation {
     private final List<ByteDfa> terminalAutomata = new ArrayList<>(); // null: empty language
     private final List<Boolean> terminalNullable = new ArrayList<>();
     private final List<Boolean> terminalIgnored = new ArrayList<>();
+    private final List<int[]> terminalCounted = new ArrayList<>(); // {min, max}; null: an ordinary terminal
 
     // parser-level construction
     private final List<String> ntNames = new ArrayList<>();
@@ -284,6 +286,7 @@ public final class TerminalDerivation {
         terminalAutomata.add(a);
         terminalNullable.add(nullable);
         terminalIgnored.add(false);
+        terminalCounted.add(null);
         return t;
     }
 
@@ -482,6 +485,8 @@ public final class TerminalDerivation {
                 || !refs(body).isEmpty()) return null;
         int bodyStates = regularStates(body);
         if (bodyStates < 0) return null;
+        Integer counted = countedRepeat(body, r.min(), r.max());
+        if (counted != null) return counted;
         int k = CHUNK;
         while (k >= 4 && (long) bodyStates * k > MAX_CHUNK_STATES) k /= 2;
         if (k < 4) return null;
@@ -514,6 +519,61 @@ public final class TerminalDerivation {
         return nt;
     }
 
+    /**
+     * Repeats with fewer copies at most stay ordinary terminals or chunks: a counter pays when
+     * most counts are more than a token's length (≤ 128 bytes in common vocabularies) from max,
+     * so their states share the loop's trees.
+     */
+    static final int COUNTED_MIN_MAX = 160;
+
+    /**
+     * body{min,max} with a prefix-free body (a string character) and a large max: one counted
+     * terminal body{max(min,1),max} (see {@link CountedLoop}), optional when min is 0. Null when
+     * the repeat does not qualify.
+     */
+    private Integer countedRepeat(Expr body, int min, int max) {
+        if (max < COUNTED_MIN_MAX) return null;
+        DfaBuilder.Language bodyLanguage = regularLanguage(body);
+        if (bodyLanguage == null || bodyLanguage.dfa() == null || bodyLanguage.nullable() || !prefixFree(bodyLanguage.dfa())) return null;
+        Expr loopExpr = new Expr.Repeat(body, 1, Expr.Repeat.UNBOUNDED);
+        DfaBuilder.Language loop = regularLanguage(loopExpr);
+        if (loop == null || loop.dfa() == null || (long) (max + 1) * loop.dfa().stateCount() > CountedLoop.MAX_STATES) return null;
+        int lo = Math.max(1, min);
+        int symbol = -1 - countedTerminal(new Expr.Repeat(body, lo, max), loop.dfa(), lo, max);
+        if (min > 0) return symbol;
+        int nt = freshNonterminal("opt");
+        addProduction(nt, new int[0]);
+        addProduction(nt, new int[] {symbol});
+        return nt;
+    }
+
+    /** True when no match is a proper prefix of another: accepting states have no way on. */
+    private static boolean prefixFree(ByteDfa dfa) {
+        for (int s = 0; s < dfa.stateCount(); s++) {
+            if (!dfa.isAccepting(s)) continue;
+            for (int b = 0; b < 256; b++) if (dfa.step(s, b) >= 0) return false;
+        }
+        return true;
+    }
+
+    private final Map<List<Object>, Integer> countedIndex = new HashMap<>();
+
+    /** A counted terminal body{min,max} over the automaton of body+ (shown as {@code shown}). */
+    private int countedTerminal(Expr shown, ByteDfa loop, int min, int max) {
+        List<Object> key = List.of(loop, min, max);
+        Integer existing = countedIndex.get(key);
+        if (existing != null) return existing;
+        int t = terminalNames.size();
+        countedIndex.put(key, t);
+        terminalNames.add(ExprPrinter.brief(shown, 48));
+        terminalExprs.add(shown);
+        terminalAutomata.add(loop);
+        terminalNullable.add(false);
+        terminalIgnored.add(false);
+        terminalCounted.add(new int[] {min, max});
+        return t;
+    }
+
     /** Automaton states above which a chunk of copies is made smaller (see {@link #chunkedRepeat}). */
     static final int MAX_CHUNK_STATES = 512;
 
@@ -526,16 +586,23 @@ public final class TerminalDerivation {
 
     /** States of the minimized automaton of a reference-free regular expression; -1 when too large. */
     private int regularStates(Expr e) {
+        DfaBuilder.Language language = regularLanguage(e);
+        if (language == null) return -1;
+        return language.dfa() == null ? 0 : language.dfa().stateCount();
+    }
+
+    /** The language of a reference-free regular expression; null when too large. */
+    private DfaBuilder.Language regularLanguage(Expr e) {
         DfaBuilder.Language language = LanguageCache.get(e);
         if (language == null) {
             try {
                 language = automata.build(e);
             } catch (DfaBuilder.TooLarge | IllegalStateException notATerminal) {
-                return -1; // the normal path decomposes it or reports the error
+                return null; // the normal path decomposes it or reports the error
             }
             LanguageCache.put(e, language);
         }
-        return language.dfa() == null ? 0 : language.dfa().stateCount();
+        return language;
     }
 
     /** A nonterminal for sym{0,n}: a chain of optionals. */
@@ -611,18 +678,21 @@ public final class TerminalDerivation {
         int[] tMap = new int[tCount];
         List<Terminal> terminals = new ArrayList<>();
         // terminals with the same language (equal minimized automata) are one terminal
-        Map<ByteDfa, Integer> byLanguage = new HashMap<>();
+        Map<List<Object>, Integer> byLanguage = new HashMap<>(); // automaton, and counted bounds
         for (int t = 0; t < tCount; t++) {
             if (!usedT[t]) { tMap[t] = -1; continue; }
             ByteDfa dfa = terminalAutomata.get(t);
             if (dfa == null) { tMap[t] = -1; continue; } // empty ignored terminal
+            int[] counted = terminalCounted.get(t);
             if (!terminalIgnored.get(t)) {
-                Integer same = byLanguage.get(dfa);
+                List<Object> language = counted == null ? List.of(dfa) : List.of(dfa, counted[0], counted[1]);
+                Integer same = byLanguage.get(language);
                 if (same != null) { tMap[t] = same; continue; }
-                byLanguage.put(dfa, terminals.size());
+                byLanguage.put(language, terminals.size());
             }
             tMap[t] = terminals.size();
-            terminals.add(new Terminal(terminalNames.get(t), ExprPrinter.brief(terminalExprs.get(t), 200), dfa, terminalIgnored.get(t)));
+            terminals.add(new Terminal(terminalNames.get(t), ExprPrinter.brief(terminalExprs.get(t), 200), dfa, terminalIgnored.get(t),
+                    counted == null ? null : new CountedLoop(dfa, counted[0], counted[1])));
         }
         int[] lhs = new int[keptLhs.size()];
         int[][] rhs = new int[keptLhs.size()][];

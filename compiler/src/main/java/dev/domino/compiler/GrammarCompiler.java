@@ -57,9 +57,15 @@ public final class GrammarCompiler {
             CountedLoop counted = terminals[t].counted();
             if (counted == null) {
                 for (int s = 0; s < terminals[t].dfa().stateCount(); s++) states.add(new int[] {t, s, stateTotal + s});
-            } else if (counted.hasLoopTrees(vocab.maxTokenBytes())) {
-                int base = counted.min() * terminals[t].dfa().stateCount(); // the representatives
-                for (int s = 0; s < terminals[t].dfa().stateCount(); s++) states.add(new int[] {t, base + s, stateTotal + base + s});
+            } else {
+                // representatives (see CountedLoop.canonical): annotated trees at count 0, and the
+                // plain loop's trees at count min
+                int loopStates = terminals[t].dfa().stateCount();
+                for (int s = 0; s < loopStates; s++) states.add(new int[] {t, s, stateTotal + s});
+                if (counted.hasLoopTrees(vocab.maxTokenBytes())) {
+                    int base = counted.min() * loopStates;
+                    for (int s = 0; s < loopStates; s++) states.add(new int[] {t, base + s, stateTotal + base + s});
+                }
             }
             stateTotal += terminals[t].stateCount();
         }

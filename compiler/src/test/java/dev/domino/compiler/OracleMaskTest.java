@@ -122,7 +122,8 @@ class OracleMaskTest {
                    "d": {"type": "string", "maxLength": 170},
                    "e": {"type": "string", "minLength": 5, "maxLength": 20}},
                  "required": ["c"], "additionalProperties": false}""").grammar();
-        check(short_, 3, 31, CompileOptions.defaults().withLazy(true).withFineTerminals(true));
+        check(short_, 2, 31, CompileOptions.defaults().withLazy(true).withFineTerminals(true));
+        check(short_, 2, 32, CompileOptions.defaults().withLazy(true).withPrebuildMillis(60_000), true); // stored annotated trees
         Artifact counted = GrammarCompiler.compile(short_, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true));
         ByteEarleyOracle oracle = new ByteEarleyOracle(short_);
         Random random = new Random(5);

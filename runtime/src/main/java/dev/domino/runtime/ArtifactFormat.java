@@ -235,6 +235,9 @@ public final class ArtifactFormat {
                 writeInts(out, t.groupTerminal);
                 writeInts(out, globalSets);
                 writeInts(out, t.dynamicTokens);
+                int[][] copies = t.copiesBySetOrder();
+                out.writeBoolean(copies != null);
+                if (copies != null) for (int[] k : copies) writeInts(out, k);
             }
             mark(out, "tree_index");
             writeInts(out, a.treeOfStateArray());
@@ -309,6 +312,11 @@ public final class ArtifactFormat {
             TokenTree[] trees = new TokenTree[treeCount];
             for (int i = 0; i < treeCount; i++) {
                 trees[i] = new TokenTree(readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), sets);
+                if (in.readBoolean()) {
+                    int[][] copies = new int[trees[i].groupCount()][];
+                    for (int g = 0; g < copies.length; g++) copies[g] = readInts(in);
+                    trees[i] = trees[i].withCopies(copies); // checks they match the groups
+                }
             }
             int[] treeOfState = readInts(in);
             return new Artifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState);

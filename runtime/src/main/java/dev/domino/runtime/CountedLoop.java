@@ -12,8 +12,9 @@ package dev.domino.runtime;
  * <p>Why it pays: a token of at most Λ bytes starts at most Λ copies, so from any state with at
  * least min copies done and at least Λ still allowed, the vocabulary sees exactly what it sees in
  * {@code body+}. All those states share the N trees of the plain loop ({@link #canonical}).
- * The other states (below min, or within Λ of max) filter one annotated tree per loop state by
- * the copies each token uses (see TreeBuilder): no walk over the whole vocabulary per count.
+ * The other states (below min, or within Λ of max) share one tree per loop state annotated with
+ * the copies each token starts (TokenTree.copies); a mask keeps the tokens that fit the state's
+ * count. No walk over the whole vocabulary per count.
  */
 public final class CountedLoop {
     /** Bound on local states: the artifact keeps two ints per scanner state. */
@@ -69,9 +70,11 @@ public final class CountedLoop {
 
     /**
      * The local state whose tree this state uses: for states sharing the loop's trees, the
-     * representative with min copies; else the state itself.
+     * representative with min copies; for the others, the loop state itself (count 0, which no
+     * configuration holds but the start): its tree is annotated with copies, and masks filter it
+     * by this state's {@link #needed} and {@link #remaining}.
      */
-    public int canonical(int local, int lambda) { return sharesLoopTree(local, lambda) ? min * n + local % n : local; }
+    public int canonical(int local, int lambda) { return sharesLoopTree(local, lambda) ? min * n + local % n : local % n; }
 
     /** True when some state shares the loop's trees (their representatives are {@code min * N + s}). */
     public boolean hasLoopTrees(int lambda) { return max - min >= lambda; }

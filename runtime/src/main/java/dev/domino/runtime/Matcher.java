@@ -177,7 +177,13 @@ public final class Matcher {
         oredSets = c.size() > 1 ? new SerialSet() : null;
         for (int i = 0; i < c.size(); i++) {
             TokenTree tree = artifact.treeOfState(c.scanStates[i]);
-            walk(tree, 0, c.parsers[i], 0, mask, base);
+            if (tree.copies == null) {
+                walk(tree, 0, c.parsers[i], 0, mask, base);
+            } else {
+                CountedLoop counted = artifact.terminal(artifact.stateTerminal(c.scanStates[i])).counted();
+                int local = artifact.stateLocal(c.scanStates[i]);
+                walkCounted(tree, 0, c.parsers[i], 0, counted.needed(local), counted.remaining(local), mask, base);
+            }
             if (tree.dynamicTokens.length > 0) {
                 Configurations single = new Configurations(new EarleyState[] {c.parsers[i]}, new int[] {c.scanStates[i]});
                 if (MatcherStats.enabled) MatcherStats.dynamicChecks += tree.dynamicTokens.length;
@@ -241,6 +247,45 @@ public final class Matcher {
             EarleyState next = parser.scan(p, t);
             if (MatcherStats.enabled) MatcherStats.earleyScans++;
             if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, mask, base);
+        }
+    }
+
+    /**
+     * {@link #walk} in the annotated tree of a counted terminal's state (see {@link TokenTree#copies}):
+     * each group keeps the tokens whose paths start at most {@code room} more copies, and, except
+     * the root's own group (tokens that stay inside the terminal), at least {@code need}.
+     */
+    private void walkCounted(TokenTree tree, int node, EarleyState p, int depth, int need, int room, int[] mask, int base) {
+        TokenSets sets = tree.sets;
+        if (MatcherStats.enabled) MatcherStats.treeNodes++;
+        for (int g = tree.groupStart[node], end = tree.groupStart[node + 1]; g < end; g++) {
+            if (!p.expects(tree.groupTerminal[g])) continue;
+            TokenTree.Copies copies = tree.copies[g];
+            int lo = node == 0 ? 0 : need;
+            if (copies.min() >= lo && copies.max() <= room) {
+                sets.get(tree.groupSet[g]).orInto(mask, base);
+                continue;
+            }
+            int from = copies.from(lo), to = copies.from(room + 1);
+            int[] ids = copies.ids();
+            if (to - from < ids.length - (to - from) + bitmaskInts()) {
+                for (int i = from; i < to; i++) mask[base + (ids[i] >>> 5)] |= 1 << ids[i];
+            } else {
+                // most of a large set: OR it via a scratch copy without the few that do not fit
+                int[] scratch = new int[bitmaskInts()]; // rare: a count near a bound
+                sets.get(tree.groupSet[g]).orInto(scratch, 0);
+                for (int i = 0; i < from; i++) scratch[ids[i] >>> 5] &= ~(1 << ids[i]);
+                for (int i = to; i < ids.length; i++) scratch[ids[i] >>> 5] &= ~(1 << ids[i]);
+                for (int w = 0; w < scratch.length; w++) mask[base + w] |= scratch[w];
+            }
+        }
+        if (depth >= lookahead) return;
+        for (int e = tree.edgeStart[node], end = tree.edgeStart[node + 1]; e < end; e++) {
+            int t = tree.edgeTerminal[e];
+            if (!p.expects(t)) continue;
+            EarleyState next = parser.scan(p, t);
+            if (MatcherStats.enabled) MatcherStats.earleyScans++;
+            if (next != parser.dead) walkCounted(tree, tree.edgeChild[e], next, depth + 1, need, room, mask, base);
         }
     }
 

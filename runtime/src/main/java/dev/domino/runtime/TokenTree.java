@@ -19,6 +19,85 @@ public final class TokenTree {
     final int[] groupSet;      // index into tokenSets()
     final int[] dynamicTokens;
     final TokenSets sets;
+    /**
+     * Null, or for the tree of a counted terminal's loop state (see {@link CountedLoop}): per
+     * group, the copies of the terminal each token's path starts ({@link Copies}).
+     */
+    final Copies[] copies;
+
+    /**
+     * A group's tokens ordered by the copies of the counted root terminal their paths start: a
+     * state with {@code need} copies still missing and room for {@code room} more allows the
+     * tokens with need ≤ copies ≤ room of every group but the root's own, where tokens stay
+     * inside the terminal and only room counts.
+     */
+    record Copies(int[] ids, int[] copies) {
+        int min() { return copies.length == 0 ? 0 : copies[0]; }
+        int max() { return copies.length == 0 ? 0 : copies[copies.length - 1]; }
+        /** First index with copies ≥ k. */
+        int from(int k) {
+            int lo = 0, hi = copies.length;
+            while (lo < hi) { int mid = (lo + hi) >>> 1; if (copies[mid] < k) lo = mid + 1; else hi = mid; }
+            return lo;
+        }
+    }
+
+    /** A tree with, per group, the copies of its tokens aligned with the set's ascending ids (see {@link #copies}). */
+    public TokenTree withCopies(int[][] copiesOfGroup) {
+        if (copiesOfGroup.length != groupCount()) throw new IllegalArgumentException("copies for " + copiesOfGroup.length + " groups, tree has " + groupCount());
+        Copies[] out = new Copies[copiesOfGroup.length];
+        for (int g = 0; g < out.length; g++) {
+            int[] ids = groupTokens(g).toArray();
+            int[] k = copiesOfGroup[g];
+            if (k.length != ids.length) throw new IllegalArgumentException("copies do not match group " + g);
+            long[] packed = new long[ids.length];
+            for (int i = 0; i < ids.length; i++) {
+                if (k[i] < 0) throw new IllegalArgumentException("negative copies");
+                packed[i] = (long) k[i] << 32 | ids[i];
+            }
+            java.util.Arrays.sort(packed);
+            int[] sortedIds = new int[ids.length], sortedK = new int[ids.length];
+            for (int i = 0; i < ids.length; i++) { sortedIds[i] = (int) packed[i]; sortedK[i] = (int) (packed[i] >>> 32); }
+            out[g] = new Copies(sortedIds, sortedK);
+        }
+        return new TokenTree(this, edgeTerminal, groupTerminal, out);
+    }
+
+    /** The same tree naming another terminal at its root (counted terminals with equal loops and followers). */
+    public TokenTree renamedRoot(int from, int to) {
+        int[] groups = groupTerminal.clone(), edges = edgeTerminal.clone();
+        for (int g = 0; g < groupStart[1]; g++) if (groups[g] == from) groups[g] = to;
+        for (int e = 0; e < edgeStart[1]; e++) if (edges[e] == from) edges[e] = to;
+        return new TokenTree(this, edges, groups, copies);
+    }
+
+    /** Per group the copies of its tokens aligned with the set's ascending ids, or null (for the file format). */
+    public int[][] copiesBySetOrder() {
+        if (copies == null) return null;
+        int[][] out = new int[copies.length][];
+        for (int g = 0; g < copies.length; g++) {
+            int[] ids = groupTokens(g).toArray();
+            java.util.Map<Integer, Integer> k = new java.util.HashMap<>();
+            for (int i = 0; i < copies[g].ids().length; i++) k.put(copies[g].ids()[i], copies[g].copies()[i]);
+            out[g] = new int[ids.length];
+            for (int i = 0; i < ids.length; i++) out[g][i] = k.get(ids[i]);
+        }
+        return out;
+    }
+
+    public boolean hasCopies() { return copies != null; }
+
+    private TokenTree(TokenTree t, int[] edgeTerminal, int[] groupTerminal, Copies[] copies) {
+        this.edgeStart = t.edgeStart;
+        this.edgeTerminal = edgeTerminal;
+        this.edgeChild = t.edgeChild;
+        this.groupStart = t.groupStart;
+        this.groupTerminal = groupTerminal;
+        this.groupSet = t.groupSet;
+        this.dynamicTokens = t.dynamicTokens;
+        this.sets = t.sets;
+        this.copies = copies;
+    }
 
     public TokenTree(int[] edgeStart, int[] edgeTerminal, int[] edgeChild,
                      int[] groupStart, int[] groupTerminal, int[] groupSet, int[] dynamicTokens, TokenSets sets) {
@@ -52,6 +131,7 @@ public final class TokenTree {
         this.groupSet = groupSet;
         this.dynamicTokens = dynamicTokens;
         this.sets = sets;
+        this.copies = null;
     }
 
     /** The token sets this tree's groups refer to. */

@@ -310,7 +310,8 @@ public final class TreeBuilder {
     public TokenTree build(int terminal, int state) {
         CountedLoop counted = terminal < 0 ? null : terminals[terminal].counted();
         if (counted != null && !counted.sharesLoopTree(state, trie.maxTokenBytes())) {
-            return annotated(terminal, counted.loopState(state)).within(terminal, counted.needed(state), counted.remaining(state), vocabSize);
+            Annotated a = annotated(terminal, counted.loopState(state));
+            return a.builtFor() == terminal ? a.tree() : a.tree().renamedRoot(a.builtFor(), terminal);
         }
         if (cap < WIDE_CAP) {
             try {
@@ -324,10 +325,10 @@ public final class TreeBuilder {
 
     /**
      * The tree of a counted terminal's loop state with, per group, the copies of the terminal
-     * each token's path started (see {@link CountedLoop}). Every state of that loop state within
-     * a token's length of the maximum derives its tree from this one by dropping the tokens that
-     * need more copies than remain ({@link Annotated#within}): a filter over the token sets
-     * instead of a walk over the whole vocabulary per count. Built once per (terminal, loop state).
+     * each token's path started (see {@link CountedLoop}). Every state of that loop state below
+     * the minimum or within a token's length of the maximum uses it: masks keep the tokens whose
+     * copies fit the state's count (see Matcher), instead of a walk over the whole vocabulary
+     * per count. Built once per loop state and terminals alike but for their name.
      */
     private Annotated annotated(int terminal, int loopState) {
         // terminals with the same loop and the same followers have the same tree but for their
@@ -387,38 +388,11 @@ public final class TreeBuilder {
         prune(w.root, dynamic);
         List<int[]> copiesOfGroup = new ArrayList<>();
         TokenTree tree = flatten(w.root, dynamicTokens, copiesOfGroup);
-        return new Annotated(tree, copiesOfGroup.toArray(new int[0][]), terminal);
+        return new Annotated(tree.withCopies(copiesOfGroup.toArray(new int[0][])), terminal);
     }
 
-    /** A tree whose group g holds tokens whose paths used {@code copies[g][i]} copies (aligned with the set's ids). */
-    private record Annotated(TokenTree tree, int[][] copies, int builtFor) {
-        /**
-         * The tree for a state where at most r more copies may start and the terminal may end
-         * only after at least {@code need} more. Tokens that stay inside the terminal (the root's
-         * own group) only need room; tokens that end it (every other group) also the minimum.
-         */
-        TokenTree within(int terminal, int need, int r, int vocabSize) {
-            // the root node names the terminal (its own group, its "ended" edge)
-            int[] groupTerminal = tree.groupTerminal.clone(), edgeTerminal = tree.edgeTerminal.clone();
-            for (int g = 0; g < tree.endGroup(0); g++) if (groupTerminal[g] == builtFor) groupTerminal[g] = terminal;
-            for (int e = 0; e < tree.endEdge(0); e++) if (edgeTerminal[e] == builtFor) edgeTerminal[e] = terminal;
-            TokenSet[] sets = new TokenSet[tree.groupCount()];
-            int[] groupSet = new int[tree.groupCount()];
-            int rootGroups = tree.endGroup(0);
-            for (int g = 0; g < sets.length; g++) {
-                int[] ids = tree.groupTokens(g).toArray();
-                int[] k = copies[g];
-                int lo = g < rootGroups ? 0 : need;
-                int n = 0;
-                int[] kept = new int[ids.length];
-                for (int i = 0; i < ids.length; i++) if (k[i] <= r && k[i] >= lo) kept[n++] = ids[i];
-                sets[g] = TokenSet.of(n == ids.length ? ids : Arrays.copyOf(kept, n), vocabSize);
-                groupSet[g] = g;
-            }
-            return new TokenTree(tree.edgeStart, edgeTerminal, tree.edgeChild, tree.groupStart, groupTerminal,
-                    groupSet, tree.dynamicTokens, new TokenSets(sets));
-        }
-    }
+    /** An annotated tree (see {@link TokenTree#copies}) and the terminal it was built for. */
+    private record Annotated(TokenTree tree, int builtFor) {}
 
     private TokenTree build(int terminal, int state, Walk w) {
         if (terminal < 0) {

@@ -519,12 +519,8 @@ public final class TerminalDerivation {
         return nt;
     }
 
-    /**
-     * Repeats with fewer copies at most stay ordinary terminals or chunks: a counter pays when
-     * most counts are more than a token's length (≤ 128 bytes in common vocabularies) from max,
-     * so their states share the loop's trees.
-     */
-    static final int COUNTED_MIN_MAX = 160;
+    /** Repeats with fewer copies at most stay ordinary terminals. */
+    static final int COUNTED_MIN_MAX = 16;
 
     /**
      * body{min,max} with a prefix-free body (a string character) and a large max: one counted

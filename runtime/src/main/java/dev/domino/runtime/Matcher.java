@@ -266,18 +266,7 @@ public final class Matcher {
                 sets.get(tree.groupSet[g]).orInto(mask, base);
                 continue;
             }
-            int from = copies.from(lo), to = copies.from(room + 1);
-            int[] ids = copies.ids();
-            if (to - from < ids.length - (to - from) + bitmaskInts()) {
-                for (int i = from; i < to; i++) mask[base + (ids[i] >>> 5)] |= 1 << ids[i];
-            } else {
-                // most of a large set: OR it via a scratch copy without the few that do not fit
-                int[] scratch = new int[bitmaskInts()]; // rare: a count near a bound
-                sets.get(tree.groupSet[g]).orInto(scratch, 0);
-                for (int i = 0; i < from; i++) scratch[ids[i] >>> 5] &= ~(1 << ids[i]);
-                for (int i = to; i < ids.length; i++) scratch[ids[i] >>> 5] &= ~(1 << ids[i]);
-                for (int w = 0; w < scratch.length; w++) mask[base + w] |= scratch[w];
-            }
+            tree.tokensWithin(g, lo, room, artifact.vocabulary().size()).orInto(mask, base);
         }
         if (depth >= lookahead) return;
         for (int e = tree.edgeStart[node], end = tree.edgeStart[node + 1]; e < end; e++) {

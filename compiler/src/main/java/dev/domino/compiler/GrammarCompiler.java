@@ -98,7 +98,7 @@ public final class GrammarCompiler {
 
     /**
      * Scanner states to prebuild, most used first: between terminals, then by distance from their
-     * terminal's start. Every member of a large object passes the first states of every key
+     * terminal's start, counted terminals' annotated trees last. Every member of a large object passes the first states of every key
      * terminal that may come next, but only the deep states of the key it writes. Start states
      * are left out: a configuration enters a terminal with its first byte, so never sits there.
      */
@@ -111,6 +111,9 @@ public final class GrammarCompiler {
             int t = states.get(q)[0], s = states.get(q)[1];
             int d = t < 0 ? 0 : depth[t][s % terminals[t].dfa().stateCount()];
             if (t >= 0 && d <= 0) continue; // a start state, or unreachable
+            // a counted terminal's annotated trees (count 0) last: each walks the whole vocabulary
+            // for states only the ends of strings use, while cheap trees wait
+            if (t >= 0 && terminals[t].counted() != null && s < terminals[t].dfa().stateCount()) d += 1 << 20;
             keys[n++] = ((long) d << 32) | q;
         }
         keys = java.util.Arrays.copyOf(keys, n);

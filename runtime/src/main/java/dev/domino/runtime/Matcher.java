@@ -250,6 +250,9 @@ public final class Matcher {
         }
     }
 
+    /** Per thread: tokens a counted group must not add (see walkCounted). */
+    private static final ThreadLocal<int[]> EXCLUDED = ThreadLocal.withInitial(() -> new int[256]);
+
     /**
      * {@link #walk} in the annotated tree of a counted terminal's state (see {@link TokenTree#copies}):
      * each group keeps the tokens whose paths start at most {@code room} more copies, and, except
@@ -266,7 +269,22 @@ public final class Matcher {
                 sets.get(tree.groupSet[g]).orInto(mask, base);
                 continue;
             }
-            tree.tokensWithin(g, lo, room, artifact.vocabulary().size()).orInto(mask, base);
+            int from = copies.from(lo), to = copies.from(room + 1);
+            int[] ids = copies.ids();
+            int excluded = ids.length - (to - from);
+            if (to - from <= excluded) {
+                for (int i = from; i < to; i++) mask[base + (ids[i] >>> 5)] |= 1 << ids[i];
+            } else {
+                // most of the set fits: OR all of it, then clear the few that do not fit, unless
+                // something else had allowed them already
+                int[] clear = EXCLUDED.get();
+                if (clear.length < excluded) { clear = new int[excluded]; EXCLUDED.set(clear); }
+                int m = 0;
+                for (int i = 0; i < from; i++) if ((mask[base + (ids[i] >>> 5)] & (1 << ids[i])) == 0) clear[m++] = ids[i];
+                for (int i = to; i < ids.length; i++) if ((mask[base + (ids[i] >>> 5)] & (1 << ids[i])) == 0) clear[m++] = ids[i];
+                sets.get(tree.groupSet[g]).orInto(mask, base);
+                for (int i = 0; i < m; i++) mask[base + (clear[i] >>> 5)] &= ~(1 << clear[i]);
+            }
         }
         if (depth >= lookahead) return;
         for (int e = tree.edgeStart[node], end = tree.edgeStart[node + 1]; e < end; e++) {

@@ -87,40 +87,6 @@ public final class TokenTree {
 
     public boolean hasCopies() { return copies != null; }
 
-    /**
-     * The tokens of group g whose copies lie in [lo, hi] (see {@link Copies}): computed once per
-     * bound pair, since every string of that terminal passes the same counts.
-     */
-    TokenSet tokensWithin(int g, int lo, int hi, int vocabSize) {
-        long key = ((long) g << 34) | ((long) lo << 17) | Math.min(hi, (1 << 17) - 1);
-        java.util.concurrent.ConcurrentHashMap<Long, TokenSet> cache = within;
-        if (cache == null) {
-            synchronized (this) {
-                if (within == null) within = new java.util.concurrent.ConcurrentHashMap<>();
-                cache = within;
-            }
-        }
-        TokenSet set = cache.get(key);
-        if (set == null) {
-            Copies c = copies[g];
-            int from = c.from(lo), to = c.from(hi + 1);
-            if ((long) (to - from) * 32 > vocabSize) {
-                long[] bits = new long[(vocabSize + 63) >>> 6]; // no sort: ids are ordered by copies
-                for (int i = from; i < to; i++) bits[c.ids()[i] >>> 6] |= 1L << c.ids()[i];
-                set = TokenSet.ofBitmap(bits);
-            } else {
-                int[] ids = java.util.Arrays.copyOfRange(c.ids(), from, to);
-                java.util.Arrays.sort(ids);
-                set = TokenSet.of(ids, vocabSize);
-            }
-            if (cache.size() > MAX_WITHIN_SETS) cache.clear(); // bounded: a long-running server sees many counts
-            cache.put(key, set);
-        }
-        return set;
-    }
-
-    private static final int MAX_WITHIN_SETS = 512;
-    private volatile java.util.concurrent.ConcurrentHashMap<Long, TokenSet> within;
 
     private TokenTree(TokenTree t, int[] edgeTerminal, int[] groupTerminal, Copies[] copies) {
         this.edgeStart = t.edgeStart;

@@ -356,11 +356,23 @@ public final class TreeBuilder {
 
     private final java.util.concurrent.ConcurrentHashMap<Integer, Entered> entered = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** Turns a detached subtree's token lists into sets, so trees grafting it share them instead of copying and sorting. */
+    private void toShared(Node node) {
+        for (Map.Entry<Integer, IntList> g : node.groups.entrySet()) {
+            TokenSet before = node.sharedGroups.get(g.getKey());
+            int[] ids = g.getValue().sortedDistinct();
+            node.sharedGroups.put(g.getKey(), TokenSet.of(before == null ? ids : union(before.toArray(), ids), vocabSize));
+        }
+        node.groups.clear();
+        for (Node child : node.children.values()) toShared(child);
+    }
+
     private Entered enteredAtRoot(int t) {
         Entered e = entered.get(t);
         if (e == null) {
             Walk w = new Walk(cap, 0);
             w.walkCountedFromRoot(w.root, t);
+            toShared(w.root);
             e = new Entered(w.root, List.copyOf(w.dynamicSubtrees));
             Entered known = entered.putIfAbsent(t, e);
             if (known != null) e = known;

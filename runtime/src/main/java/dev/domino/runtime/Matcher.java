@@ -178,11 +178,11 @@ public final class Matcher {
         for (int i = 0; i < c.size(); i++) {
             TokenTree tree = artifact.treeOfState(c.scanStates[i]);
             if (tree.copies == null) {
-                walk(tree, 0, c.parsers[i], 0, mask, base);
+                walk(tree, 0, c.parsers[i], 0, 0, Integer.MAX_VALUE, mask, base);
             } else {
                 CountedLoop counted = artifact.terminal(artifact.stateTerminal(c.scanStates[i])).counted();
                 int local = artifact.stateLocal(c.scanStates[i]);
-                walkCounted(tree, 0, c.parsers[i], 0, counted.needed(local), counted.remaining(local), mask, base);
+                walk(tree, 0, c.parsers[i], 0, counted.needed(local), counted.remaining(local), mask, base);
             }
             if (tree.dynamicTokens.length > 0) {
                 Configurations single = new Configurations(new EarleyState[] {c.parsers[i]}, new int[] {c.scanStates[i]});
@@ -231,42 +231,27 @@ public final class Matcher {
         }
     }
 
-    private void walk(TokenTree tree, int node, EarleyState p, int depth, int[] mask, int base) {
-        TokenSets sets = tree.sets;
-        if (MatcherStats.enabled) MatcherStats.treeNodes++;
-        for (int g = tree.groupStart[node], end = tree.groupStart[node + 1]; g < end; g++) {
-            if (!p.expects(tree.groupTerminal[g])) continue;
-            TokenSet set = sets.get(tree.groupSet[g]);
-            if (oredSets != null && set.size() >= 64 && !oredSets.add(set.serial)) continue;
-            set.orInto(mask, base);
-        }
-        if (depth >= lookahead) return;
-        for (int e = tree.edgeStart[node], end = tree.edgeStart[node + 1]; e < end; e++) {
-            int t = tree.edgeTerminal[e];
-            if (!p.expects(t)) continue;
-            EarleyState next = parser.scan(p, t);
-            if (MatcherStats.enabled) MatcherStats.earleyScans++;
-            if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, mask, base);
-        }
-    }
-
-    /** Per thread: tokens a counted group must not add (see walkCounted). */
+    /** Per thread: tokens a counted group must not add (see walk). */
     private static final ThreadLocal<int[]> EXCLUDED = ThreadLocal.withInitial(() -> new int[256]);
 
     /**
-     * {@link #walk} in the annotated tree of a counted terminal's state (see {@link TokenTree#copies}):
-     * each group keeps the tokens whose paths start at most {@code room} more copies, and, except
-     * the root's own group (tokens that stay inside the terminal), at least {@code need}.
+     * ORs the groups of the tree below {@code node} that the parser state accepts, following the
+     * edges it can scan. In the annotated tree of a counted terminal's state (see
+     * {@link TokenTree#copies}) each group keeps the tokens whose paths start at most {@code room}
+     * more copies, and, except the root's own group (tokens that stay inside the terminal), at
+     * least {@code need}.
      */
-    private void walkCounted(TokenTree tree, int node, EarleyState p, int depth, int need, int room, int[] mask, int base) {
+    private void walk(TokenTree tree, int node, EarleyState p, int depth, int need, int room, int[] mask, int base) {
         TokenSets sets = tree.sets;
         if (MatcherStats.enabled) MatcherStats.treeNodes++;
         for (int g = tree.groupStart[node], end = tree.groupStart[node + 1]; g < end; g++) {
             if (!p.expects(tree.groupTerminal[g])) continue;
-            TokenTree.Copies copies = tree.copies[g];
+            TokenTree.Copies copies = tree.copies == null ? null : tree.copies[g];
             int lo = node == 0 ? 0 : need;
-            if (copies.min() >= lo && copies.max() <= room) {
-                sets.get(tree.groupSet[g]).orInto(mask, base);
+            if (copies == null || copies.min() >= lo && copies.max() <= room) {
+                TokenSet set = sets.get(tree.groupSet[g]);
+                if (oredSets != null && set.size() >= 64 && !oredSets.add(set.serial)) continue;
+                set.orInto(mask, base);
                 continue;
             }
             int from = copies.from(lo), to = copies.from(room + 1);
@@ -292,7 +277,7 @@ public final class Matcher {
             if (!p.expects(t)) continue;
             EarleyState next = parser.scan(p, t);
             if (MatcherStats.enabled) MatcherStats.earleyScans++;
-            if (next != parser.dead) walkCounted(tree, tree.edgeChild[e], next, depth + 1, need, room, mask, base);
+            if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, need, room, mask, base);
         }
     }
 

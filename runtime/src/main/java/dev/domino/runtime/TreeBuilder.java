@@ -182,16 +182,8 @@ public final class TreeBuilder {
             }
         }
 
-        /** Adds what {@code from} holds to {@code to}, recursively. */
+        /** Adds the shared sets of a detached subtree ({@link #toShared}) to {@code to}, recursively. */
         void graft(Node to, Node from) {
-            for (Map.Entry<Integer, IntList> g : from.groups.entrySet()) {
-                IntList into = group(to, g.getKey());
-                IntList tokens = g.getValue();
-                for (int i = 0; i < tokens.size; i++) {
-                    if (annotate) into.add(tokens.a[i], copies);
-                    else into.add(tokens.a[i]);
-                }
-            }
             for (Map.Entry<Integer, TokenSet> g : from.sharedGroups.entrySet()) {
                 int t = g.getKey();
                 if (annotate) to.sharedCopies.merge(t, copies, Math::min);
@@ -213,12 +205,7 @@ public final class TreeBuilder {
 
         /** Like {@link #dfs}, in a counted terminal whose bounds matter: {@code used} copies started. */
         void dfsCounted(int n, int t, CountedLoop counted, int s, int used, Node node) {
-            int v = visits.increment(n);
-            if (v > nodeCap) {
-                if (v == nodeCap + 1) dynamicSubtrees.add(n);
-                return;
-            }
-            if (v > cap && --excessBudget < 0) throw OverBudget.INSTANCE;
+            if (!visit(n)) return;
             addTokens(n, node, t);
             ByteDfa dfa = terminals[t].dfa();
             boolean starts = counted.startsCopy(s);
@@ -273,13 +260,22 @@ public final class TreeBuilder {
             }
         }
 
-        void dfs(int n, int t, int s, Node node) {
+        /**
+         * Counts a path through trie node n; false when the node has had more than the cap (its
+         * tokens become dynamic). Over the configured cap, spends the build's excess budget.
+         */
+        boolean visit(int n) {
             int v = visits.increment(n);
             if (v > nodeCap) {
                 if (v == nodeCap + 1) dynamicSubtrees.add(n);
-                return;
+                return false;
             }
             if (v > cap && --excessBudget < 0) throw OverBudget.INSTANCE;
+            return true;
+        }
+
+        void dfs(int n, int t, int s, Node node) {
+            if (!visit(n)) return;
             addTokens(n, node, t);
             ByteDfa dfa = terminals[t].dfa();
             for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {

@@ -348,6 +348,15 @@ final class InspectCommand implements Runnable {
 
         String name(int t) { return a.terminal(t).name(); }
 
+        /** A group's terminal, or "any of {a | b | ...}" for a terminal class. */
+        String groupName(int g) {
+            int[] ts = tree.groupTerminals(g);
+            if (ts.length == 1) return name(ts[0]);
+            StringBuilder sb = new StringBuilder("any of {");
+            for (int i = 0; i < ts.length; i++) sb.append(i == 0 ? "" : " | ").append(name(ts[i]));
+            return sb.append('}').toString();
+        }
+
         List<String> sample(int set) {
             TokenSets sets = tree.tokenSets();
             List<String> out = new ArrayList<>();
@@ -379,7 +388,7 @@ final class InspectCommand implements Runnable {
         private void textNode(StringBuilder sb, int node, int d, String indent) {
             for (int g = tree.firstGroup(node); g < tree.endGroup(node); g++) {
                 int set = tree.groupSet(g);
-                sb.append(indent).append("tokens in ").append(name(tree.groupTerminal(g))).append(" [").append(groupKind(node))
+                sb.append(indent).append("tokens in ").append(groupName(g)).append(" [").append(groupKind(node))
                         .append("]: ").append(tree.tokenSets().size(set));
                 List<String> s = sample(set);
                 if (!s.isEmpty()) {
@@ -415,7 +424,7 @@ final class InspectCommand implements Runnable {
             sb.append("  n").append(node).append(" [shape=ellipse, label=").append(dq(label)).append("];\n");
             for (int g = tree.firstGroup(node); g < tree.endGroup(node); g++) {
                 int set = tree.groupSet(g);
-                StringBuilder l = new StringBuilder(name(tree.groupTerminal(g)) + " [" + groupKind(node) + "]\n"
+                StringBuilder l = new StringBuilder(groupName(g) + " [" + groupKind(node) + "]\n"
                         + tree.tokenSets().size(set) + " tokens");
                 List<String> s = sample(set);
                 if (!s.isEmpty()) {
@@ -457,7 +466,7 @@ final class InspectCommand implements Runnable {
             List<Object> groups = new ArrayList<>();
             for (int g = tree.firstGroup(node); g < tree.endGroup(node); g++) {
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("terminal", name(tree.groupTerminal(g)));
+                m.put("terminal", groupName(g));
                 m.put("kind", groupKind(node));
                 m.put("tokens", tree.tokenSets().size(tree.groupSet(g)));
                 m.put("sample", sample(tree.groupSet(g)));

@@ -172,6 +172,30 @@ class OracleMaskTest {
         assertThat(m.isAccepting()).isTrue();
     }
 
+    /**
+     * Many optional properties in schema order, string-or-null values of several maximum lengths
+     * (Snowplow's shape): after a value, every later key may follow, and the whitespace and comma
+     * tokens that start each of them are one group of a terminal class ("any of these keys").
+     * Masks must stay exact, lazily built and stored.
+     */
+    @Test void manyOptionalKeysShareTerminalClasses() {
+        StringBuilder props = new StringBuilder();
+        int[] maxLengths = {3, 12, 50, 255};
+        for (int i = 0; i < 14; i++) {
+            if (i > 0) props.append(", ");
+            props.append("\"k").append(i % 3 == 0 ? "a" : "b").append(i).append("\": {\"type\": [\"string\", \"null\"], \"maxLength\": ")
+                    .append(maxLengths[i % maxLengths.length]).append('}');
+        }
+        String schema = "{\"type\": \"object\", \"properties\": {" + props + "}, \"additionalProperties\": false}";
+        Grammar g = dev.domino.compiler.jsonschema.JsonSchemaGrammar.from(schema).grammar();
+        check(g, 10, 51, CompileOptions.defaults().withLazy(true));
+        check(g, 6, 52, CompileOptions.defaults().withLazy(true).withPrebuildMillis(60_000), true);
+        Artifact a = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true));
+        boolean anyClass = false;
+        for (int q = 0; q < a.scannerStateCount() && !anyClass; q++) anyClass = a.treeOfState(q).terminalClassCount() > 0;
+        assertThat(anyClass).as("some tree groups tokens by terminal class").isTrue();
+    }
+
     static void check(Grammar g, int sentences, long seed, CompileOptions options) { check(g, sentences, seed, options, false); }
 
     static void check(Grammar g, int sentences, long seed, CompileOptions options, boolean roundTrip) {

@@ -103,7 +103,10 @@ public final class Artifact {
 
     private void validate(TokenTree tree) {
         for (int t : tree.edgeTerminal) if (t < 0 || t >= terminals.length) throw new IllegalArgumentException("tree edge names unknown terminal " + t);
-        for (int t : tree.groupTerminal) if (t < 0 || t >= terminals.length) throw new IllegalArgumentException("tree group names unknown terminal " + t);
+        for (int t : tree.groupTerminal) if (t >= terminals.length) throw new IllegalArgumentException("tree group names unknown terminal " + t);
+        for (int[] c : tree.terminalClasses) {
+            for (int t : c) if (t >= terminals.length) throw new IllegalArgumentException("tree terminal class names unknown terminal " + t);
+        }
         for (int g = 0; g < tree.groupCount(); g++) {
             TokenSet set = tree.groupTokens(g);
             if (set.maxId() >= vocabulary.size() || (!set.isBitmap() && set.size() > 0 && set.ids()[0] < 0)) {

@@ -34,7 +34,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 4;
+    public static final int FORMAT_VERSION = 5;
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -235,6 +235,8 @@ public final class ArtifactFormat {
                 writeInts(out, t.groupTerminal);
                 writeInts(out, globalSets);
                 writeInts(out, t.dynamicTokens);
+                out.writeVarInt(t.terminalClasses.length, true);
+                for (int[] c : t.terminalClasses) writeInts(out, c);
                 int[][] copies = t.copiesBySetOrder();
                 out.writeBoolean(copies != null);
                 if (copies != null) for (int[] k : copies) writeInts(out, k);
@@ -311,7 +313,11 @@ public final class ArtifactFormat {
             int treeCount = length(in, 1 << 24);
             TokenTree[] trees = new TokenTree[treeCount];
             for (int i = 0; i < treeCount; i++) {
-                trees[i] = new TokenTree(readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), readInts(in), sets);
+                int[] edgeStart = readInts(in), edgeTerminal = readInts(in), edgeChild = readInts(in), groupStart = readInts(in),
+                        groupTerminal = readInts(in), groupSet = readInts(in), dynamic = readInts(in);
+                int[][] classes = new int[length(in, 1 << 24)][];
+                for (int c = 0; c < classes.length; c++) classes[c] = readInts(in);
+                trees[i] = new TokenTree(edgeStart, edgeTerminal, edgeChild, groupStart, groupTerminal, groupSet, dynamic, sets, classes);
                 if (in.readBoolean()) {
                     int[][] copies = new int[trees[i].groupCount()][];
                     for (int g = 0; g < copies.length; g++) copies[g] = readInts(in);

@@ -245,12 +245,15 @@ public final class Matcher {
         TokenSets sets = tree.sets;
         if (MatcherStats.enabled) MatcherStats.treeNodes++;
         for (int g = tree.groupStart[node], end = tree.groupStart[node + 1]; g < end; g++) {
-            if (!p.expects(tree.groupTerminal[g])) continue;
+            if (MatcherStats.enabled) MatcherStats.groupsSeen++;
+            int gt = tree.groupTerminal[g];
+            if (gt >= 0 ? !p.expects(gt) : !expectsAny(p, tree.terminalClasses[~gt])) continue;
             TokenTree.Copies copies = tree.copies == null ? null : tree.copies[g];
             int lo = node == 0 ? 0 : need;
             if (copies == null || copies.min() >= lo && copies.max() <= room) {
                 TokenSet set = sets.get(tree.groupSet[g]);
                 if (oredSets != null && set.size() >= 64 && !oredSets.add(set.serial)) continue;
+                if (MatcherStats.enabled) { MatcherStats.groupsOred++; MatcherStats.tokensOred += set.size(); }
                 set.orInto(mask, base);
                 continue;
             }
@@ -279,6 +282,11 @@ public final class Matcher {
             if (MatcherStats.enabled) MatcherStats.earleyScans++;
             if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, need, room, mask, base);
         }
+    }
+
+    private static boolean expectsAny(EarleyState p, int[] terminals) {
+        for (int t : terminals) if (p.expects(t)) return true;
+        return false;
     }
 
     /**

@@ -21,12 +21,14 @@ public final class MatcherStats {
     static long earleyScans;
     /** Tokens checked at run time byte by byte (tree nodes too wide to precompute). */
     static long dynamicChecks;
+    /** Groups (terminal, token set) the walks looked at, and those whose tokens they ORed. */
+    public static long groupsSeen, groupsOred, tokensOred;
 
     public static void enable(boolean on) { enabled = on; }
 
     public static boolean isEnabled() { return enabled; }
 
-    public static void reset() { masks = configurations = treeNodes = earleyScans = dynamicChecks = 0; }
+    public static void reset() { masks = configurations = treeNodes = earleyScans = dynamicChecks = groupsSeen = groupsOred = tokensOred = 0; }
 
     /** The counters so far. */
     public static Snapshot snapshot() { return new Snapshot(masks, configurations, treeNodes, earleyScans, dynamicChecks); }

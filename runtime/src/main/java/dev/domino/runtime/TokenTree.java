@@ -6,7 +6,11 @@ package dev.domino.runtime;
  * <p>Node 0 is the root. An <em>edge</em> labelled t means "terminal t ends here and the token
  * goes on"; it is followed only if the parser can scan t. A <em>group</em> (t, set) at a node
  * holds the tokens that end inside terminal t after the edges on the path; they are allowed if
- * the parser can accept t next. Tokens whose traversals were too many to precompute are
+ * the parser can accept t next. A group may instead name a <em>terminal class</em> (a negative
+ * group terminal c, the class {@code terminalClasses[~c]}): its tokens end inside each terminal of
+ * the class and are allowed if the parser can accept any of them. Classes keep a node whose many
+ * follow terminals share most of their tokens (the whitespace before each of 100 optional keys)
+ * from ORing the shared tokens once per terminal. Tokens whose traversals were too many to precompute are
  * <em>dynamic</em>: checked at run time by stepping bytes. Group sets live in {@link #tokenSets()}
  * (shared by all trees of an eagerly compiled artifact).
  */
@@ -17,6 +21,8 @@ public final class TokenTree {
     final int[] groupStart;    // per node, index into group arrays; length nodes+1
     final int[] groupTerminal;
     final int[] groupSet;      // index into tokenSets()
+    /** Sorted distinct terminals per class; group terminal c < 0 names class ~c. */
+    final int[][] terminalClasses;
     final int[] dynamicTokens;
     final TokenSets sets;
     /**
@@ -66,7 +72,12 @@ public final class TokenTree {
     /** The same tree naming another terminal at its root (counted terminals with equal loops and followers). */
     public TokenTree renamedRoot(int from, int to) {
         int[] groups = groupTerminal.clone(), edges = edgeTerminal.clone();
-        for (int g = 0; g < groupStart[1]; g++) if (groups[g] == from) groups[g] = to;
+        for (int g = 0; g < groupStart[1]; g++) {
+            if (groups[g] == from) groups[g] = to;
+            else if (groups[g] < 0 && java.util.Arrays.binarySearch(terminalClasses[~groups[g]], from) >= 0) {
+                throw new IllegalStateException("a root group names a terminal class"); // the builder never makes one
+            }
+        }
         for (int e = 0; e < edgeStart[1]; e++) if (edges[e] == from) edges[e] = to;
         return new TokenTree(this, edges, groups, copies);
     }
@@ -98,10 +109,18 @@ public final class TokenTree {
         this.dynamicTokens = t.dynamicTokens;
         this.sets = t.sets;
         this.copies = copies;
+        this.terminalClasses = t.terminalClasses;
     }
 
     public TokenTree(int[] edgeStart, int[] edgeTerminal, int[] edgeChild,
                      int[] groupStart, int[] groupTerminal, int[] groupSet, int[] dynamicTokens, TokenSets sets) {
+        this(edgeStart, edgeTerminal, edgeChild, groupStart, groupTerminal, groupSet, dynamicTokens, sets, NO_CLASSES);
+    }
+
+    private static final int[][] NO_CLASSES = new int[0][];
+
+    public TokenTree(int[] edgeStart, int[] edgeTerminal, int[] edgeChild, int[] groupStart, int[] groupTerminal,
+                     int[] groupSet, int[] dynamicTokens, TokenSets sets, int[][] terminalClasses) {
         int nodes = edgeStart.length - 1;
         if (nodes < 1 || groupStart.length != nodes + 1 || edgeTerminal.length != edgeChild.length
                 || groupTerminal.length != groupSet.length
@@ -124,6 +143,14 @@ public final class TokenTree {
             }
         }
         for (int g : groupSet) if (g < 0 || g >= sets.count()) throw new IllegalArgumentException("tree names unknown token set " + g);
+        for (int[] c : terminalClasses) {
+            if (c.length < 2) throw new IllegalArgumentException("terminal class of fewer than two terminals");
+            for (int i = 0; i < c.length; i++) {
+                if (c[i] < 0 || (i > 0 && c[i] <= c[i - 1])) throw new IllegalArgumentException("bad terminal class");
+            }
+        }
+        for (int t : groupTerminal) if (t < 0 && ~t >= terminalClasses.length) throw new IllegalArgumentException("tree names unknown terminal class " + ~t);
+        this.terminalClasses = terminalClasses;
         this.edgeStart = edgeStart;
         this.edgeTerminal = edgeTerminal;
         this.edgeChild = edgeChild;
@@ -152,6 +179,14 @@ public final class TokenTree {
     public int edgeChild(int edge) { return edgeChild[edge]; }
     public int firstGroup(int node) { return groupStart[node]; }
     public int endGroup(int node) { return groupStart[node + 1]; }
+    /** The group's terminal, or a negative c for the terminal class {@code terminalClass(~c)}. */
     public int groupTerminal(int group) { return groupTerminal[group]; }
+    /** The terminals a group's tokens end inside (any of them accepted allows the tokens). */
+    public int[] groupTerminals(int group) {
+        int t = groupTerminal[group];
+        return t >= 0 ? new int[] {t} : terminalClasses[~t].clone();
+    }
+    public int terminalClassCount() { return terminalClasses.length; }
+    public int[] terminalClass(int c) { return terminalClasses[c].clone(); }
     public int groupSet(int group) { return groupSet[group]; }
 }

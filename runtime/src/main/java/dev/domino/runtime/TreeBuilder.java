@@ -292,9 +292,9 @@ public final class TreeBuilder {
      * exponential path growth the configured cap guards against, and checking those tokens
      * byte by byte at run time costs far more than a group per terminal in the tree.
      */
-    static final int WIDE_CAP = 1024;
+    static final int WIDE_CAP = 4096;
     /** Visits beyond the configured cap one build may spend before falling back to it. */
-    static final long EXCESS_BUDGET = 1 << 18;
+    static final long EXCESS_BUDGET = 1 << 21;
 
     /** Signals a build whose paths grow like a lexically ambiguous grammar's. */
     private static final class OverBudget extends RuntimeException {
@@ -445,6 +445,7 @@ public final class TreeBuilder {
         int[] edgeStart = new int[nodes + 1], groupStart = new int[nodes + 1];
         IntList edgeTerminal = new IntList(), edgeChild = new IntList(), groupTerminal = new IntList(), groupSet = new IntList();
         List<TokenSet> sets = new ArrayList<>();
+        Map<IntArrayKey, Integer> classes = new java.util.HashMap<>();
         for (int i = 0; i < nodes; i++) {
             Node node = order.get(i);
             edgeStart[i] = edgeTerminal.size();
@@ -464,16 +465,19 @@ public final class TreeBuilder {
                 if (shared != null) ids2 = union(shared.toArray(), ids2);
                 all.put(g.getKey(), intern(TokenSet.of(ids2, vocabSize)));
             }
-            for (Map.Entry<Integer, TokenSet> g : all.entrySet()) {
-                groupTerminal.add(g.getKey());
+            for (GroupClasses.Group g : GroupClasses.regroup(all, vocabSize, this::intern)) {
+                int[] ts = g.terminals();
+                groupTerminal.add(ts.length == 1 ? ts[0] : ~classes.computeIfAbsent(new IntArrayKey(ts), k -> classes.size()));
                 groupSet.add(sets.size());
-                sets.add(g.getValue());
+                sets.add(g.tokens());
             }
         }
         edgeStart[nodes] = edgeTerminal.size();
         groupStart[nodes] = groupTerminal.size();
+        int[][] classArray = new int[classes.size()][];
+        for (Map.Entry<IntArrayKey, Integer> c : classes.entrySet()) classArray[c.getValue()] = c.getKey().values();
         return new TokenTree(edgeStart, edgeTerminal.toArray(), edgeChild.toArray(), groupStart, groupTerminal.toArray(),
-                groupSet.toArray(), dynamicTokens, new TokenSets(sets.toArray(new TokenSet[0])));
+                groupSet.toArray(), dynamicTokens, new TokenSets(sets.toArray(new TokenSet[0])), classArray);
     }
 
     /** One node's groups of an annotated build: per token the fewest copies over its paths. */
@@ -628,5 +632,11 @@ public final class TreeBuilder {
             for (int i = 0; i < size; i++) counts[touched[i]] = 0;
             size = 0;
         }
+    }
+
+    /** An int array compared by content (terminal classes of one tree). */
+    private record IntArrayKey(int[] values) {
+        @Override public boolean equals(Object o) { return o instanceof IntArrayKey k && Arrays.equals(values, k.values); }
+        @Override public int hashCode() { return Arrays.hashCode(values); }
     }
 }

@@ -318,7 +318,7 @@ final class MaskBenchRunner {
         DoubleList ttfm = new DoubleList();
         Map<String, Integer> errorKinds = new HashMap<>();
         long parseNs, compileNs, serializeNs, loadNs, maskNs, commitNs, artifactBytes;
-        long statMasks, statConfigs, statNodes, statScans, statDynamic;
+        long statMasks, statConfigs, statNodes, statScans, statDynamic, statGroups, statTokensOred;
         List<SlowMask> slowest = List.of();
 
         void add(Result r) {
@@ -350,6 +350,8 @@ final class MaskBenchRunner {
                 statNodes += r.stats.treeNodes();
                 statScans += r.stats.earleyScans();
                 statDynamic += r.stats.dynamicChecks();
+                statGroups += r.stats.groupsSeen();
+                statTokensOred += r.stats.tokensOred();
             }
         }
 
@@ -401,6 +403,8 @@ final class MaskBenchRunner {
             work.put("tree_nodes_per_mask", statMasks == 0 ? null : round1((double) statNodes / statMasks));
             work.put("earley_scans_per_mask", statMasks == 0 ? null : round1((double) statScans / statMasks));
             work.put("dynamic_checks_per_mask", statMasks == 0 ? null : round1((double) statDynamic / statMasks));
+            work.put("groups_per_mask", statMasks == 0 ? null : round1((double) statGroups / statMasks));
+            work.put("tokens_ored_per_mask", statMasks == 0 ? null : round1((double) statTokensOred / statMasks));
             p.put("work", work);
             List<Map<String, Object>> slow = new ArrayList<>();
             for (SlowMask s : slowest) {

@@ -26,8 +26,14 @@ final class GroupClasses {
     /** Regroup only when at least this many token entries repeat across the node's groups. */
     static final int MIN_REPEATED = 64;
 
-    /** One regrouped group: the terminals its tokens end inside (sorted; one or more) and the tokens. */
-    record Group(int[] terminals, TokenSet tokens) {}
+    /**
+     * One group of a node: the terminals its tokens end inside (sorted; one or more), the tokens,
+     * and per token (ascending ids) a value that must hold in every one of those terminals (an
+     * annotated tree's copies, see {@link TokenTree#hasCopies()}), or null.
+     */
+    record Group(int[] terminals, TokenSet tokens, int[] values) {
+        static Group single(int terminal, TokenSet tokens, int[] values) { return new Group(new int[] {terminal}, tokens, values); }
+    }
 
     /** Per-thread scratch indexed by token id; only the entries a call touched are reset. */
     private static final class Scratch {
@@ -38,24 +44,24 @@ final class GroupClasses {
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     /**
-     * The node's groups, regrouped when many tokens repeat across them; otherwise one group per
-     * terminal, as given. {@code intern} maps each new set to a shared equal one.
+     * The node's groups (one terminal each, ascending terminals), regrouped when many tokens
+     * repeat across them; otherwise as given. With values, a token joins a class only when its
+     * value is the same in every group that holds it. {@code intern} maps each new set to a shared
+     * equal one.
      */
-    static List<Group> regroup(SortedMap<Integer, TokenSet> groups, int vocabSize, java.util.function.UnaryOperator<TokenSet> intern) {
+    static List<Group> regroup(List<Group> groups, int vocabSize, java.util.function.UnaryOperator<TokenSet> intern) {
         List<Group> out = new ArrayList<>();
-        List<Integer> listTerminals = new ArrayList<>();
-        List<TokenSet> listSets = new ArrayList<>();
+        List<Group> lists = new ArrayList<>();
         long entries = 0;
-        for (Map.Entry<Integer, TokenSet> g : groups.entrySet()) {
-            if (g.getValue().isBitmap()) {
-                out.add(new Group(new int[] {g.getKey()}, g.getValue()));
+        for (Group g : groups) {
+            if (g.tokens().isBitmap()) {
+                out.add(g);
             } else {
-                listTerminals.add(g.getKey());
-                listSets.add(g.getValue());
-                entries += g.getValue().size();
+                lists.add(g);
+                entries += g.tokens().size();
             }
         }
-        if (listSets.size() < MIN_GROUPS || entries < MIN_REPEATED) return passThrough(out, listTerminals, listSets);
+        if (lists.size() < MIN_GROUPS || entries < MIN_REPEATED) { out.addAll(lists); return out; }
 
         Scratch s = SCRATCH.get();
         if (s.count.length < vocabSize) { s.count = new int[vocabSize]; s.offset = new int[vocabSize]; }
@@ -63,32 +69,58 @@ final class GroupClasses {
         // tokens in first-seen order (deterministic), with how many groups hold each
         int[] touched = new int[(int) Math.min(entries, vocabSize)];
         int distinct = 0;
-        for (TokenSet set : listSets) {
-            for (int id : set.ids()) if (count[id]++ == 0) touched[distinct++] = id;
+        for (Group g : lists) {
+            for (int id : g.tokens().ids()) if (count[id]++ == 0) touched[distinct++] = id;
         }
         try {
-            if (entries - distinct < MIN_REPEATED) return passThrough(out, listTerminals, listSets);
-            // each token's groups, in group order, as a slice of one flat array
+            if (entries - distinct < MIN_REPEATED) { out.addAll(lists); return out; }
+            // each token's groups (and values), in group order, as a slice of flat arrays
             int next = 0;
             for (int i = 0; i < distinct; i++) { offset[touched[i]] = next; next += count[touched[i]]; }
-            int[] member = new int[next];
-            for (int gi = 0; gi < listSets.size(); gi++) {
-                for (int id : listSets.get(gi).ids()) member[offset[id]++] = gi;
+            int[] member = new int[next], value = new int[next];
+            for (int gi = 0; gi < lists.size(); gi++) {
+                int[] ids = lists.get(gi).tokens().ids(), values = lists.get(gi).values();
+                for (int i = 0; i < ids.length; i++) {
+                    int at = offset[ids[i]]++;
+                    member[at] = gi;
+                    value[at] = values == null ? 0 : values[i];
+                }
             }
             // offset[id] now points past the token's slice: its slice is [offset - count, offset)
-            Map<Slice, TreeBuilder.IntList> byMembers = new LinkedHashMap<>();
+            Map<Slice, TreeBuilder.IntList> bySignature = new LinkedHashMap<>();
             for (int i = 0; i < distinct; i++) {
                 int id = touched[i];
-                Slice key = new Slice(member, offset[id] - count[id], offset[id]);
-                byMembers.computeIfAbsent(key, k -> new TreeBuilder.IntList()).add(id);
+                Slice key = new Slice(member, value, offset[id] - count[id], offset[id]);
+                bySignature.computeIfAbsent(key, k -> new TreeBuilder.IntList()).add(id);
             }
-            for (Map.Entry<Slice, TreeBuilder.IntList> c : byMembers.entrySet()) {
+            boolean annotated = lists.get(0).values() != null;
+            // tokens whose value differs between their groups stay in one group per terminal
+            List<List<long[]>> leftover = new ArrayList<>();
+            for (int gi = 0; gi < lists.size(); gi++) leftover.add(new ArrayList<>());
+            for (Map.Entry<Slice, TreeBuilder.IntList> c : bySignature.entrySet()) {
                 Slice k = c.getKey();
-                int[] terminals = new int[k.to - k.from];
-                for (int i = 0; i < terminals.length; i++) terminals[i] = listTerminals.get(k.array[k.from + i]);
                 int[] ids = c.getValue().toArray();
                 Arrays.sort(ids);
-                out.add(new Group(terminals, intern.apply(TokenSet.of(ids, vocabSize))));
+                int n = k.to - k.from;
+                if (n > 1 && !k.uniformValue()) {
+                    for (int i = k.from; i < k.to; i++) {
+                        for (int id : ids) leftover.get(k.members[i]).add(new long[] {id, k.values[i]});
+                    }
+                    continue;
+                }
+                int[] terminals = new int[n];
+                for (int i = 0; i < n; i++) terminals[i] = lists.get(k.members[k.from + i]).terminals()[0];
+                int[] values = null;
+                if (annotated) { values = new int[ids.length]; Arrays.fill(values, k.values[k.from]); }
+                out.add(new Group(terminals, n == 1 ? TokenSet.of(ids, vocabSize) : intern.apply(TokenSet.of(ids, vocabSize)), values));
+            }
+            for (int gi = 0; gi < lists.size(); gi++) {
+                List<long[]> l = leftover.get(gi);
+                if (l.isEmpty()) continue;
+                l.sort((x, y) -> Long.compare(x[0], y[0]));
+                int[] ids = new int[l.size()], values = new int[l.size()];
+                for (int i = 0; i < ids.length; i++) { ids[i] = (int) l.get(i)[0]; values[i] = (int) l.get(i)[1]; }
+                out.add(Group.single(lists.get(gi).terminals()[0], TokenSet.of(ids, vocabSize), annotated ? values : null));
             }
             return out;
         } finally {
@@ -96,30 +128,32 @@ final class GroupClasses {
         }
     }
 
-    private static List<Group> passThrough(List<Group> out, List<Integer> terminals, List<TokenSet> sets) {
-        for (int i = 0; i < sets.size(); i++) out.add(new Group(new int[] {terminals.get(i)}, sets.get(i)));
-        return out;
-    }
-
-    /** A slice of an int array, compared by content. */
+    /** A token's signature: a slice of the group indices and values arrays, compared by content. */
     private static final class Slice {
-        final int[] array;
+        final int[] members, values;
         final int from, to;
         private final int hash;
 
-        Slice(int[] array, int from, int to) {
-            this.array = array;
+        Slice(int[] members, int[] values, int from, int to) {
+            this.members = members;
+            this.values = values;
             this.from = from;
             this.to = to;
             int h = 1;
-            for (int i = from; i < to; i++) h = 31 * h + array[i];
+            for (int i = from; i < to; i++) h = 31 * (31 * h + members[i]) + values[i];
             hash = h;
+        }
+
+        boolean uniformValue() {
+            for (int i = from + 1; i < to; i++) if (values[i] != values[from]) return false;
+            return true;
         }
 
         @Override public int hashCode() { return hash; }
 
         @Override public boolean equals(Object o) {
-            return o instanceof Slice s && s.hash == hash && Arrays.equals(array, from, to, s.array, s.from, s.to);
+            return o instanceof Slice s && s.hash == hash && Arrays.equals(members, from, to, s.members, s.from, s.to)
+                    && Arrays.equals(values, from, to, s.values, s.from, s.to);
         }
     }
 }

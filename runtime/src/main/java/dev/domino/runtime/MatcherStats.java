@@ -21,8 +21,10 @@ public final class MatcherStats {
     static long earleyScans;
     /** Tokens checked at run time byte by byte (tree nodes too wide to precompute). */
     static long dynamicChecks;
-    /** Groups (terminal, token set) the walks looked at, and those whose tokens they ORed. */
-    public static long groupsSeen, groupsOred, tokensOred;
+    /** Groups (terminal or terminal class, token set) the walks looked at. */
+    static long groupsSeen;
+    /** Groups whose tokens the walks ORed into masks, and the tokens those groups held. */
+    static long groupsOred, tokensOred;
 
     public static void enable(boolean on) { enabled = on; }
 
@@ -31,13 +33,17 @@ public final class MatcherStats {
     public static void reset() { masks = configurations = treeNodes = earleyScans = dynamicChecks = groupsSeen = groupsOred = tokensOred = 0; }
 
     /** The counters so far. */
-    public static Snapshot snapshot() { return new Snapshot(masks, configurations, treeNodes, earleyScans, dynamicChecks); }
+    public static Snapshot snapshot() {
+        return new Snapshot(masks, configurations, treeNodes, earleyScans, dynamicChecks, groupsSeen, groupsOred, tokensOred);
+    }
 
-    public record Snapshot(long masks, long configurations, long treeNodes, long earleyScans, long dynamicChecks) {
+    public record Snapshot(long masks, long configurations, long treeNodes, long earleyScans, long dynamicChecks,
+                           long groupsSeen, long groupsOred, long tokensOred) {
         /** This minus an earlier snapshot. */
         public Snapshot minus(Snapshot o) {
             return new Snapshot(masks - o.masks, configurations - o.configurations, treeNodes - o.treeNodes,
-                    earleyScans - o.earleyScans, dynamicChecks - o.dynamicChecks);
+                    earleyScans - o.earleyScans, dynamicChecks - o.dynamicChecks, groupsSeen - o.groupsSeen,
+                    groupsOred - o.groupsOred, tokensOred - o.tokensOred);
         }
     }
 }

@@ -455,7 +455,13 @@ public final class TreeBuilder {
                 edgeChild.add(ids.get(e.getValue()));
             }
             if (copiesOfGroup != null) {
-                flattenAnnotated(node, groupTerminal, groupSet, sets, copiesOfGroup);
+                for (GroupClasses.Group g : GroupClasses.regroup(annotatedGroups(node), vocabSize, this::intern)) {
+                    int[] ts = g.terminals();
+                    groupTerminal.add(ts.length == 1 ? ts[0] : ~classes.computeIfAbsent(new IntArrayKey(ts), k -> classes.size()));
+                    groupSet.add(sets.size());
+                    sets.add(g.tokens());
+                    copiesOfGroup.add(g.values());
+                }
                 continue;
             }
             TreeMap<Integer, TokenSet> all = new TreeMap<>(node.sharedGroups);
@@ -465,7 +471,9 @@ public final class TreeBuilder {
                 if (shared != null) ids2 = union(shared.toArray(), ids2);
                 all.put(g.getKey(), intern(TokenSet.of(ids2, vocabSize)));
             }
-            for (GroupClasses.Group g : GroupClasses.regroup(all, vocabSize, this::intern)) {
+            List<GroupClasses.Group> perTerminal = new ArrayList<>();
+            for (Map.Entry<Integer, TokenSet> g : all.entrySet()) perTerminal.add(GroupClasses.Group.single(g.getKey(), g.getValue(), null));
+            for (GroupClasses.Group g : GroupClasses.regroup(perTerminal, vocabSize, this::intern)) {
                 int[] ts = g.terminals();
                 groupTerminal.add(ts.length == 1 ? ts[0] : ~classes.computeIfAbsent(new IntArrayKey(ts), k -> classes.size()));
                 groupSet.add(sets.size());
@@ -480,8 +488,9 @@ public final class TreeBuilder {
                 groupSet.toArray(), dynamicTokens, new TokenSets(sets.toArray(new TokenSet[0])), classArray);
     }
 
-    /** One node's groups of an annotated build: per token the fewest copies over its paths. */
-    private void flattenAnnotated(Node node, IntList groupTerminal, IntList groupSet, List<TokenSet> sets, List<int[]> copiesOfGroup) {
+    /** One node's groups of an annotated build, one per terminal: per token the fewest copies over its paths. */
+    private List<GroupClasses.Group> annotatedGroups(Node node) {
+        List<GroupClasses.Group> out = new ArrayList<>();
         java.util.TreeSet<Integer> terminalsHere = new java.util.TreeSet<>(node.groups.keySet());
         terminalsHere.addAll(node.sharedGroups.keySet());
         for (int t : terminalsHere) {
@@ -517,11 +526,9 @@ public final class TreeBuilder {
                     k[m++] = fewest[id];
                 }
             }
-            groupTerminal.add(t);
-            groupSet.add(sets.size());
-            sets.add(TokenSet.of(Arrays.copyOf(ids, m), vocabSize));
-            copiesOfGroup.add(Arrays.copyOf(k, m));
+            out.add(GroupClasses.Group.single(t, TokenSet.of(Arrays.copyOf(ids, m), vocabSize), Arrays.copyOf(k, m)));
         }
+        return out;
     }
 
     /**

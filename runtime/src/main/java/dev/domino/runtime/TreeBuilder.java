@@ -292,9 +292,9 @@ public final class TreeBuilder {
      * exponential path growth the configured cap guards against, and checking those tokens
      * byte by byte at run time costs far more than a group per terminal in the tree.
      */
-    static final int WIDE_CAP = 4096;
+    static final int WIDE_CAP = 1024;
     /** Visits beyond the configured cap one build may spend before falling back to it. */
-    static final long EXCESS_BUDGET = 1 << 21;
+    static final long EXCESS_BUDGET = 1 << 18;
 
     /** Signals a build whose paths grow like a lexically ambiguous grammar's. */
     private static final class OverBudget extends RuntimeException {

@@ -47,17 +47,38 @@ final class Configurations {
         return out.build();
     }
 
-    /** Collects configurations, dropping duplicates (equal parser sets, same scanner state). */
+    /**
+     * Collects configurations, dropping duplicates (equal parser sets, same scanner state).
+     * Small sets are searched linearly; past {@link #INDEXED} entries a hash index keeps each
+     * add O(1) (a byte after a JSON value can start 100 optional keys: 100 configurations).
+     */
     static final class Builder {
+        private static final int INDEXED = 16;
+
         EarleyState[] parsers = new EarleyState[4];
         int[] scanStates = new int[4];
         int size;
+        /** Open addressing over entry index + 1 (0 = free); null while size <= INDEXED. */
+        private int[] index;
 
-        void clear() { size = 0; }
+        void clear() {
+            size = 0;
+            index = null;
+        }
+
+        private static int hash(EarleyState p, int scanState) { return (p.hashCode() * 31 + scanState) * 0x9E3779B1; }
 
         void add(EarleyState p, int scanState) {
-            for (int i = 0; i < size; i++) {
-                if (scanStates[i] == scanState && (parsers[i] == p || parsers[i].equals(p))) return;
+            if (index == null) {
+                for (int i = 0; i < size; i++) {
+                    if (scanStates[i] == scanState && (parsers[i] == p || parsers[i].equals(p))) return;
+                }
+            } else {
+                int m = index.length - 1;
+                for (int h = hash(p, scanState) & m; index[h] != 0; h = (h + 1) & m) {
+                    int i = index[h] - 1;
+                    if (scanStates[i] == scanState && (parsers[i] == p || parsers[i].equals(p))) return;
+                }
             }
             if (size == parsers.length) {
                 parsers = Arrays.copyOf(parsers, size * 2);
@@ -66,6 +87,20 @@ final class Configurations {
             parsers[size] = p;
             scanStates[size] = scanState;
             size++;
+            if (size > INDEXED && (index == null || size * 2 > index.length)) reindex();
+            else if (index != null) insert(size - 1);
+        }
+
+        private void reindex() {
+            index = new int[Integer.highestOneBit(size * 4 - 1) << 1];
+            for (int i = 0; i < size; i++) insert(i);
+        }
+
+        private void insert(int i) {
+            int m = index.length - 1;
+            int h = hash(parsers[i], scanStates[i]) & m;
+            while (index[h] != 0) h = (h + 1) & m;
+            index[h] = i + 1;
         }
 
         Configurations build() {

@@ -25,6 +25,8 @@ final class GroupClasses {
     static final int MIN_GROUPS = 3;
     /** Regroup only when at least this many token entries repeat across the node's groups. */
     static final int MIN_REPEATED = 64;
+    /** A group's fixed cost in a mask, in units of one token's bit (the set lookup, the loop). */
+    static final int GROUP_COST = 8;
 
     /**
      * One group of a node: the terminals its tokens end inside (sorted; one or more), the tokens,
@@ -93,6 +95,15 @@ final class GroupClasses {
                 Slice key = new Slice(member, value, offset[id] - count[id], offset[id]);
                 bySignature.computeIfAbsent(key, k -> new TreeBuilder.IntList()).add(id);
             }
+            // worth it only if a mask would do clearly less work: per group an overhead, a check per
+            // terminal (at worst), a bit per token
+            long before = 0, after = 0;
+            for (Group g : lists) before += GROUP_COST + 1 + g.tokens().size();
+            for (Map.Entry<Slice, TreeBuilder.IntList> c : bySignature.entrySet()) {
+                after += (GROUP_COST + c.getKey().to - c.getKey().from + c.getValue().size)
+                        * (c.getKey().uniformValue() ? 1 : c.getKey().to - c.getKey().from);
+            }
+            if (after * 5 > before * 4) { out.addAll(lists); return out; }
             boolean annotated = lists.get(0).values() != null;
             // tokens whose value differs between their groups stay in one group per terminal
             List<List<long[]>> leftover = new ArrayList<>();

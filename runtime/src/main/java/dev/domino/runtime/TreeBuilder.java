@@ -74,7 +74,7 @@ public final class TreeBuilder {
 
     private static final class Node {
         final TreeMap<Integer, Node> children = new TreeMap<>();
-        final TreeMap<Integer, IntList> groups = new TreeMap<>();
+        final Map<Integer, IntList> groups = new java.util.HashMap<>(); // order comes from flatten
         final TreeMap<Integer, TokenSet> sharedGroups = new TreeMap<>();
         /** Annotated builds: per shared group, the fewest copies of the root terminal its tokens used. */
         final TreeMap<Integer, Integer> sharedCopies = new TreeMap<>();
@@ -85,7 +85,9 @@ public final class TreeBuilder {
         final VisitCounter visits = VisitCounter.forTrie(trie.nodeCount());
         final List<Integer> dynamicSubtrees = new ArrayList<>();
         /** Paths per trie node above which its tokens become dynamic. */
-        final int nodeCap;
+        int nodeCap;
+        /** Set once the excess budget ran out and the cap came down to the configured one. */
+        private java.util.BitSet overLoweredCap;
         /** Visits beyond the configured cap still allowed in this build (see {@link #build}). */
         long excessBudget;
         /**
@@ -268,9 +270,19 @@ public final class TreeBuilder {
             int v = visits.increment(n);
             if (v > nodeCap) {
                 if (v == nodeCap + 1) dynamicSubtrees.add(n);
+                else if (overLoweredCap != null && !overLoweredCap.get(n)) { overLoweredCap.set(n); dynamicSubtrees.add(n); }
                 return false;
             }
-            if (v > cap && --excessBudget < 0) throw OverBudget.INSTANCE;
+            if (v > cap && --excessBudget < 0) {
+                // paths grow like a lexically ambiguous grammar's: the configured cap from here on.
+                // Nodes already past it keep the paths they have (complete unless visited again:
+                // then their tokens become dynamic too, and dynamic tokens leave every group)
+                nodeCap = cap;
+                overLoweredCap = new java.util.BitSet();
+                overLoweredCap.set(n);
+                dynamicSubtrees.add(n);
+                return false;
+            }
             return true;
         }
 
@@ -293,14 +305,12 @@ public final class TreeBuilder {
      * byte by byte at run time costs far more than a group per terminal in the tree.
      */
     static final int WIDE_CAP = 1024;
+    /** A tree's walk: {@link #WIDE_CAP} paths per trie node until the excess budget runs out, then the configured cap. */
+    private Walk newWalk() { return cap < WIDE_CAP ? new Walk(WIDE_CAP, EXCESS_BUDGET) : new Walk(cap, 0); }
+
     /** Visits beyond the configured cap one build may spend before falling back to it. */
     static final long EXCESS_BUDGET = 1 << 18;
 
-    /** Signals a build whose paths grow like a lexically ambiguous grammar's. */
-    private static final class OverBudget extends RuntimeException {
-        static final OverBudget INSTANCE = new OverBudget();
-        private OverBudget() { super(null, null, false, false); }
-    }
 
     /** @param terminal -1 for the between-terminals state, else the terminal of local scanner state {@code state} */
     public TokenTree build(int terminal, int state) {
@@ -309,14 +319,7 @@ public final class TreeBuilder {
             Annotated a = annotated(terminal, counted.loopState(state));
             return a.builtFor() == terminal ? a.tree() : a.tree().renamedRoot(a.builtFor(), terminal);
         }
-        if (cap < WIDE_CAP) {
-            try {
-                return build(terminal, state, new Walk(WIDE_CAP, EXCESS_BUDGET));
-            } catch (OverBudget ambiguous) {
-                // fall through: the configured cap bounds the work
-            }
-        }
-        return build(terminal, state, new Walk(cap, 0));
+        return build(terminal, state, newWalk());
     }
 
     /**
@@ -377,14 +380,7 @@ public final class TreeBuilder {
     }
 
     private Annotated buildAnnotated(int terminal, int loopState) {
-        if (cap < WIDE_CAP) {
-            try {
-                return buildAnnotated(terminal, loopState, new Walk(WIDE_CAP, EXCESS_BUDGET));
-            } catch (OverBudget ambiguous) {
-                // fall through: the configured cap bounds the work
-            }
-        }
-        return buildAnnotated(terminal, loopState, new Walk(cap, 0));
+        return buildAnnotated(terminal, loopState, newWalk());
     }
 
     private Annotated buildAnnotated(int terminal, int loopState, Walk w) {

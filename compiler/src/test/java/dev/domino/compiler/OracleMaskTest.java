@@ -53,6 +53,21 @@ class OracleMaskTest {
         check(Grammar.of("root", r), 4, 6);
     }
 
+    /**
+     * Exponentially many splits of a token into words: a tree's walk spends its excess budget,
+     * then continues with a tiny configured cap, so most long tokens are dynamic (checked depth
+     * first at run time) while nodes walked before the switch keep their paths.
+     */
+    @Test void dynamicTokensAfterTheBudgetRunsOut() {
+        CompileOptions tinyCap = CompileOptions.defaults().withDynamicCap(2);
+        check(TestGrammars.wordSoup(), 8, 61, tinyCap);
+        check(TestGrammars.wordSoup(), 4, 62, tinyCap.withLazy(true), true);
+        Artifact a = GrammarCompiler.compile(TestGrammars.wordSoup(), o200k.vocabulary(), "t", "ir", "t", tinyCap);
+        int dynamic = 0;
+        for (int q = 0; q < a.scannerStateCount(); q++) dynamic += a.treeOfState(q).dynamicTokenCount();
+        assertThat(dynamic).as("dynamic tokens").isGreaterThan(1000);
+    }
+
     @Test void keywordsVersusIdentifiers() {
         Map<String, Expr> r = new LinkedHashMap<>();
         r.put("root", plus(ref("stmt")));

@@ -35,6 +35,8 @@ public final class Artifact {
     private final int[] stateTerminal;
     private final int[] stateLocal;
     final int[][] terminalsByFirstByte;
+    /** The same as bitsets over terminals (64 per long): ANDed with a parser state's expected terminals. */
+    final long[][] startersBitsByByte;
     final EarleyParser parser;
     final int vocabWords;
     /** The longest token's bytes: how far one token can advance a counted terminal's count. */
@@ -96,6 +98,8 @@ public final class Artifact {
         lazyTrees = anyLazy ? new AtomicReferenceArray<>(states) : null;
 
         terminalsByFirstByte = Terminal.startersByByte(terminals);
+        startersBitsByByte = new long[256][(terminals.length + 63) >>> 6];
+        for (int b = 0; b < 256; b++) for (int t : terminalsByFirstByte[b]) startersBitsByByte[b][t >>> 6] |= 1L << t;
         boolean[] ignored = new boolean[terminals.length];
         for (int t = 0; t < terminals.length; t++) ignored[t] = terminals[t].ignored();
         parser = new EarleyParser(grammar, ignored);

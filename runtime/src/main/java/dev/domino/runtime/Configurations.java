@@ -68,16 +68,19 @@ final class Configurations {
 
         private static int hash(EarleyState p, int scanState) { return (p.hashCode() * 31 + scanState) * 0x9E3779B1; }
 
-        void add(EarleyState p, int scanState) {
+        void add(EarleyState p, int scanState) { addIfAbsent(p, scanState); }
+
+        /** Adds the configuration; false when an equal one was there already. */
+        boolean addIfAbsent(EarleyState p, int scanState) {
             if (index == null) {
                 for (int i = 0; i < size; i++) {
-                    if (scanStates[i] == scanState && (parsers[i] == p || parsers[i].equals(p))) return;
+                    if (scanStates[i] == scanState && (parsers[i] == p || parsers[i].equals(p))) return false;
                 }
             } else {
                 int m = index.length - 1;
                 for (int h = hash(p, scanState) & m; index[h] != 0; h = (h + 1) & m) {
                     int i = index[h] - 1;
-                    if (scanStates[i] == scanState && (parsers[i] == p || parsers[i].equals(p))) return;
+                    if (scanStates[i] == scanState && (parsers[i] == p || parsers[i].equals(p))) return false;
                 }
             }
             if (size == parsers.length) {
@@ -89,6 +92,7 @@ final class Configurations {
             size++;
             if (size > INDEXED && (index == null || size * 2 > index.length)) reindex();
             else if (index != null) insert(size - 1);
+            return true;
         }
 
         private void reindex() {

@@ -290,38 +290,94 @@ public final class Matcher {
     }
 
     /**
-     * Sets the bits of the viable tokens among {@code tokens} by stepping their bytes. Tokens come
-     * sorted by bytes (see TreeBuilder), so each one starts from the configurations after the
-     * prefix it shares with the previous one: shared prefixes are stepped once.
+     * Sets the bits of the viable tokens among {@code tokens} by stepping their bytes, depth first:
+     * a token is viable as soon as one configuration survives all its bytes, so a viable token
+     * usually costs one path even where a byte fans out into a hundred configurations (a comma
+     * that may start any of 100 optional keys). Configurations already expanded at a depth are
+     * not expanded again, so a token never costs more than stepping all configurations byte by
+     * byte. Tokens come sorted by bytes (see TreeBuilder): after a token dies, those sharing the
+     * prefix within which every configuration died are skipped.
      */
     private void checkDynamic(int[] tokens, Configurations start, int[] mask, int base) {
         Vocabulary v = artifact.vocabulary();
-        Configurations[] after = new Configurations[64]; // after[k]: after the first k bytes of prev (null: dead)
-        after[0] = start;
-        int known = 0;                                   // after[0..known] are valid for prev
-        byte[] prev = new byte[0];
+        DepthFirst search = DEPTH_FIRST.get();
+        byte[] dead = null;
+        int deadLength = 0;
         for (int token : tokens) {
             if ((mask[base + (token >>> 5)] & (1 << token)) != 0) continue;
             byte[] b = v.bytes(token);
-            int k = 0, limit = Math.min(Math.min(prev.length, b.length), known);
-            while (k < limit && prev[k] == b[k]) k++;
-            Configurations cur = after[k];
-            while (cur != null && k < b.length) {
-                cur = advanceByte(cur, b[k] & 0xFF);
-                if (++k == after.length) after = java.util.Arrays.copyOf(after, after.length * 2);
-                after[k] = cur;
+            if (dead != null && b.length >= deadLength && java.util.Arrays.equals(b, 0, deadLength, dead, 0, deadLength)) continue;
+            if (viable(start, b, search)) {
+                mask[base + (token >>> 5)] |= 1 << token;
+            } else {
+                dead = b;
+                deadLength = search.deepest + 1; // no configuration survived that many bytes
             }
-            known = k;
-            prev = b;
-            if (cur != null) mask[base + (token >>> 5)] |= 1 << token;
         }
     }
 
-    /** The configurations after one more byte; null when none survives. */
-    private Configurations advanceByte(Configurations c, int b) {
-        Configurations.Builder out = new Configurations.Builder();
-        for (int i = 0; i < c.size(); i++) stepByte(c.parsers[i], c.scanStates[i], b, out);
-        return out.size == 0 ? null : out.build();
+    /** Per-thread scratch of the depth-first search: per depth, the configurations seen. */
+    private static final class DepthFirst {
+        Configurations.Builder[] seen = new Configurations.Builder[0];
+        /** Most bytes some configuration survived in the last search. */
+        int deepest;
+
+        void reset(int depths) {
+            if (seen.length < depths) {
+                int old = seen.length;
+                seen = java.util.Arrays.copyOf(seen, depths);
+                for (int d = old; d < depths; d++) seen[d] = new Configurations.Builder();
+            }
+            // the last search filled depths 0..deepest + 1 at most
+            for (int d = 0, end = Math.min(seen.length, deepest + 2); d < end; d++) seen[d].clear();
+            deepest = 0;
+        }
+    }
+
+    private static final ThreadLocal<DepthFirst> DEPTH_FIRST = ThreadLocal.withInitial(DepthFirst::new);
+
+    /** True when some configuration of {@code start} survives all of {@code bytes}. */
+    private boolean viable(Configurations start, byte[] bytes, DepthFirst search) {
+        search.reset(bytes.length + 1);
+        for (int i = 0; i < start.size(); i++) {
+            if (search.seen[0].addIfAbsent(start.parsers[i], start.scanStates[i])
+                    && survives(start.parsers[i], start.scanStates[i], bytes, 0, search)) return true;
+        }
+        return false;
+    }
+
+    /** Whether (p, q) survives {@code bytes[k..]}: {@link #stepByte}'s successors, each tried as soon as it is found. */
+    private boolean survives(EarleyState p, int q, byte[] bytes, int k, DepthFirst search) {
+        if (k > search.deepest) search.deepest = k;
+        if (k == bytes.length) return true;
+        int b = bytes[k] & 0xFF;
+        if (q == Artifact.BETWEEN) return startsAndSurvives(p, b, bytes, k, search);
+        int t = artifact.stateTerminal(q);
+        Terminal terminal = artifact.terminal(t);
+        int s = artifact.stateLocal(q);
+        int s2 = terminal.step(s, b);
+        if (s2 >= 0) {
+            int q2 = artifact.stateOffset(t) + s2;
+            if (search.seen[k + 1].addIfAbsent(p, q2) && survives(p, q2, bytes, k + 1, search)) return true;
+        }
+        if (terminal.isAccepting(s)) {
+            EarleyState p2 = parser.scan(p, t);
+            if (p2 != parser.dead && startsAndSurvives(p2, b, bytes, k, search)) return true;
+        }
+        return false;
+    }
+
+    /** Whether a terminal that p expects, started by byte b = bytes[k], survives the rest. */
+    private boolean startsAndSurvives(EarleyState p, int b, byte[] bytes, int k, DepthFirst search) {
+        long[] starters = artifact.startersBitsByByte[b], expected = p.expected;
+        for (int w = 0; w < starters.length; w++) {
+            for (long x = starters[w] & expected[w]; x != 0; x &= x - 1) {
+                int t = (w << 6) + Long.numberOfTrailingZeros(x);
+                int q2 = artifact.stateOffset(t) + artifact.terminal(t).startStep(b);
+                if (search.seen[k + 1].addIfAbsent(p, q2) && survives(p, q2, bytes, k + 1, search)) return true;
+            }
+        }
+        return false;
     }
 
     // ---------------------------------------------------------------- byte-level scanning
@@ -375,8 +431,10 @@ public final class Matcher {
     }
 
     private void startTerminal(EarleyState p, int b, Configurations.Builder out) {
-        for (int t : artifact.terminalsByFirstByte[b]) {
-            if (p.expects(t)) {
+        long[] starters = artifact.startersBitsByByte[b], expected = p.expected;
+        for (int w = 0; w < starters.length; w++) {
+            for (long x = starters[w] & expected[w]; x != 0; x &= x - 1) {
+                int t = (w << 6) + Long.numberOfTrailingZeros(x);
                 out.add(p, artifact.stateOffset(t) + artifact.terminal(t).startStep(b));
             }
         }

@@ -98,7 +98,7 @@ public final class GrammarCompiler {
 
     /**
      * Scanner states to prebuild, most used first: between terminals, then by distance from their
-     * terminal's start, counted terminals' annotated trees last. Every member of a large object passes the first states of every key
+     * terminal's start (escapes count more, see {@link #depths}), counted terminals' annotated trees last. Every member of a large object passes the first states of every key
      * terminal that may come next, but only the deep states of the key it writes. Start states
      * are left out: a configuration enters a terminal with its first byte, so never sits there.
      */
@@ -123,19 +123,30 @@ public final class GrammarCompiler {
         return order;
     }
 
-    /** Breadth-first distance of each state from the start; -1 when unreachable. */
+    /**
+     * A backslash costs this many steps in {@link #depths}: outputs rarely escape characters that
+     * need no escaping, so a key's plain spelling comes before its {@code \u0061} spellings, which
+     * have five states per character where the plain one has one.
+     */
+    static final int ESCAPE_STEPS = 8;
+
+    /** Distance of each state from the start (a backslash counts {@link #ESCAPE_STEPS}); -1 when unreachable. */
     private static int[] depths(dev.domino.runtime.ByteDfa dfa) {
         int[] d = new int[dfa.stateCount()];
         java.util.Arrays.fill(d, -1);
-        int[] queue = new int[d.length];
-        int head = 0, tail = 0;
+        // Dijkstra over (distance << 32 | state)
+        java.util.PriorityQueue<Long> queue = new java.util.PriorityQueue<>();
         d[dfa.start()] = 0;
-        queue[tail++] = dfa.start();
-        while (head < tail) {
-            int s = queue[head++];
+        queue.add((long) dfa.start());
+        while (!queue.isEmpty()) {
+            long top = queue.poll();
+            int s = (int) top, ds = (int) (top >>> 32);
+            if (ds > d[s]) continue;
             for (int b = 0; b < 256; b++) {
                 int s2 = dfa.step(s, b);
-                if (s2 >= 0 && d[s2] < 0) { d[s2] = d[s] + 1; queue[tail++] = s2; }
+                if (s2 < 0) continue;
+                int d2 = ds + (b == '\\' ? ESCAPE_STEPS : 1);
+                if (d[s2] < 0 || d2 < d[s2]) { d[s2] = d2; queue.add(((long) d2 << 32) | s2); }
             }
         }
         return d;

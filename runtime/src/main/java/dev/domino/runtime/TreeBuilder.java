@@ -450,30 +450,26 @@ public final class TreeBuilder {
                 edgeTerminal.add(e.getKey());
                 edgeChild.add(ids.get(e.getValue()));
             }
+            List<GroupClasses.Group> perTerminal;
             if (copiesOfGroup != null) {
-                for (GroupClasses.Group g : GroupClasses.regroup(annotatedGroups(node), vocabSize, this::intern)) {
-                    int[] ts = g.terminals();
-                    groupTerminal.add(ts.length == 1 ? ts[0] : ~classes.computeIfAbsent(new IntArrayKey(ts), k -> classes.size()));
-                    groupSet.add(sets.size());
-                    sets.add(g.tokens());
-                    copiesOfGroup.add(g.values());
+                perTerminal = annotatedGroups(node);
+            } else {
+                TreeMap<Integer, TokenSet> all = new TreeMap<>(node.sharedGroups);
+                for (Map.Entry<Integer, IntList> g : node.groups.entrySet()) {
+                    TokenSet shared = all.get(g.getKey());
+                    int[] ids2 = g.getValue().sortedDistinct();
+                    if (shared != null) ids2 = union(shared.toArray(), ids2);
+                    all.put(g.getKey(), intern(TokenSet.of(ids2, vocabSize)));
                 }
-                continue;
+                perTerminal = new ArrayList<>();
+                for (Map.Entry<Integer, TokenSet> g : all.entrySet()) perTerminal.add(GroupClasses.Group.single(g.getKey(), g.getValue(), null));
             }
-            TreeMap<Integer, TokenSet> all = new TreeMap<>(node.sharedGroups);
-            for (Map.Entry<Integer, IntList> g : node.groups.entrySet()) {
-                TokenSet shared = all.get(g.getKey());
-                int[] ids2 = g.getValue().sortedDistinct();
-                if (shared != null) ids2 = union(shared.toArray(), ids2);
-                all.put(g.getKey(), intern(TokenSet.of(ids2, vocabSize)));
-            }
-            List<GroupClasses.Group> perTerminal = new ArrayList<>();
-            for (Map.Entry<Integer, TokenSet> g : all.entrySet()) perTerminal.add(GroupClasses.Group.single(g.getKey(), g.getValue(), null));
             for (GroupClasses.Group g : GroupClasses.regroup(perTerminal, vocabSize, this::intern)) {
                 int[] ts = g.terminals();
                 groupTerminal.add(ts.length == 1 ? ts[0] : ~classes.computeIfAbsent(new IntArrayKey(ts), k -> classes.size()));
                 groupSet.add(sets.size());
                 sets.add(g.tokens());
+                if (copiesOfGroup != null) copiesOfGroup.add(g.values());
             }
         }
         edgeStart[nodes] = edgeTerminal.size();

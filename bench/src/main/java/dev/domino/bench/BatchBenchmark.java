@@ -40,6 +40,12 @@ public class BatchBenchmark {
     @Param({"2"}) public int poolThreads;
     /** Executor tasks per call (the calling thread helps too). */
     @Param({"1", "2"}) public int tasks;
+    /**
+     * Idle time before each batch (not measured), like a model's forward pass between decode
+     * steps: 0 = batches back to back; longer than the helpers' linger (200 µs) = every batch
+     * wakes parked pool threads.
+     */
+    @Param({"0"}) public int gapMicros;
 
     Matcher[] matchers;
     int[] bitmask;
@@ -65,6 +71,10 @@ public class BatchBenchmark {
             return t;
         });
         System.out.printf("%n[%s] %d matchers at token offsets 0..%d of %d%n", grammar, batch, done, tokens.length);
+    }
+
+    @Setup(Level.Invocation) public void gap() {
+        if (gapMicros > 0) java.util.concurrent.locks.LockSupport.parkNanos(gapMicros * 1000L);
     }
 
     @TearDown(Level.Trial) public void tearDown() { pool.shutdownNow(); }

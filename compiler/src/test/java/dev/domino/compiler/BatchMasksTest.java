@@ -154,4 +154,99 @@ class BatchMasksTest {
         assertThatThrownBy(() -> BatchMasks.fillNextTokenBitmasks(new Matcher[] {m, m}, new int[2][m.bitmaskInts()], pool))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    /** Expected rows of {@code ms}, filled one by one on this thread. */
+    static int[][] sequentialRows(Matcher[] ms) {
+        int[][] rows = new int[ms.length][];
+        for (int i = 0; i < ms.length; i++) {
+            rows[i] = new int[ms[i].bitmaskInts()];
+            ms[i].fillNextTokenBitmask(rows[i], 0);
+        }
+        return rows;
+    }
+
+    /**
+     * Batches of random sizes and parallelism, back to back and after pauses: exercises helpers
+     * that linger and take the next batch, helpers that arrive after the caller took every row,
+     * and fresh executor tasks.
+     */
+    @Test void randomBatchesBackToBackAndAfterPauses() throws Exception {
+        Artifact a = compileJson(false);
+        Matcher[] all = matchers(a);
+        int[][] expected = sequentialRows(all);
+        java.util.Random random = new java.util.Random(8);
+        for (int round = 0; round < 300; round++) {
+            int size = 1 + random.nextInt(all.length);
+            int from = random.nextInt(all.length - size + 1);
+            Matcher[] ms = java.util.Arrays.copyOfRange(all, from, from + size);
+            int[][] rows = new int[size][all[0].bitmaskInts()];
+            BatchMasks.fillNextTokenBitmasks(ms, rows, pool, 1 + random.nextInt(3));
+            for (int i = 0; i < size; i++) assertThat(rows[i]).as("round %d row %d", round, from + i).isEqualTo(expected[from + i]);
+            if (random.nextInt(10) == 0) Thread.sleep(1);
+        }
+    }
+
+    /** Callers on several threads share one pool (and its lingering helpers) at once. */
+    @Test void concurrentCallersShareOnePool() throws Exception {
+        Artifact a = compileJson(false);
+        int callers = 3;
+        java.util.List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+        ExecutorService callerThreads = Executors.newFixedThreadPool(callers);
+        try {
+            for (int c = 0; c < callers; c++) {
+                Matcher[] ms = matchers(a);
+                int[][] expected = sequentialRows(ms);
+                futures.add(callerThreads.submit(() -> {
+                    for (int round = 0; round < 40; round++) {
+                        int[][] rows = new int[ms.length][ms[0].bitmaskInts()];
+                        BatchMasks.fillNextTokenBitmasks(ms, rows, pool);
+                        for (int i = 0; i < ms.length; i++) assertThat(rows[i]).as("row %d", i).isEqualTo(expected[i]);
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : futures) f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            callerThreads.shutdownNow();
+        }
+    }
+
+    /** An executor that starts tasks late: the caller fills every row itself and does not wait for them. */
+    @Test void lateHelpersFindNothingLeft() throws Exception {
+        Artifact a = compileJson(false);
+        Matcher[] ms = matchers(a);
+        int[][] expected = sequentialRows(ms);
+        java.util.concurrent.Executor late = task -> {
+            Thread t = new Thread(() -> {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                task.run();
+            });
+            t.setDaemon(true);
+            t.start();
+        };
+        for (int round = 0; round < 3; round++) {
+            int[][] rows = new int[ms.length][ms[0].bitmaskInts()];
+            BatchMasks.fillNextTokenBitmasks(ms, rows, late);
+            for (int i = 0; i < ms.length; i++) assertThat(rows[i]).as("row %d", i).isEqualTo(expected[i]);
+        }
+    }
+
+    /** The caller's interrupt flag is kept (not swallowed, not thrown), and the batch completes. */
+    @Test void interruptFlagSurvives() throws Exception {
+        Artifact a = compileJson(false);
+        Matcher[] ms = matchers(a);
+        int[][] expected = sequentialRows(ms);
+        int[][] rows = new int[ms.length][ms[0].bitmaskInts()];
+        Thread.currentThread().interrupt();
+        try {
+            BatchMasks.fillNextTokenBitmasks(ms, rows, pool);
+        } finally {
+            assertThat(Thread.interrupted()).isTrue();
+        }
+        for (int i = 0; i < ms.length; i++) assertThat(rows[i]).as("row %d", i).isEqualTo(expected[i]);
+    }
 }

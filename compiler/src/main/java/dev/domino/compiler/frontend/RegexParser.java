@@ -5,7 +5,9 @@ import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.GrammarException;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Parses a regular expression (ECMA-262 / Python {@code re} common subset) into the grammar IR.
@@ -60,7 +62,11 @@ public final class RegexParser {
     public static ParsedRegex parseSearch(String pattern, Flavor flavor, Flags flags) {
         List<Branch> branches = new RegexParser.Parser(pattern, flavor, flags).parseTop();
         Expr any = Expr.star(Expr.chars(CodePointSet.ANY));
-        List<Expr> alts = new ArrayList<>();
+        // branches with the same anchoring share their padding: ".*(A|B).*", not ".*A.*|.*B.*".
+        // Same language (concatenation distributes over union), but the subset construction of
+        // the latter tracks which branches have matched so far: 2^branches states before
+        // minimization (17 keywords: beyond any state limit)
+        Map<List<Boolean>, List<Expr>> bodiesByAnchoring = new LinkedHashMap<>();
         boolean allStart = true, allEnd = true;
         for (Branch b : branches) {
             if (nullable(b.body) && !(b.startAnchored && b.endAnchored)) {
@@ -68,13 +74,20 @@ public final class RegexParser {
                 // directly (".*" then "x*" then ".*" would be one long, ambiguous lexing problem)
                 return new ParsedRegex(any, false, false);
             }
-            List<Expr> items = new ArrayList<>();
-            if (!b.startAnchored) items.add(any);
-            items.add(b.body);
-            if (!b.endAnchored) items.add(any);
-            else if (b.endAllowsNewline) items.add(Expr.optional(Expr.literal("\n")));
+            bodiesByAnchoring.computeIfAbsent(List.of(b.startAnchored, b.endAnchored, b.endAnchored && b.endAllowsNewline),
+                    k -> new ArrayList<>()).add(b.body);
             allStart &= b.startAnchored;
             allEnd &= b.endAnchored;
+        }
+        List<Expr> alts = new ArrayList<>();
+        for (Map.Entry<List<Boolean>, List<Expr>> group : bodiesByAnchoring.entrySet()) {
+            boolean startAnchored = group.getKey().get(0), endAnchored = group.getKey().get(1), endAllowsNewline = group.getKey().get(2);
+            List<Expr> bodies = group.getValue();
+            List<Expr> items = new ArrayList<>();
+            if (!startAnchored) items.add(any);
+            items.add(bodies.size() == 1 ? bodies.get(0) : new Expr.Alt(bodies));
+            if (!endAnchored) items.add(any);
+            else if (endAllowsNewline) items.add(Expr.optional(Expr.literal("\n")));
             alts.add(items.size() == 1 ? items.get(0) : new Expr.Seq(items));
         }
         return new ParsedRegex(alts.size() == 1 ? alts.get(0) : new Expr.Alt(alts), allStart, allEnd);

@@ -109,6 +109,29 @@ class RegexParserTest {
         assertThat(ExprMatcher.matches(RegexParser.parseSearch("^a*$", Flavor.ECMA).expr(), "b")).isFalse();
     }
 
+    /**
+     * Unanchored alternatives share one padding, ".*(A|B|...).*": the per-branch form
+     * ".*A.*|.*B.*|..." has the same language, but its subset construction tracks which branches
+     * matched so far (2^17 states for 17 keywords: a real schema's enum-like pattern).
+     */
+    @Test void unanchoredAlternativesShareTheirPadding() {
+        StringBuilder keywords = new StringBuilder();
+        for (String k : new String[] {"TICK", "M1", "M2", "M3", "M4", "M5", "M6", "M10", "M15", "M20", "M30", "H1", "H2", "H4", "D1", "W1", "MN1"}) {
+            if (keywords.length() > 0) keywords.append('|');
+            keywords.append("INTERVAL_").append(k);
+        }
+        Expr e = RegexParser.parseSearch(keywords.toString(), Flavor.ECMA).expr();
+        assertThat(e).isInstanceOf(Expr.Seq.class);
+        assertThat(new dev.domino.compiler.automata.DfaBuilder(name -> null).build(e).dfa().stateCount()).isLessThan(100);
+        check(keywords.toString(), Flavor.ECMA, "INTERVAL_TICKMNHDW0123456", 0,
+                List.of("xINTERVAL_M15y", "INTERVAL_M", "INTERVAL_MN1", "INTERVAL_W2INTERVAL_W1", "INTERVAL_TIC"));
+        // mixed anchoring: each group keeps its own padding
+        for (String regex : new String[] {"^a|b|c$|^d|e", "^ab|^c|d$|e$|f", "a$|b$|^c$"}) {
+            check(regex, Flavor.ECMA, "abcdef", 0, List.of("xa", "ax", "bx", "xc", "cx", "dx", "xd", "c"));
+            check(regex, Flavor.PYTHON, "abcdef\n", 0, List.of("a\n", "c\n", "xe\n"));
+        }
+    }
+
     @Test void searchAnchors() {
         RegexParser.ParsedRegex r = RegexParser.parseSearch("^a|b$", Flavor.ECMA);
         assertThat(r.anchoredStart()).isFalse();

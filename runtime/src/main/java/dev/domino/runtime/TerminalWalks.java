@@ -94,7 +94,6 @@ public final class TerminalWalks {
         if (sharedStates.addAndGet(states) > MAX_SHARED_TOTAL) {
             byResidual.clear();
             byCore.clear();
-            byCoreBelow.clear();
             sharedStates.set(states);
         }
     }
@@ -139,7 +138,7 @@ public final class TerminalWalks {
                 Acc below = new Acc(vocabSize);
                 walkInto(below, core.table, core.accepting, core.loops, child, 0);
                 cw = new CoreWalk(below);
-                noteShared(1);
+                noteCoreBelow(cw);
                 CoreWalk raced = byCoreBelow.putIfAbsent(key, cw);
                 if (raced != null) cw = raced;
             }
@@ -149,6 +148,20 @@ public final class TerminalWalks {
             }
         }
         return acc.finish(vocabSize);
+    }
+
+    /** Bound on the bytes held by {@link #byCoreBelow} (token bitmaps of big subtrees, id lists of small ones). */
+    private static final long MAX_CORE_BELOW_BYTES = 16L << 20;
+    private final java.util.concurrent.atomic.AtomicLong coreBelowBytes = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Accounts for a new entry; clears only this cache when full (the others stay warm). */
+    private void noteCoreBelow(CoreWalk cw) {
+        long bytes = 64 + (cw.tokens.bits != null ? 8L * cw.tokens.bits.length : 4L * cw.tokens.tokenCount)
+                + 4L * (cw.endEdges.length + cw.exitEdges.length + cw.exitPorts.length + 3 * cw.loopNodes.length);
+        if (coreBelowBytes.addAndGet(bytes) > MAX_CORE_BELOW_BYTES) {
+            byCoreBelow.clear();
+            coreBelowBytes.set(bytes);
+        }
     }
 
     /** A loop core's walk below one trie node (entered with that node's byte). */

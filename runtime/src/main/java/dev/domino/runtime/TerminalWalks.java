@@ -127,7 +127,7 @@ public final class TerminalWalks {
             int s2 = table[base | trie.childByte(c)];
             if (s2 < 0) continue;
             int child = trie.childNode(c);
-            LoopCore core = coreOf.computeIfAbsent(s2, k -> LoopCore.of(dfa, k, MAX_SHARED_STATES));
+            LoopCore core = coreOf.computeIfAbsent(s2, k -> coreAt(dfa, k));
             if (core == null) {
                 walkInto(acc, table, accepting, loops, child, s2);
                 continue;
@@ -162,6 +162,27 @@ public final class TerminalWalks {
             byCoreBelow.clear();
             coreBelowBytes.set(bytes);
         }
+    }
+
+    /** Sentinel of {@link #cores}: the state has no small loop core. */
+    private static final LoopCore NO_CORE = new LoopCore(new int[0], new boolean[0], new int[0]);
+    private final ConcurrentHashMap<ByteDfa, AtomicReferenceArray<LoopCore>> cores = new ConcurrentHashMap<>();
+
+    /**
+     * {@link LoopCore#of} with at most {@link #MAX_SHARED_STATES} states, cached per automaton: every
+     * prefix state of "any other key" enters the same string states, and renumbering them was a
+     * third of those walks' cost.
+     */
+    private LoopCore coreAt(ByteDfa dfa, int state) {
+        if (cores.size() > MAX_AUTOMATA) cores.clear();
+        AtomicReferenceArray<LoopCore> perState = cores.computeIfAbsent(dfa, d -> new AtomicReferenceArray<>(d.stateCount()));
+        LoopCore core = perState.get(state);
+        if (core == null) {
+            core = LoopCore.of(dfa, state, MAX_SHARED_STATES);
+            if (core == null) core = NO_CORE;
+            perState.compareAndSet(state, null, core);
+        }
+        return core == NO_CORE ? null : core;
     }
 
     /** A loop core's walk below one trie node (entered with that node's byte). */

@@ -83,6 +83,10 @@ public final class RegexParser {
         for (Map.Entry<List<Boolean>, List<Expr>> group : bodiesByAnchoring.entrySet()) {
             boolean startAnchored = group.getKey().get(0), endAnchored = group.getKey().get(1), endAllowsNewline = group.getKey().get(2);
             List<Expr> bodies = group.getValue();
+            if (!startAnchored && !endAnchored && bodies.size() == 1 && runOfOneClass(bodies.get(0)) != null) {
+                alts.add(containsRun((Expr.Repeat) bodies.get(0), any));
+                continue;
+            }
             List<Expr> items = new ArrayList<>();
             if (!startAnchored) items.add(any);
             items.add(bodies.size() == 1 ? bodies.get(0) : new Expr.Alt(bodies));
@@ -91,6 +95,27 @@ public final class RegexParser {
             alts.add(items.size() == 1 ? items.get(0) : new Expr.Seq(items));
         }
         return new ParsedRegex(alts.size() == 1 ? alts.get(0) : new Expr.Alt(alts), allStart, allEnd);
+    }
+
+    /** The class X when {@code e} is X{n,m} with n >= 1, else null. */
+    private static CodePointSet runOfOneClass(Expr e) {
+        if (e instanceof Expr.Repeat r && r.min() >= 1 && r.body() instanceof Expr.Chars c
+                && !c.set().equals(CodePointSet.ANY)) return c.set();
+        return null;
+    }
+
+    /**
+     * "Contains X{n,m}", i.e. {@code .*X{n}.*}, as {@code (.*[^X])?X{n}.*}: the run is matched
+     * where a maximal run of X starts (at the start, or after a character outside X), which
+     * loses no string, since that run is at least as long. Why: a search for a long run
+     * ({@code [A-Za-z0-9_-]{162}}) becomes a counted terminal, and with {@code .*} in front
+     * every X could start the run: one live lexing per character read (160 configurations per
+     * mask). Here, at most two: the run that started at the last non-X, and the prefix.
+     */
+    private static Expr containsRun(Expr.Repeat run, Expr any) {
+        CodePointSet x = ((Expr.Chars) run.body()).set();
+        Expr prefix = Expr.optional(new Expr.Seq(List.of(any, Expr.chars(CodePointSet.ANY.minus(x)))));
+        return new Expr.Seq(List.of(prefix, new Expr.Repeat(run.body(), run.min(), run.min()), any));
     }
 
     /** True when the (reference-free) expression matches the empty string. */

@@ -132,6 +132,20 @@ class RegexParserTest {
         }
     }
 
+    /** A search for a run of one class matches where a maximal run starts: the same strings as Java's find(). */
+    @Test void searchForARunOfOneClass() {
+        for (String regex : new String[] {"[ab]{3}", "a{2,4}", "[0-9]{2,}", "a{1}", "[^a]{2}", "b+"}) {
+            check(regex, Flavor.ECMA, "ab0c", 0, List.of("aab", "abba", "cabab", "aaaa", "caaac", "0a00", "b", "ab00a"));
+        }
+        Expr e = RegexParser.parseSearch("[a-z0-9_-]{162}", Flavor.ECMA).expr();
+        assertThat(e).isInstanceOf(Expr.Seq.class);
+        StringBuilder run = new StringBuilder();
+        for (int i = 0; i < 162; i++) run.append((char) ('a' + i % 26));
+        assertThat(ExprMatcher.matches(e, "#" + run + "#")).isTrue();
+        assertThat(ExprMatcher.matches(e, "x" + run)).isTrue();
+        assertThat(ExprMatcher.matches(e, run.substring(1) + "#" + run.substring(1))).isFalse();
+    }
+
     @Test void searchAnchors() {
         RegexParser.ParsedRegex r = RegexParser.parseSearch("^a|b$", Flavor.ECMA);
         assertThat(r.anchoredStart()).isFalse();

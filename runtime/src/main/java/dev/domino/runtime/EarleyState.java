@@ -60,6 +60,20 @@ public final class EarleyState {
 
     public int itemCount() { return rules.length; }
 
+    /**
+     * Heap bytes of this state and its share of a memo (compressed oops): header and fields 48,
+     * four arrays of 16-byte headers plus 4 + 4 + 8 bytes per item and the expected words, and
+     * about 24 bytes for the memo entry that leads here.
+     */
+    long estimatedBytes() { return 48 + 4 * 16 + 16L * rules.length + 8L * expected.length + 24; }
+
+    /** Memoized successors (for counting reachable states). */
+    void forEachMemoized(java.util.function.Consumer<EarleyState> action) {
+        Memo m = memo;
+        if (m == null) return;
+        for (int i = 0; i < m.keys.length; i++) if (m.keys[i] != 0) action.accept(m.values[i]);
+    }
+
     EarleyState memoGet(int terminal) {
         Memo m = memo;
         if (m == null) return null;

@@ -440,6 +440,11 @@ public final class Matcher {
         }
     }
 
+    /** The parser states of every history node (for {@link MatcherStats#reachableParserStates}). */
+    void collectParserStates(java.util.List<EarleyState> out) {
+        for (History h = history; h != null; h = h.previous) out.addAll(java.util.Arrays.asList(h.configs.parsers));
+    }
+
     /** The live configurations (for {@link TokenTrace}). */
     Configurations configurations() { return history.configs; }
 

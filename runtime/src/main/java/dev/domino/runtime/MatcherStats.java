@@ -32,6 +32,17 @@ public final class MatcherStats {
 
     public static void reset() { masks = configurations = treeNodes = earleyScans = dynamicChecks = groupsSeen = groupsOred = tokensOred = 0; }
 
+    /**
+     * Parser states that {@code artifact} and the {@code live} matchers keep reachable (a graph
+     * walk: for soak tests and leak hunting, not for a hot path). Bounded by the artifact's
+     * shared-state budget plus what the live matchers reach.
+     */
+    public static long reachableParserStates(Artifact artifact, Iterable<Matcher> live) {
+        java.util.List<EarleyState> roots = new java.util.ArrayList<>();
+        for (Matcher m : live) m.collectParserStates(roots);
+        return artifact.parser.reachableStates(roots);
+    }
+
     /** The counters so far. */
     public static Snapshot snapshot() {
         return new Snapshot(masks, configurations, treeNodes, earleyScans, dynamicChecks, groupsSeen, groupsOred, tokensOred);

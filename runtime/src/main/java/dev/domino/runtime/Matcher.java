@@ -12,6 +12,13 @@ import java.util.BitSet;
  * <p>Mask = union over live configurations (P, q) of a walk of tree T_q: a group (t, tokens)
  * is allowed when P can accept terminal t next; an edge t is followed when P can scan t, with
  * the scanned parser state. EOS is allowed when the output so far is a sentence.
+ *
+ * <p>Nothing on the decode path throws ({@link #fillNextTokenBitmask}, {@link #acceptToken},
+ * {@link #consumeToken}, {@link #isAllowed}, {@link #forcedBytes}): a token id outside the
+ * vocabulary, a token after EOS, a token {@link #consumeToken} was not allowed to commit, a
+ * vocabulary mismatch or an internal failure puts the matcher in a sticky error state
+ * ({@link #isError()}, {@link #errorReason()}) whose mask allows EOS only, as llguidance's
+ * matcher does; {@link #reset()} clears it.
  */
 public final class Matcher {
     public static final int UNLIMITED_LOOKAHEAD = Integer.MAX_VALUE;
@@ -20,6 +27,8 @@ public final class Matcher {
     private final EarleyParser parser;
     private final int lookahead;
     private History history;
+    /** Why the matcher is in the error state; null while it is not (see {@link #isError()}). */
+    private String errorReason;
 
     /** Immutable history node: the configurations after {@code depth} committed tokens. */
     private record History(Configurations configs, History previous, int depth, boolean terminated) {}
@@ -37,6 +46,7 @@ public final class Matcher {
         this.parser = other.parser;
         this.lookahead = other.lookahead;
         this.history = other.history;
+        this.errorReason = other.errorReason;
     }
 
     public Artifact artifact() { return artifact; }
@@ -47,6 +57,7 @@ public final class Matcher {
         Configurations.Builder b = new Configurations.Builder();
         b.add(parser.initial(), Artifact.BETWEEN);
         history = new History(b.build(), null, 0, false);
+        errorReason = null;
     }
 
     /** An independent matcher at the same point (shares all history). */
@@ -57,8 +68,8 @@ public final class Matcher {
 
     public boolean isTerminated() { return history.terminated; }
 
-    /** True when the output so far is a complete sentence (EOS would be allowed). */
-    public boolean isAccepting() { return !history.terminated && isSentence(history.configs); }
+    /** True when the output so far is a complete sentence (EOS would be allowed); false in the error state. */
+    public boolean isAccepting() { return errorReason == null && !history.terminated && isSentence(history.configs); }
 
     /** Undoes the last {@code n} commits (EOS included). */
     public void rollback(int n) {
@@ -74,14 +85,39 @@ public final class Matcher {
 
     /**
      * Commits a token if the grammar allows it. Returns false, leaving the state unchanged,
-     * when it does not.
-     *
-     * @throws IllegalArgumentException for an id outside the vocabulary
-     * @throws IllegalStateException    after EOS was accepted
+     * when it does not (so a caller can resample). Never throws: an id outside the vocabulary or
+     * a token after EOS returns false and puts the matcher in the error state.
      */
     public boolean acceptToken(int tokenId) {
-        checkToken(tokenId);
-        if (history.terminated) throw new IllegalStateException("the output is already terminated (EOS accepted)");
+        if (errorReason != null) return acceptInError(tokenId);
+        if (tokenId < 0 || tokenId >= artifact.vocabulary().size()) {
+            return fail("token id " + tokenId + " outside the vocabulary (size " + artifact.vocabulary().size() + ")");
+        }
+        if (history.terminated) return fail("token " + tokenId + " after the output was terminated (EOS accepted)");
+        try {
+            return commit(tokenId);
+        } catch (RuntimeException | StackOverflowError e) {
+            return fail("internal error committing token " + tokenId + ": " + e);
+        }
+    }
+
+    /**
+     * The decode-path commit, as llguidance's {@code consume_token}: commits the token, or, when
+     * the grammar does not allow it, puts the matcher in the error state (the next mask allows
+     * EOS only) and returns false. Use it where a refused token means the server's mask and the
+     * model's output went apart; {@link #acceptToken} leaves the state unchanged instead, for
+     * callers that check and resample.
+     */
+    public boolean consumeToken(int tokenId) {
+        if (acceptToken(tokenId)) return true;
+        if (errorReason == null) {
+            fail("token " + tokenId + " '" + artifact.vocabulary().display(tokenId) + "' is not allowed after "
+                    + history.depth + " committed tokens");
+        }
+        return false;
+    }
+
+    private boolean commit(int tokenId) {
         Vocabulary v = artifact.vocabulary();
         if (v.isEos(tokenId)) {
             if (!isSentence(history.configs)) return false;
@@ -102,7 +138,8 @@ public final class Matcher {
     public boolean acceptString(String text) { return acceptBytes(text.getBytes(StandardCharsets.UTF_8)); }
 
     public boolean acceptBytes(byte[] bytes) {
-        if (history.terminated) throw new IllegalStateException("the output is already terminated (EOS accepted)");
+        if (errorReason != null) return false;
+        if (history.terminated) return fail("bytes after the output was terminated (EOS accepted)");
         Configurations next = advance(history.configs, bytes);
         if (next == null) return false;
         history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
@@ -111,7 +148,8 @@ public final class Matcher {
 
     /** Opportunistic check: would {@link #acceptToken} succeed? No state change, no full mask. */
     public boolean isAllowed(int tokenId) {
-        checkToken(tokenId);
+        if (tokenId < 0 || tokenId >= artifact.vocabulary().size()) return false;
+        if (errorReason != null) return !history.terminated && artifact.vocabulary().isEos(tokenId);
         if (history.terminated) return false;
         Vocabulary v = artifact.vocabulary();
         if (v.isEos(tokenId)) return isSentence(history.configs);
@@ -119,10 +157,32 @@ public final class Matcher {
         return isViable(history.configs, v.bytes(tokenId));
     }
 
-    private void checkToken(int tokenId) {
-        if (tokenId < 0 || tokenId >= artifact.vocabulary().size()) {
-            throw new IllegalArgumentException("token id " + tokenId + " outside the vocabulary (size " + artifact.vocabulary().size() + ")");
-        }
+    // ---------------------------------------------------------------- error state
+
+    /** True once something went wrong on the decode path (see the class comment); sticky until {@link #reset()}. */
+    public boolean isError() { return errorReason != null; }
+
+    /** Why the matcher is in the error state (one line), or null when it is not. */
+    public String errorReason() { return errorReason; }
+
+    /**
+     * Puts the matcher in the error state (the first reason is kept), for a server that finds
+     * the request unusable, e.g. its artifact was compiled for another vocabulary.
+     */
+    public void setError(String reason) {
+        if (errorReason == null) errorReason = reason == null || reason.isBlank() ? "error" : reason;
+    }
+
+    private boolean fail(String reason) {
+        setError(reason);
+        return false;
+    }
+
+    /** In the error state only EOS is taken (it ends the output); everything else is refused. */
+    private boolean acceptInError(int tokenId) {
+        if (history.terminated || tokenId < 0 || tokenId >= artifact.vocabulary().size() || !artifact.vocabulary().isEos(tokenId)) return false;
+        history = new History(history.configs, history, history.depth + 1, true);
+        return true;
     }
 
     // ---------------------------------------------------------------- mask
@@ -167,10 +227,26 @@ public final class Matcher {
         return n;
     }
 
-    /** Writes the mask into {@code mask[base .. base + bitmaskInts())}, 32 tokens per int. */
+    /**
+     * Writes the mask into {@code mask[base .. base + bitmaskInts())}, 32 tokens per int: EOS only
+     * in the error state, or when computing it fails (which puts the matcher there).
+     */
     private void computeMask(int[] mask, int base) {
         java.util.Arrays.fill(mask, base, base + bitmaskInts(), 0);
         if (history.terminated) return;
+        if (errorReason == null) {
+            try {
+                computeGrammarMask(mask, base);
+                return;
+            } catch (RuntimeException | StackOverflowError e) {
+                setError("internal error computing the mask after " + history.depth + " tokens: " + e);
+                java.util.Arrays.fill(mask, base, base + bitmaskInts(), 0);
+            }
+        }
+        for (int eos : artifact.vocabulary().eosIds()) mask[base + (eos >>> 5)] |= 1 << eos;
+    }
+
+    private void computeGrammarMask(int[] mask, int base) {
         Configurations c = history.configs;
         Vocabulary v = artifact.vocabulary();
         if (MatcherStats.enabled) { MatcherStats.masks++; MatcherStats.configurations += c.size(); }
@@ -443,6 +519,58 @@ public final class Matcher {
     /** The parser states of every history node (for {@link MatcherStats#reachableParserStates}). */
     void collectParserStates(java.util.List<EarleyState> out) {
         for (History h = history; h != null; h = h.previous) out.addAll(java.util.Arrays.asList(h.configs.parsers));
+    }
+
+    // ---------------------------------------------------------------- jump-forward
+
+    /** Most bytes {@link #forcedBytes()} returns: a bound on its work when a grammar forces a long text. */
+    public static final int MAX_FORCED_BYTES = 4096;
+
+    /**
+     * The longest byte string every continuation of the output starts with (XGrammar's
+     * {@code find_jump_forward_string}): empty where two different bytes may come next, or where
+     * the output may end here (EOS), after EOS and in the error state. A server can append it
+     * without a forward pass per token (see {@link #forcedTokens()}). At most
+     * {@link #MAX_FORCED_BYTES} bytes. Costs one step of the live configurations per byte value
+     * and forced byte: call it after a commit, not per token of the vocabulary.
+     */
+    public byte[] forcedBytes() {
+        if (errorReason != null || history.terminated) return new byte[0];
+        try {
+            return forcedFrom(history.configs);
+        } catch (RuntimeException | StackOverflowError e) {
+            setError("internal error computing forced bytes after " + history.depth + " tokens: " + e);
+            return new byte[0];
+        }
+    }
+
+    /**
+     * Tokens a server may append now without sampling: the forced bytes tokenized longest
+     * vocabulary entry first, without the last token when a longer vocabulary entry starts with
+     * its bytes (the text that follows might merge with it, as llguidance's fast-forward tokens
+     * leave such a token to the model). Each token is allowed after the ones before it.
+     */
+    public int[] forcedTokens() { return ForcedTokens.of(artifact.vocabulary(), forcedBytes()); }
+
+    private byte[] forcedFrom(Configurations c) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        Configurations.Builder next = new Configurations.Builder();
+        while (out.size() < MAX_FORCED_BYTES && !isSentence(c)) {
+            int only = -1;
+            for (int b = 0; b < 256; b++) {
+                next.clear();
+                for (int i = 0; i < c.size(); i++) stepByte(c.parsers[i], c.scanStates[i], b, next);
+                if (next.size == 0) continue;
+                if (only >= 0) return out.toByteArray(); // two bytes may come next
+                only = b;
+            }
+            if (only < 0) break; // no byte continues (a grammar whose language is just this text)
+            next.clear();
+            for (int i = 0; i < c.size(); i++) stepByte(c.parsers[i], c.scanStates[i], only, next);
+            out.write(only);
+            c = next.build().mergedByScanState(parser);
+        }
+        return out.toByteArray();
     }
 
     /** The live configurations (for {@link TokenTrace}). */

@@ -89,6 +89,7 @@ public final class GrammarCompiler {
         java.util.Arrays.fill(treeOfState, -1);
         for (int q : prebuildOrder(terminals, states)) {
             if (System.nanoTime() >= deadline) break;
+            if (Thread.currentThread().isInterrupted()) throw new java.util.concurrent.CancellationException("compile interrupted");
             treeOfState[states.get(q)[2]] = stored.size();
             stored.add(builder.build(states.get(q)[0], states.get(q)[1]));
         }

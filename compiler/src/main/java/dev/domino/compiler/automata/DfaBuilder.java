@@ -106,6 +106,8 @@ public final class DfaBuilder {
         int[] targets = new int[64];
         int[] boundaries = new int[514];
         while (!work.isEmpty()) {
+            // a server stops a compile past its time budget by interrupting it (ConstraintCache)
+            if (Thread.currentThread().isInterrupted()) throw new java.util.concurrent.CancellationException("compile interrupted");
             int id = work.poll();
             int[] set = sets.get(id);
             ensure(d, id + 1);

@@ -1,0 +1,249 @@
+package dev.domino.compiler.request;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.GrammarSources;
+import dev.domino.compiler.SourceFormat;
+import dev.domino.compiler.ir.CodePointSet;
+import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.Grammar;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The output constraint of an OpenAI-style request, and its grammar. Accepted shapes (the
+ * request may hold other fields, such as {@code model} and {@code messages}; they are ignored):
+ * <ul>
+ *   <li>{@code response_format}: {@code {"type": "json_schema", "json_schema": {"name": ..., "schema": {...}}}},
+ *       {@code {"type": "json_object"}} (any JSON object), {@code {"type": "text"}} (any text);</li>
+ *   <li>{@code tools} with {@code tool_choice} (OpenAI's default {@code "auto"}), see {@link ToolCallSchemas}:
+ *       {@code "required"} and a named function constrain the output; {@code "auto"} and {@code "none"}
+ *       leave it free (as vLLM does: the model may answer in text, and a call is recognized afterwards);
+ *       {@code parallel_tool_calls: false} allows one call;</li>
+ *   <li>vendor extensions (vLLM's {@code structured_outputs} object or top level): {@code "regex"}
+ *       (whole output), {@code "choice"} (one of the strings), {@code "grammar"}
+ *       ({@code {"gbnf": TEXT}}, {@code {"lark": TEXT}}, or a GBNF string), {@code "json"} (a schema),
+ *       {@code "json_object": true}, {@code "structural_tag"} (not supported yet).</li>
+ * </ul>
+ * Exactly one constraint per request; two (say a {@code regex} and a {@code response_format}) is an error.
+ */
+public final class RequestSpec {
+    /** What the request constrains the output to. */
+    public enum Kind { JSON_SCHEMA, JSON_OBJECT, TEXT, TOOL_CALLS, NAMED_TOOL, REGEX, CHOICE, GBNF, LARK }
+
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private final Kind kind;
+    private final ObjectNode constraint;
+    private final String key;
+    /** Grammar text and format for kinds compiled by a front-end; null for IR-built kinds. */
+    private final SourceFormat format;
+    private final String source;
+    private final List<String> choices;
+
+    private RequestSpec(Kind kind, ObjectNode constraint, SourceFormat format, String source, List<String> choices) {
+        this.kind = kind;
+        this.constraint = constraint;
+        this.format = format;
+        this.source = source;
+        this.choices = choices;
+        try {
+            this.key = MAPPER.writeValueAsString(constraint);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Parses request JSON text (see {@link #of(JsonNode)}). */
+    public static RequestSpec parse(String requestJson) {
+        JsonNode n;
+        try {
+            n = MAPPER.readTree(requestJson);
+        } catch (JsonProcessingException e) {
+            throw new RequestSpecException("", "not valid JSON: " + e.getOriginalMessage());
+        }
+        if (n == null) throw new RequestSpecException("", "empty request");
+        return of(n);
+    }
+
+    public static RequestSpec of(JsonNode request) {
+        if (request == null || !request.isObject()) throw new RequestSpecException("", "expected a JSON object");
+        List<RequestSpec> found = new ArrayList<>();
+        JsonNode rf = request.get("response_format");
+        if (rf != null && !rf.isNull()) found.add(responseFormat(rf));
+        JsonNode tools = request.get("tools");
+        if (tools != null && !tools.isNull()) {
+            RequestSpec t = tools(request);
+            if (t != null) found.add(t);
+        }
+        vendor(request, "", found);
+        JsonNode so = request.get("structured_outputs");
+        if (so != null && !so.isNull()) {
+            if (!so.isObject()) throw new RequestSpecException("/structured_outputs", "expected an object");
+            vendor(so, "/structured_outputs", found);
+        }
+        if (found.isEmpty() && tools != null && !tools.isNull()) found.add(text()); // tool_choice auto or none: free text
+        if (found.isEmpty()) {
+            throw new RequestSpecException("", "no output constraint: expected response_format, tools with tool_choice, "
+                    + "regex, choice, grammar, json or structural_tag");
+        }
+        if (found.size() > 1) {
+            throw new RequestSpecException("", "more than one output constraint (" + found.get(0).kind + " and " + found.get(1).kind
+                    + "): a request takes one");
+        }
+        return found.get(0);
+    }
+
+    private static RequestSpec responseFormat(JsonNode rf) {
+        if (!rf.isObject() || !rf.path("type").isTextual()) {
+            throw new RequestSpecException("/response_format", "expected {\"type\": \"json_schema\" | \"json_object\" | \"text\", ...}");
+        }
+        String type = rf.get("type").asText();
+        switch (type) {
+            case "text": return text();
+            case "json_object": return jsonObject();
+            case "json_schema": {
+                JsonNode js = rf.get("json_schema");
+                if (js == null || !js.isObject()) throw new RequestSpecException("/response_format/json_schema", "expected an object {\"name\": ..., \"schema\": {...}}");
+                JsonNode schema = js.get("schema");
+                if (schema == null || !(schema.isObject() || schema.isBoolean())) {
+                    throw new RequestSpecException("/response_format/json_schema/schema", "expected a JSON Schema");
+                }
+                return jsonSchema(schema);
+            }
+            default:
+                throw new RequestSpecException("/response_format/type", "unknown type '" + type + "': expected json_schema, json_object or text");
+        }
+    }
+
+    private static RequestSpec tools(JsonNode request) {
+        Map<String, JsonNode> functions = ToolCallSchemas.functions(request.get("tools"));
+        JsonNode choice = request.get("tool_choice");
+        JsonNode parallelNode = request.get("parallel_tool_calls");
+        if (parallelNode != null && !parallelNode.isNull() && !parallelNode.isBoolean()) {
+            throw new RequestSpecException("/parallel_tool_calls", "expected true or false");
+        }
+        boolean parallel = parallelNode == null || parallelNode.isNull() || parallelNode.asBoolean();
+        if (choice == null || choice.isNull() || choice.isTextual() && (choice.asText().equals("auto") || choice.asText().equals("none"))) {
+            return null; // the output is free; response_format (if any) applies
+        }
+        if (choice.isTextual()) {
+            if (!choice.asText().equals("required")) {
+                throw new RequestSpecException("/tool_choice", "unknown value '" + choice.asText() + "': expected auto, required, none or {\"type\": \"function\", \"function\": {\"name\": ...}}");
+            }
+            ObjectNode schema = ToolCallSchemas.required(functions, parallel);
+            return new RequestSpec(Kind.TOOL_CALLS, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema.toString(), null);
+        }
+        JsonNode name = choice.path("function").path("name");
+        if (!name.isTextual()) name = choice.path("name"); // the Responses API: {"type": "function", "name": ...}
+        if (!choice.isObject() || !name.isTextual()) {
+            throw new RequestSpecException("/tool_choice", "expected auto, required, none or {\"type\": \"function\", \"function\": {\"name\": ...}}");
+        }
+        JsonNode schema = ToolCallSchemas.named(functions, name.asText());
+        return new RequestSpec(Kind.NAMED_TOOL, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema.toString(), null);
+    }
+
+    private static void vendor(JsonNode o, String at, List<RequestSpec> found) {
+        JsonNode regex = o.get("regex");
+        if (regex != null && !regex.isNull()) {
+            if (!regex.isTextual()) throw new RequestSpecException(at + "/regex", "expected a string");
+            found.add(new RequestSpec(Kind.REGEX, wrapped("regex", regex), SourceFormat.REGEX, regex.asText(), null));
+        }
+        JsonNode choice = o.get("choice");
+        if (choice != null && !choice.isNull()) {
+            if (!choice.isArray() || choice.isEmpty()) throw new RequestSpecException(at + "/choice", "expected a non-empty array of strings");
+            List<String> options = new ArrayList<>();
+            for (int i = 0; i < choice.size(); i++) {
+                if (!choice.get(i).isTextual()) throw new RequestSpecException(at + "/choice/" + i, "expected a string");
+                options.add(choice.get(i).asText());
+            }
+            found.add(new RequestSpec(Kind.CHOICE, wrapped("choice", choice), null, null, List.copyOf(options)));
+        }
+        JsonNode grammar = o.get("grammar");
+        if (grammar != null && !grammar.isNull()) {
+            if (grammar.isTextual()) {
+                found.add(new RequestSpec(Kind.GBNF, wrapped("gbnf", grammar), SourceFormat.GBNF, grammar.asText(), null));
+            } else if (grammar.isObject() && grammar.size() == 1 && (grammar.path("gbnf").isTextual() || grammar.path("lark").isTextual())) {
+                boolean gbnf = grammar.has("gbnf");
+                JsonNode text = grammar.get(gbnf ? "gbnf" : "lark");
+                found.add(new RequestSpec(gbnf ? Kind.GBNF : Kind.LARK, wrapped(gbnf ? "gbnf" : "lark", text),
+                        gbnf ? SourceFormat.GBNF : SourceFormat.LARK, text.asText(), null));
+            } else {
+                throw new RequestSpecException(at + "/grammar", "expected {\"gbnf\": TEXT}, {\"lark\": TEXT} or a GBNF string");
+            }
+        }
+        JsonNode json = o.get("json");
+        if (json != null && !json.isNull()) {
+            if (json.isTextual()) {
+                try {
+                    json = MAPPER.readTree(json.asText());
+                } catch (JsonProcessingException e) {
+                    throw new RequestSpecException(at + "/json", "not valid JSON: " + e.getOriginalMessage());
+                }
+            }
+            if (!(json.isObject() || json.isBoolean())) throw new RequestSpecException(at + "/json", "expected a JSON Schema");
+            found.add(jsonSchema(json));
+        }
+        JsonNode jsonObject = o.get("json_object");
+        if (jsonObject != null && jsonObject.asBoolean(false)) found.add(jsonObject());
+        JsonNode tag = o.get("structural_tag");
+        if (tag != null && !tag.isNull()) {
+            throw new RequestSpecException(at + "/structural_tag", "structural tags are not supported yet");
+        }
+    }
+
+    private static ObjectNode wrapped(String field, JsonNode value) {
+        ObjectNode o = F.objectNode();
+        o.set(field, value);
+        return o;
+    }
+
+    private static RequestSpec jsonSchema(JsonNode schema) {
+        return new RequestSpec(Kind.JSON_SCHEMA, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema.toString(), null);
+    }
+
+    private static RequestSpec jsonObject() {
+        String schema = "{\"type\":\"object\"}";
+        return new RequestSpec(Kind.JSON_OBJECT, wrapped("json_schema", F.objectNode().put("type", "object")), SourceFormat.JSON_SCHEMA, schema, null);
+    }
+
+    private static RequestSpec text() {
+        return new RequestSpec(Kind.TEXT, wrapped("text", F.booleanNode(true)), null, null, null);
+    }
+
+    public Kind kind() { return kind; }
+
+    /** The constraint alone (no messages, no sampling settings): what the grammar depends on. */
+    public ObjectNode constraint() { return constraint.deepCopy(); }
+
+    /** The constraint as compact JSON: the cache key's spec part (equal keys, equal grammars). */
+    public String key() { return key; }
+
+    /** Format name recorded in the artifact: json-schema, regex, gbnf, lark, choice or text. */
+    public String sourceFormat() { return format != null ? format.id() : kind == Kind.CHOICE ? "choice" : "text"; }
+
+    /** Text recorded (hashed) in the artifact: the grammar or schema text, else the constraint's JSON. */
+    public String sourceText() { return source != null ? source : key; }
+
+    /** The grammar of the constraint (JSON Schemas through their front-end with {@code options}). */
+    public GrammarSources.Parsed grammar(FrontEndOptions options) {
+        if (format != null) return GrammarSources.parse(source, format, options);
+        Expr root;
+        if (kind == Kind.CHOICE) {
+            List<Expr> alternatives = new ArrayList<>();
+            for (String c : choices) alternatives.add(c.isEmpty() ? Expr.seq() : Expr.literal(c));
+            root = alternatives.size() == 1 ? alternatives.get(0) : new Expr.Alt(alternatives);
+        } else {
+            root = Expr.star(Expr.chars(CodePointSet.ANY)); // any text
+        }
+        return new GrammarSources.Parsed(Grammar.of("root", Map.of("root", root)), Map.of(), List.of(), false);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.domino.constraints;
+
+import dev.domino.runtime.Artifact;
+import dev.domino.runtime.TokenSet;
+import dev.domino.runtime.TokenTree;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+
+/**
+ * Rough heap bytes of an artifact's own data, for the cache's byte bound: per scanner state its
+ * automaton row (256 ints), per tree node its arrays, per distinct token set its ids or bitmap.
+ * The vocabulary (shared by all artifacts of a model) is not counted, nor trees built on first
+ * use after the artifact entered the cache.
+ */
+final class ArtifactBytes {
+    private ArtifactBytes() {}
+
+    static long estimate(Artifact a) {
+        long bytes = 4096 + 1024L * a.scannerStateCount() + 64L * a.grammar().productionCount();
+        Set<TokenSet> sets = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (int i = 0; i < a.treeCount(); i++) {
+            TokenTree t = a.tree(i);
+            if (t == null) continue;
+            bytes += 48L * t.nodeCount() + 4L * t.dynamicTokenCount();
+            for (int g = 0; g < t.groupCount(); g++) {
+                TokenSet s = t.groupTokens(g);
+                bytes += 16;
+                if (sets.add(s)) bytes += s.isBitmap() ? (a.vocabulary().size() + 7) / 8 : 4L * s.size();
+            }
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,333 @@
+package dev.domino.constraints;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.request.RequestSpec;
+import dev.domino.compiler.request.RequestSpecException;
+import dev.domino.runtime.Artifact;
+import dev.domino.runtime.Matcher;
+import dev.domino.runtime.Vocabulary;
+
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Compiled request constraints for a server, keyed by (constraint, vocabulary fingerprint,
+ * options):
+ * <ul>
+ *   <li><b>single flight</b>: concurrent requests for a key being compiled wait for that one compile;</li>
+ *   <li><b>bounded</b> by estimated bytes ({@link ArtifactBytes}), least recently used evicted first;
+ *       artifacts added with {@link #addPrebuilt} are never evicted;</li>
+ *   <li><b>a compile time budget</b>, counted from the first request's arrival: past it, every waiting
+ *       request gets a {@link ConstraintException} ({@link ConstraintException.Reason#TIME_BUDGET}) at
+ *       once, the compile thread is interrupted (the compiler checks between automaton states and trees)
+ *       and its result, should it still finish, is dropped; the next request for the key compiles again;</li>
+ *   <li>compile errors are cached like artifacts (the same bad schema fails at once the next time);</li>
+ *   <li>counters: {@link #stats()}.</li>
+ * </ul>
+ * Artifacts built at build time ({@code domino compile --spec}) and specs compiled at request time
+ * are served the same way: {@link #addPrebuilt} files an artifact under the request it was compiled from.
+ * Thread-safe.
+ */
+public final class ConstraintCache implements AutoCloseable {
+    private record Key(String spec, String vocabulary, String options) {}
+
+    private static final class Entry {
+        final Key key;
+        final CompletableFuture<Artifact> result = new CompletableFuture<>();
+        long bytes;
+        boolean pinned;
+        /** The thread compiling this entry, while it does (guarded by the entry). */
+        Thread compiling;
+        ScheduledFuture<?> watchdog;
+
+        Entry(Key key) { this.key = key; }
+    }
+
+    /** Counters since the cache was made. A hit found a finished entry; a join waited for a compile in flight. */
+    public record Stats(long hits, long joins, long misses, long compiles, long failures, long timeouts, long evictions,
+                        long compileNanos, long bytes, int entries) {
+        /** (hits + joins) / requests. */
+        public double hitRate() {
+            long requests = hits + joins + misses;
+            return requests == 0 ? 0 : (double) (hits + joins) / requests;
+        }
+    }
+
+    private final ConstraintOptions options;
+    private final long maxBytes;
+    private final long budgetNanos;
+    private final ThreadPoolExecutor compilers;
+    private final ScheduledThreadPoolExecutor watchdogs;
+    private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true); // access order
+    // guarded by entries
+    private long bytes, hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos;
+
+    private ConstraintCache(Builder b) {
+        this.options = b.options;
+        this.maxBytes = b.maxBytes;
+        this.budgetNanos = b.compileBudget.toNanos();
+        AtomicInteger n = new AtomicInteger();
+        compilers = new ThreadPoolExecutor(b.compileThreads, b.compileThreads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(null, r, "domino-constraint-compile-" + n.incrementAndGet(), 64L << 20); // grammars recurse deeply
+            t.setDaemon(true);
+            return t;
+        });
+        compilers.allowCoreThreadTimeOut(true);
+        watchdogs = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "domino-constraint-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        watchdogs.setRemoveOnCancelPolicy(true);
+    }
+
+    public static Builder builder() { return new Builder(); }
+
+    public static final class Builder {
+        private ConstraintOptions options = ConstraintOptions.defaults();
+        private long maxBytes = 1L << 30;
+        private Duration compileBudget = Duration.ofSeconds(30);
+        private int compileThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+
+        public Builder options(ConstraintOptions o) { this.options = o; return this; }
+        /** Bound on the estimated bytes of cached artifacts (default 1 GB). */
+        public Builder maxBytes(long b) {
+            if (b <= 0) throw new IllegalArgumentException("maxBytes must be > 0");
+            this.maxBytes = b;
+            return this;
+        }
+        /** Longest a compile may take, from the first request's arrival (default 30 s). */
+        public Builder compileBudget(Duration d) {
+            if (d.isNegative() || d.isZero()) throw new IllegalArgumentException("compile budget must be > 0");
+            this.compileBudget = d;
+            return this;
+        }
+        /** Compiles that run at once (default: one per core); more wait in a queue, inside their budget. */
+        public Builder compileThreads(int n) {
+            if (n < 1) throw new IllegalArgumentException("compileThreads must be >= 1");
+            this.compileThreads = n;
+            return this;
+        }
+        public ConstraintCache build() { return new ConstraintCache(this); }
+    }
+
+    public ConstraintOptions options() { return options; }
+
+    /** A matcher for the request (see {@link Constraints#newMatcher} for a vocabulary mismatch). */
+    public Matcher matcher(JsonNode request, Vocabulary vocabulary) {
+        return Constraints.newMatcher(artifact(request, vocabulary), vocabulary);
+    }
+
+    public Artifact artifact(JsonNode request, Vocabulary vocabulary) { return artifact(spec(() -> RequestSpec.of(request)), vocabulary); }
+
+    public Artifact artifact(String requestJson, Vocabulary vocabulary) { return artifact(spec(() -> RequestSpec.parse(requestJson)), vocabulary); }
+
+    private static RequestSpec spec(java.util.function.Supplier<RequestSpec> parse) {
+        try {
+            return parse.get();
+        } catch (RequestSpecException e) {
+            throw new ConstraintException(ConstraintException.Reason.INVALID_REQUEST, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The artifact of the request's constraint for this vocabulary: cached, compiled by another
+     * request right now (waits for it), or compiled now on the cache's compile threads.
+     *
+     * @throws ConstraintException for an invalid request, a grammar or schema that does not compile,
+     *                             a compile past the budget
+     */
+    public Artifact artifact(RequestSpec spec, Vocabulary vocabulary) {
+        Key key = new Key(spec.key(), vocabulary.fingerprint(), options.key());
+        Entry e;
+        boolean mine = false;
+        synchronized (entries) {
+            e = entries.get(key);
+            if (e == null) {
+                e = new Entry(key);
+                entries.put(key, e);
+                misses++;
+                mine = true;
+            } else if (e.result.isDone()) {
+                hits++;
+            } else {
+                joins++;
+            }
+        }
+        if (mine) start(e, spec, vocabulary);
+        return await(e);
+    }
+
+    /**
+     * Serves a prebuilt artifact (compiled with {@link Constraints#compile} or {@code domino compile
+     * --spec}) to the requests it was compiled from; never evicted.
+     *
+     * @throws IllegalArgumentException if the artifact records no request, or other front-end options than this cache's
+     */
+    public void addPrebuilt(Artifact artifact) {
+        String spec = artifact.info().options().get(Constraints.SPEC_OPTION);
+        String recordedOptions = artifact.info().options().get(Constraints.OPTIONS_OPTION);
+        if (spec == null || recordedOptions == null) {
+            throw new IllegalArgumentException("artifact '" + artifact.info().sourceName() + "' records no request: compile it with `domino compile --spec REQUEST.json`");
+        }
+        if (!recordedOptions.equals(options.key())) {
+            throw new IllegalArgumentException("artifact '" + artifact.info().sourceName() + "' was compiled with options " + recordedOptions
+                    + ", this cache compiles with " + options.key() + ": its requests would never reach it");
+        }
+        Entry e = new Entry(new Key(spec, artifact.vocabulary().fingerprint(), recordedOptions));
+        e.pinned = true;
+        e.bytes = ArtifactBytes.estimate(artifact);
+        e.result.complete(artifact);
+        synchronized (entries) {
+            Entry old = entries.put(e.key, e);
+            if (old != null && old.result.isDone()) bytes -= old.bytes;
+            bytes += e.bytes;
+        }
+    }
+
+    public Stats stats() {
+        synchronized (entries) {
+            return new Stats(hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, bytes, entries.size());
+        }
+    }
+
+    /** Stops the compile threads (compiles in flight are interrupted; their requests fail). */
+    @Override public void close() {
+        compilers.shutdownNow();
+        watchdogs.shutdownNow();
+    }
+
+    // ---------------------------------------------------------------- compiling
+
+    private void start(Entry e, RequestSpec spec, Vocabulary vocabulary) {
+        long arrived = System.nanoTime();
+        Future<?> task;
+        try {
+            task = compilers.submit(() -> compile(e, spec, vocabulary, arrived));
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            fail(e, new ConstraintException(ConstraintException.Reason.INTERNAL, "the constraint cache is closed", closed), 0);
+            return;
+        }
+        e.watchdog = watchdogs.schedule(() -> timeOut(e, task), budgetNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void compile(Entry e, RequestSpec spec, Vocabulary vocabulary, long arrived) {
+        if (e.result.isDone()) return; // timed out while queued
+        synchronized (e) { e.compiling = Thread.currentThread(); }
+        long t0 = System.nanoTime();
+        try {
+            Artifact a = Constraints.compile(spec, vocabulary, options);
+            finish(e, a, System.nanoTime() - t0);
+        } catch (GrammarException | IllegalArgumentException ex) {
+            fail(e, new ConstraintException(ConstraintException.Reason.COMPILE_ERROR, ex.getMessage(), ex), System.nanoTime() - t0);
+        } catch (RuntimeException | StackOverflowError ex) {
+            if (!e.result.isDone()) { // not the interrupt of a time-out
+                fail(e, new ConstraintException(ConstraintException.Reason.INTERNAL, "internal error compiling the request's constraint: " + ex, ex),
+                        System.nanoTime() - t0);
+            }
+        } finally {
+            synchronized (e) { e.compiling = null; }
+            Thread.interrupted(); // a time-out's interrupt must not reach the next compile on this thread
+        }
+    }
+
+    private void finish(Entry e, Artifact a, long nanos) {
+        long size = ArtifactBytes.estimate(a);
+        // completed under the lock (no dependent actions run: waiters block in get), so a time-out
+        // and a finish never both count
+        synchronized (entries) {
+            compiles++;
+            compileNanos += nanos;
+            if (!e.result.complete(a)) return; // timed out meanwhile: dropped
+            if (entries.get(e.key) == e) {
+                e.bytes = size;
+                bytes += size;
+                evict(e);
+            }
+        }
+        if (e.watchdog != null) e.watchdog.cancel(false);
+    }
+
+    private void fail(Entry e, ConstraintException ex, long nanos) {
+        synchronized (entries) {
+            failures++;
+            compileNanos += nanos;
+            if (!e.result.completeExceptionally(ex)) return;
+            if (entries.get(e.key) == e) {
+                e.bytes = 256 + 2L * (ex.getMessage() == null ? 0 : ex.getMessage().length());
+                bytes += e.bytes;
+                evict(e);
+            }
+        }
+        if (e.watchdog != null) e.watchdog.cancel(false);
+    }
+
+    private void timeOut(Entry e, Future<?> task) {
+        ConstraintException ex = new ConstraintException(ConstraintException.Reason.TIME_BUDGET,
+                "compiling the request's constraint took longer than the budget of " + TimeUnit.NANOSECONDS.toMillis(budgetNanos)
+                        + " ms; it was stopped", null);
+        synchronized (entries) {
+            if (!e.result.completeExceptionally(ex)) return;
+            timeouts++;
+            if (entries.get(e.key) == e) entries.remove(e.key);
+        }
+        task.cancel(false); // still queued: never runs
+        synchronized (e) {
+            if (e.compiling != null) e.compiling.interrupt();
+        }
+    }
+
+    /** Evicts least recently used finished entries (never {@code keep}, never pinned ones) until within the bound. */
+    private void evict(Entry keep) {
+        Iterator<Map.Entry<Key, Entry>> it = entries.entrySet().iterator();
+        while (bytes > maxBytes && it.hasNext()) {
+            Entry old = it.next().getValue();
+            if (old == keep || old.pinned || !old.result.isDone()) continue;
+            it.remove();
+            bytes -= old.bytes;
+            evictions++;
+        }
+        if (bytes > maxBytes && !keep.pinned) { // larger than the whole bound alone: served, not kept
+            entries.remove(keep.key);
+            bytes -= keep.bytes;
+            evictions++;
+        }
+    }
+
+    private Artifact await(Entry e) {
+        try {
+            Artifact a = e.result.getNow(null);
+            if (a != null) return a;
+            // the watchdog ends the wait at the budget; the grace covers a watchdog that could not run
+            return e.result.get(budgetNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException ex) {
+            if (ex.getCause() instanceof ConstraintException c) {
+                throw new ConstraintException(c.reason(), c.getMessage(), c); // this request's stack, the compile's cause
+            }
+            throw new ConstraintException(ConstraintException.Reason.INTERNAL, String.valueOf(ex.getCause()), ex.getCause());
+        } catch (java.util.concurrent.CompletionException ex) {
+            if (ex.getCause() instanceof ConstraintException c) throw new ConstraintException(c.reason(), c.getMessage(), c);
+            throw new ConstraintException(ConstraintException.Reason.INTERNAL, String.valueOf(ex.getCause()), ex.getCause());
+        } catch (TimeoutException ex) {
+            timeOut(e, new CompletableFuture<>());
+            throw new ConstraintException(ConstraintException.Reason.TIME_BUDGET, "compile budget exceeded", ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new ConstraintException(ConstraintException.Reason.INTERNAL, "interrupted while waiting for the compile", ex);
+        }
+    }
+}

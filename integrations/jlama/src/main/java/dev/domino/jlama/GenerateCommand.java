@@ -1,0 +1,114 @@
+package dev.domino.jlama;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.tjake.jlama.model.AbstractModel;
+import com.github.tjake.jlama.model.ModelSupport;
+import com.github.tjake.jlama.safetensors.DType;
+import dev.domino.runtime.Artifact;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "generate", mixinStandardHelpOptions = true,
+        description = "Generate outputs of a jlama model constrained by a Domino artifact.")
+final class GenerateCommand implements Callable<Integer> {
+    @Option(names = "--model", required = true, paramLabel = "DIR", description = "jlama model directory (config.json, *.safetensors, tokenizer.json)")
+    Path model;
+    @Option(names = "--artifact", required = true, paramLabel = "A.domino",
+            description = "compiled grammar (domino.jar compile ... --vocab MODEL_DIR/tokenizer.json)")
+    Path artifact;
+    @Option(names = "--prompt", required = true) String prompt;
+    @Option(names = "-n", defaultValue = "1", description = "number of outputs (default ${DEFAULT-VALUE}); output i uses seed S+i")
+    int outputs;
+    @Option(names = "--max-tokens", defaultValue = "256", description = "token limit per output (default ${DEFAULT-VALUE})")
+    int maxTokens;
+    @Option(names = "--seed", defaultValue = "0") long seed;
+    @Option(names = "--temperature", defaultValue = "1.0", description = "0 = greedy (default ${DEFAULT-VALUE})")
+    double temperature;
+    @Option(names = "--top-p", defaultValue = "1.0") double topP;
+    @Option(names = "--no-opportunistic", description = "build the full mask every step") boolean noOpportunistic;
+    @Option(names = "--no-jump-forward", description = "sample forced tokens too (one forward pass each)") boolean noJumpForward;
+    @Option(names = "--json", description = "one JSON line per output, then a summary line") boolean json;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Override
+    public Integer call() throws Exception {
+        if (outputs < 1 || outputs > 1_000_000) throw new IllegalArgumentException("-n must be in [1, 1000000], got " + outputs);
+        if (!Files.isRegularFile(model.resolve("config.json"))) throw new IllegalArgumentException(model + ": no config.json (not a model directory)");
+        long l0 = System.nanoTime();
+        Artifact a = Artifact.load(artifact);
+        double artifactMs = (System.nanoTime() - l0) / 1e6;
+        long m0 = System.nanoTime();
+        AbstractModel m = ModelSupport.loadModel(model.toFile(), DType.F32, DType.F32);
+        double modelMs = (System.nanoTime() - m0) / 1e6;
+        ConstrainedGenerator generator = new ConstrainedGenerator(m, a);
+        Sampling sampling = new Sampling(temperature, topP);
+        int[] promptTokens = generator.encodePrompt(prompt);
+
+        List<Double> forward = new ArrayList<>(), mask = new ArrayList<>();
+        int eos = 0, built = 0, skipped = 0, forced = 0, tokens = 0, passes = 0;
+        for (int i = 0; i < outputs; i++) {
+            var options = new ConstrainedGenerator.Options(maxTokens, sampling, seed + i, !noOpportunistic, !noJumpForward);
+            Generation g = generator.generate(promptTokens, options);
+            if (g.stop() == Generation.Stop.EOS) eos++;
+            built += g.masksBuilt();
+            skipped += g.masksSkipped();
+            forced += g.forcedTokens();
+            tokens += g.tokens();
+            passes += g.forwardMs().length - 1;
+            for (int k = 1; k < g.forwardMs().length; k++) forward.add(g.forwardMs()[k]); // decode steps, not the prompt
+            for (double x : g.maskMs()) mask.add(x);
+            if (json) {
+                ObjectNode line = JSON.createObjectNode();
+                line.put("output", g.output());
+                line.put("tokens", g.tokens());
+                line.put("stop", g.stop().label());
+                var f = line.putArray("forward_ms");
+                for (double x : g.forwardMs()) f.add(round(x));
+                var k = line.putArray("mask_ms");
+                for (double x : g.maskMs()) k.add(round(x));
+                line.put("masks_built", g.masksBuilt());
+                line.put("masks_skipped", g.masksSkipped());
+                line.put("forced_tokens", g.forcedTokens());
+                System.out.println(JSON.writeValueAsString(line));
+            } else {
+                System.out.println(g.output());
+            }
+        }
+        double fwd = median(forward), msk = median(mask);
+        ObjectNode s = JSON.createObjectNode();
+        s.put("outputs", outputs);
+        s.put("eos", eos);
+        s.put("limit", outputs - eos);
+        s.put("tokens", tokens);
+        s.put("forward_passes", passes);
+        s.put("median_forward_ms", round(fwd));
+        s.put("median_mask_ms", round(msk));
+        s.put("mask_over_forward", fwd > 0 ? Math.round(msk / fwd * 1e5) / 1e5 : 0);
+        s.put("masks_built", built);
+        s.put("masks_skipped", skipped);
+        s.put("forced_tokens", forced);
+        s.put("artifact_load_ms", round(artifactMs));
+        s.put("model_load_ms", round(modelMs));
+        ObjectNode summary = JSON.createObjectNode();
+        summary.set("summary", s);
+        (json ? System.out : System.err).println(JSON.writeValueAsString(summary));
+        return 0;
+    }
+
+    static double median(List<Double> xs) {
+        if (xs.isEmpty()) return 0;
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(a);
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+
+    private static double round(double ms) { return Math.round(ms * 1000) / 1000.0; }
+}

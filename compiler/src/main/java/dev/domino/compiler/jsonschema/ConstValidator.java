@@ -25,6 +25,7 @@ final class ConstValidator {
     private final Unsupported unsupported;
     private final Map<String, Expr> regexCache = new HashMap<>();
     private int depth;
+    private final java.util.Set<JsonNode> checked = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     ConstValidator(Function<String, JsonNode> resolver, Unsupported unsupported) {
         this.resolver = resolver;
@@ -35,6 +36,7 @@ final class ConstValidator {
         if (s.isBoolean()) return s.asBoolean();
         if (!s.isObject()) throw new GrammarException("schema at " + SchemaCompiler.showPointer(ptr) + " is not an object or boolean");
         if (++depth > 500) throw new GrammarException("$ref loop at " + SchemaCompiler.showPointer(ptr));
+        if (checked.add(s)) KeywordValues.check(s, ptr);
         try {
             for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
@@ -88,8 +90,8 @@ final class ConstValidator {
                 return branch == null || valid(branch, v, child(ptr, c ? "then" : "else"));
             }
             case "then": case "else": return true;
-            case "minLength": return !v.isTextual() || len(v.asText()) >= a.asInt();
-            case "maxLength": return !v.isTextual() || len(v.asText()) <= a.asInt();
+            case "minLength": return !v.isTextual() || len(v.asText()) >= KeywordValues.count(a, k, ptr);
+            case "maxLength": return !v.isTextual() || len(v.asText()) <= KeywordValues.count(a, k, ptr);
             case "pattern": return !v.isTextual() || matches(a.asText(), v.asText(), ptr);
             case "format": {
                 if (!v.isTextual()) return true;
@@ -106,8 +108,8 @@ final class ConstValidator {
                 if (a.isBoolean()) return !a.asBoolean() || !v.isNumber() || !s.has("maximum") || v.decimalValue().compareTo(s.get("maximum").decimalValue()) < 0;
                 return !v.isNumber() || v.decimalValue().compareTo(a.decimalValue()) < 0;
             case "multipleOf": return !v.isNumber() || v.decimalValue().remainder(a.decimalValue()).signum() == 0;
-            case "minItems": return !v.isArray() || v.size() >= a.asInt();
-            case "maxItems": return !v.isArray() || v.size() <= a.asInt();
+            case "minItems": return !v.isArray() || v.size() >= KeywordValues.count(a, k, ptr);
+            case "maxItems": return !v.isArray() || v.size() <= KeywordValues.count(a, k, ptr);
             case "uniqueItems": {
                 if (!v.isArray() || !a.asBoolean()) return true;
                 for (int i = 0; i < v.size(); i++) for (int j = i + 1; j < v.size(); j++) if (eq(v.get(i), v.get(j))) return false;
@@ -136,8 +138,8 @@ final class ConstValidator {
                 if (!k.equals("contains") || !v.isArray()) return true;
                 int n = 0;
                 for (JsonNode x : v) if (valid(a, x, child(ptr, k))) n++;
-                int min = s.has("minContains") ? s.get("minContains").asInt() : 1;
-                int max = s.has("maxContains") ? s.get("maxContains").asInt() : Integer.MAX_VALUE;
+                int min = KeywordValues.countOr(s, "minContains", 1, ptr);
+                int max = KeywordValues.countOr(s, "maxContains", Integer.MAX_VALUE, ptr);
                 return n >= min && n <= max;
             }
             case "required": {
@@ -145,8 +147,8 @@ final class ConstValidator {
                 for (JsonNode r : a) if (!v.has(r.asText())) return false;
                 return true;
             }
-            case "minProperties": return !v.isObject() || v.size() >= a.asInt();
-            case "maxProperties": return !v.isObject() || v.size() <= a.asInt();
+            case "minProperties": return !v.isObject() || v.size() >= KeywordValues.count(a, k, ptr);
+            case "maxProperties": return !v.isObject() || v.size() <= KeywordValues.count(a, k, ptr);
             case "properties": {
                 if (!v.isObject()) return true;
                 for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {

@@ -175,6 +175,7 @@ final class SchemaCompiler {
     private JsonNode clean(JsonNode node, String ptr) {
         if (node.isBoolean()) return node;
         if (!node.isObject()) throw new GrammarException("schema at " + showPointer(ptr) + " is not an object or boolean");
+        checkValues(node, ptr);
         ObjectNode out = NF.objectNode();
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
@@ -224,7 +225,15 @@ final class SchemaCompiler {
         }
     }
 
+    private final Set<JsonNode> checked = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    /** {@link KeywordValues#check} once per schema object. */
+    private void checkValues(JsonNode node, String ptr) {
+        if (node.isObject() && checked.add(node)) KeywordValues.check(node, ptr);
+    }
+
     private Expr compileInner(JsonNode raw, String ptr) {
+        checkValues(raw, ptr);
         if (raw.isObject() && (raw.has("enum") || raw.has("const"))) return enumExpr(raw, null, ptr);
         if (raw.isObject() && raw.path("allOf").isArray()) {
             for (JsonNode part : raw.get("allOf")) {
@@ -234,7 +243,10 @@ final class SchemaCompiler {
                     if (t == null) break;
                     r = t;
                 }
-                if (r.isObject() && (r.has("enum") || r.has("const"))) return enumExpr(raw, r, ptr);
+                if (r.isObject() && (r.has("enum") || r.has("const"))) {
+                    checkValues(r, ptr);
+                    return enumExpr(raw, r, ptr);
+                }
             }
         }
         JsonNode c = clean(raw, ptr);
@@ -427,60 +439,6 @@ final class SchemaCompiler {
         return alts.isEmpty() ? Expr.NOTHING : alt(alts);
     }
 
-    /** Whether a constant satisfies the sibling keywords of an enum/const (only simple keywords). */
-    private boolean accepts(ObjectNode s, JsonNode v, String ptr) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> f = it.next();
-            String k = f.getKey();
-            JsonNode a = f.getValue();
-            boolean ok;
-            switch (k) {
-                case "type" -> {
-                    EnumSet<T> ts = parseTypes(a, ptr);
-                    if (s.path("nullable").asBoolean(false)) ts.add(T.NULL);
-                    ok = ts.contains(typeOf(v));
-                    if (!ok && typeOf(v) == T.NUMBER && ts.contains(T.INTEGER)) ok = isIntegral(v);
-                }
-                case "nullable" -> ok = true;
-                case "minLength" -> ok = !v.isTextual() || v.asText().codePointCount(0, v.asText().length()) >= a.asInt();
-                case "maxLength" -> ok = !v.isTextual() || v.asText().codePointCount(0, v.asText().length()) <= a.asInt();
-                case "pattern" -> ok = !v.isTextual() || ExprLanguage.matches(RegexParser.parseSearch(a.asText(), RegexParser.Flavor.ECMA).expr(), v.asText());
-                case "format" -> {
-                    Expr f2 = Formats.format(a.asText());
-                    if (f2 == null) { unsupported(ptr, "format", "unknown format '" + a.asText() + "'"); ok = true; }
-                    else ok = !v.isTextual() || ExprLanguage.matches(f2, v.asText());
-                }
-                case "minimum" -> ok = !v.isNumber() || v.decimalValue().compareTo(a.decimalValue()) >= 0;
-                case "maximum" -> ok = !v.isNumber() || v.decimalValue().compareTo(a.decimalValue()) <= 0;
-                case "exclusiveMinimum" -> ok = !v.isNumber() || v.decimalValue().compareTo(a.decimalValue()) > 0;
-                case "exclusiveMaximum" -> ok = !v.isNumber() || v.decimalValue().compareTo(a.decimalValue()) < 0;
-                case "minItems" -> ok = !v.isArray() || v.size() >= a.asInt();
-                case "maxItems" -> ok = !v.isArray() || v.size() <= a.asInt();
-                case "minProperties" -> ok = !v.isObject() || v.size() >= a.asInt();
-                case "maxProperties" -> ok = !v.isObject() || v.size() <= a.asInt();
-                case "required" -> {
-                    ok = true;
-                    if (v.isObject()) for (JsonNode r : a) ok &= v.has(r.asText());
-                }
-                case "multipleOf" -> ok = !v.isNumber() || v.decimalValue().remainder(a.decimalValue()).signum() == 0;
-                case "properties", "additionalProperties", "patternProperties" -> {
-                    if (v.isObject()) unsupported(ptr, k, "alongside enum/const");
-                    ok = true;
-                }
-                case "items", "prefixItems", "additionalItems" -> {
-                    if (v.isArray()) unsupported(ptr, k, "alongside enum/const");
-                    ok = true;
-                }
-                default -> {
-                    unsupported(ptr, k, "alongside enum/const");
-                    ok = true;
-                }
-            }
-            if (!ok) return false;
-        }
-        return true;
-    }
-
     private static T typeOf(JsonNode v) {
         if (v.isNull()) return T.NULL;
         if (v.isBoolean()) return T.BOOLEAN;
@@ -592,8 +550,8 @@ final class SchemaCompiler {
     // ---------------------------------------------------------------- strings
 
     private Expr stringExpr(ObjectNode n, String ptr) {
-        int minL = n.has("minLength") ? n.get("minLength").asInt() : 0;
-        int maxL = n.has("maxLength") ? n.get("maxLength").asInt() : Expr.Repeat.UNBOUNDED;
+        int minL = KeywordValues.countOr(n, "minLength", 0, ptr);
+        int maxL = KeywordValues.countOr(n, "maxLength", Expr.Repeat.UNBOUNDED, ptr);
         List<Expr> constraints = new ArrayList<>();
         List<String> kws = new ArrayList<>();
         if (n.has("pattern")) {
@@ -656,8 +614,8 @@ final class SchemaCompiler {
             restPtr = child(ptr, "items");
         }
         Expr rest = restSchema == null ? anyValue() : compile(restSchema, restPtr);
-        int min = n.has("minItems") ? n.get("minItems").asInt() : 0;
-        int max = n.has("maxItems") ? n.get("maxItems").asInt() : Expr.Repeat.UNBOUNDED;
+        int min = KeywordValues.countOr(n, "minItems", 0, ptr);
+        int max = KeywordValues.countOr(n, "maxItems", Expr.Repeat.UNBOUNDED, ptr);
         String name = newName("arr_" + (++arrCounter));
         rules.put(name, Expr.EMPTY);
         Expr body;
@@ -716,8 +674,8 @@ final class SchemaCompiler {
                 return anyObjectFallback();
             }
         }
-        int minP = n.has("minProperties") ? n.get("minProperties").asInt() : 0;
-        int maxP = n.has("maxProperties") ? n.get("maxProperties").asInt() : -1;
+        int minP = KeywordValues.countOr(n, "minProperties", 0, ptr);
+        int maxP = KeywordValues.countOr(n, "maxProperties", -1, ptr);
 
         String name = newName("obj_" + (++objCounter));
         rules.put(name, Expr.EMPTY);

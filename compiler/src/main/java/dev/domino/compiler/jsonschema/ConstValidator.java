@@ -64,7 +64,7 @@ final class ConstValidator {
     }
 
     private boolean check(JsonNode s, String k, JsonNode a, JsonNode v, String ptr) {
-        if (SchemaCompiler.ANNOTATIONS.contains(k)) return true;
+        if (SchemaNormalizer.ANNOTATIONS.contains(k)) return true;
         switch (k) {
             case "type": {
                 List<String> ts = new ArrayList<>();

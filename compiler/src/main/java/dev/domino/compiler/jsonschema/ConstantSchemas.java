@@ -1,0 +1,105 @@
+package dev.domino.compiler.jsonschema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.domino.compiler.ir.CodePointSet;
+import dev.domino.compiler.ir.Expr;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code enum} and {@code const}: the listed values that validate against the rest of their schema
+ * ({@link ConstValidator}), each as the alternation of its JSON spellings: strings with every escaping
+ * (or canonical only), numbers in their plain decimal spellings ({@code 1}, {@code 1.0}, ...), arrays and
+ * objects with the whitespace mode's separators.
+ */
+final class ConstantSchemas {
+    private final SchemaCompiler sc;
+
+    ConstantSchemas(SchemaCompiler sc) { this.sc = sc; }
+
+    /**
+     * enum/const: the listed values (or those of {@code source}, an allOf part) that validate
+     * against the whole schema node.
+     */
+    Expr enumExpr(JsonNode raw, JsonNode source, String ptr) {
+        JsonNode src = source == null ? raw : source;
+        List<JsonNode> values = new ArrayList<>();
+        if (src.has("const")) values.add(src.get("const"));
+        else src.get("enum").forEach(values::add);
+        JsonNode rest = raw;
+        if (source == null) {
+            ObjectNode r = raw.deepCopy();
+            r.remove("enum");
+            r.remove("const");
+            rest = r;
+            if (raw.has("const") && raw.has("enum")) rest = r.set("enum", raw.get("enum"));
+        }
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
+        List<Expr> alts = new ArrayList<>();
+        for (JsonNode v : values) if (validator.valid(rest, v, ptr)) alts.add(serialize(v));
+        return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
+    }
+
+    static JsonType typeOf(JsonNode v) {
+        if (v.isNull()) return JsonType.NULL;
+        if (v.isBoolean()) return JsonType.BOOLEAN;
+        if (v.isObject()) return JsonType.OBJECT;
+        if (v.isArray()) return JsonType.ARRAY;
+        if (v.isTextual()) return JsonType.STRING;
+        return isIntegral(v) && v.isIntegralNumber() ? JsonType.INTEGER : JsonType.NUMBER;
+    }
+
+    static boolean isIntegral(JsonNode v) {
+        return v.isNumber() && v.decimalValue().stripTrailingZeros().scale() <= 0;
+    }
+
+    /** One JSON spelling of a constant (strings: all escapings unless canonical-only is requested). */
+    Expr serialize(JsonNode v) {
+        if (v.isNull()) return Expr.literal("null");
+        if (v.isBoolean()) return Expr.literal(v.asBoolean() ? "true" : "false");
+        if (v.isNumber()) return numberSpellings(v);
+        if (v.isTextual()) return stringLiteral(v.asText());
+        if (v.isArray()) {
+            if (v.isEmpty()) return sc.syn.bracket("[", null, "]");
+            List<Expr> items = new ArrayList<>();
+            for (JsonNode x : v) { if (!items.isEmpty()) items.add(sc.syn.comma()); items.add(serialize(x)); }
+            return sc.syn.bracket("[", JsonSyntax.seq(items.toArray(Expr[]::new)), "]");
+        }
+        if (v.isEmpty()) return sc.syn.bracket("{", null, "}");
+        List<Expr> items = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            if (!items.isEmpty()) items.add(sc.syn.comma());
+            items.add(JsonSyntax.seq(stringLiteral(f.getKey()), sc.syn.colon(), serialize(f.getValue())));
+        }
+        return sc.syn.bracket("{", JsonSyntax.seq(items.toArray(Expr[]::new)), "}");
+    }
+
+    /**
+     * The plain decimal spellings of a constant number: {@code 1}, {@code 1.0}, {@code 1.00}, ... all
+     * equal 1 (JSON Schema compares numbers by value). Exponent spellings are not offered (a
+     * subset: never accepts a wrong value).
+     */
+    static Expr numberSpellings(JsonNode v) {
+        java.math.BigDecimal d = v.decimalValue().stripTrailingZeros();
+        String plain = d.signum() == 0 ? "0" : d.toPlainString();
+        if (plain.length() > 64) {
+            return Expr.literal(v.isIntegralNumber() ? v.bigIntegerValue().toString() : v.decimalValue().toString());
+        }
+        Expr zeros = Expr.star(Expr.chars(dev.domino.compiler.ir.CodePointSet.of('0')));
+        if (d.scale() <= 0 || d.signum() == 0) {
+            return Expr.seq(Expr.literal(plain), Expr.optional(Expr.seq(Expr.literal("."), Expr.plus(Expr.chars(dev.domino.compiler.ir.CodePointSet.of('0'))))));
+        }
+        return Expr.seq(Expr.literal(plain), zeros);
+    }
+
+    Expr stringLiteral(String s) {
+        if (!sc.opt.allStringEscapes()) return Expr.literal("\"" + JsonStrings.canonical(s) + "\"");
+        return JsonSyntax.seq(Expr.literal("\""), JsonStrings.encodeLiteral(s, true), Expr.literal("\""));
+    }
+}

@@ -1,0 +1,121 @@
+package dev.domino.compiler.jsonschema;
+
+import dev.domino.compiler.ir.CodePointSet;
+import dev.domino.compiler.ir.Expr;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The grammar rules being built for one schema and the JSON syntax around values: whitespace, commas and
+ * colons per {@link JsonSchemaOptions.Whitespace} mode, brackets, and the generic JSON value rules
+ * ({@code json_value} and its parts, added on first use for schemas that accept any value).
+ *
+ * <p>Rule names are unique: {@link #newName} appends {@code _2}, {@code _3}, ... on collisions. A rule is
+ * entered as an empty placeholder before its body is compiled, so recursive schemas refer to it by name.
+ */
+final class JsonSyntax {
+    static final Expr ANY_CHAR = JsonStrings.encodeSet(CodePointSet.ANY, true);
+    static final Expr STRING = Expr.seq(Expr.literal("\""), Expr.star(ANY_CHAR), Expr.literal("\""));
+
+    final Map<String, Expr> rules = new LinkedHashMap<>();
+    final Set<String> usedNames = new HashSet<>();
+    final Expr ws;
+    private final SchemaCompiler sc;
+
+    JsonSyntax(SchemaCompiler sc) {
+        this.sc = sc;
+        this.ws = sc.opt.whitespace() == JsonSchemaOptions.Whitespace.FLEXIBLE
+            ? Expr.star(Expr.chars(CodePointSet.fromRanges(new int[] {' ', ' ', '\t', '\n', '\r', '\r'}))) : Expr.EMPTY;
+    }
+
+    boolean flexible() { return sc.opt.whitespace() == JsonSchemaOptions.Whitespace.FLEXIBLE; }
+
+    Expr comma() {
+        return switch (sc.opt.whitespace()) {
+            case FLEXIBLE -> seq(ws, Expr.literal(","), ws);
+            case COMPACT -> Expr.literal(",");
+            case FIXED -> Expr.literal(sc.opt.itemSeparator());
+        };
+    }
+
+    Expr colon() {
+        return switch (sc.opt.whitespace()) {
+            case FLEXIBLE -> seq(ws, Expr.literal(":"), ws);
+            case COMPACT -> Expr.literal(":");
+            case FIXED -> Expr.literal(sc.opt.keySeparator());
+        };
+    }
+
+    /** open + ws + body + ws + close, or open ws close for an empty body (body == null). */
+    Expr bracket(String open, Expr body, String close) {
+        if (body == null) return flexible() ? seq(Expr.literal(open), ws, Expr.literal(close)) : Expr.literal(open + close);
+        return seq(Expr.literal(open), ws, body, ws, Expr.literal(close));
+    }
+
+    static Expr seq(Expr... items) {
+        List<Expr> out = new ArrayList<>();
+        for (Expr e : items) {
+            if (e instanceof Expr.Seq s) out.addAll(s.items());
+            else out.add(e);
+        }
+        return out.size() == 1 ? out.get(0) : new Expr.Seq(out);
+    }
+
+    static Expr alt(List<Expr> options) {
+        List<Expr> out = new ArrayList<>();
+        for (Expr e : options) {
+            if (e instanceof Expr.Alt a && a.options().isEmpty()) continue;
+            out.add(e);
+        }
+        return out.size() == 1 ? out.get(0) : new Expr.Alt(out);
+    }
+
+    // ---------------------------------------------------------------- generic JSON
+
+    Expr anyValue() {
+        if (!rules.containsKey("json_value")) {
+            usedNames.addAll(List.of("json_value", "json_object", "json_array", "json_string", "json_number"));
+            rules.put("json_value", Expr.EMPTY);
+            rules.put("json_object", Expr.EMPTY);
+            rules.put("json_array", Expr.EMPTY);
+            rules.put("json_string", STRING);
+            rules.put("json_number", NumberSchemas.NUMBER);
+            Expr v = Expr.ref("json_value");
+            Expr member = seq(Expr.ref("json_string"), colon(), v);
+            rules.put("json_value", alt(List.of(Expr.ref("json_object"), Expr.ref("json_array"), Expr.ref("json_string"),
+                Expr.ref("json_number"), Expr.literal("true"), Expr.literal("false"), Expr.literal("null"))));
+            rules.put("json_object", alt(List.of(bracket("{", null, "}"),
+                bracket("{", seq(member, Expr.star(seq(comma(), member))), "}"))));
+            rules.put("json_array", alt(List.of(bracket("[", null, "]"),
+                bracket("[", seq(v, Expr.star(seq(comma(), v))), "]"))));
+        }
+        return Expr.ref("json_value");
+    }
+
+    String newName(String base) {
+        String name = base;
+        for (int i = 2; usedNames.contains(name); i++) name = base + "_" + i;
+        usedNames.add(name);
+        return name;
+    }
+
+    /** Whether the expression is (a chain of completed rule refs to) the empty language. */
+    boolean isNothing(Expr e) {
+        for (int i = 0; i < 16 && e instanceof Expr.Ref r; i++) {
+            Expr body = rules.get(r.name());
+            if (body == null || (body instanceof Expr.Seq s && s.items().isEmpty())) return false; // placeholder / in progress
+            e = body;
+        }
+        return e instanceof Expr.Alt a && a.options().isEmpty();
+    }
+
+    Expr anyObjectFallback() {
+        anyValue();
+        return Expr.ref("json_object");
+    }
+}

@@ -1,0 +1,224 @@
+package dev.domino.compiler.jsonschema;
+
+import dev.domino.compiler.ir.Expr;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The member list of an object: the declared properties (slots, each at most once, required ones
+ * present) and the extra members (additional or pattern properties), separated by commas.
+ * With {@code min/maxProperties} the count of members is tracked in the rule names ({@link Counted});
+ * with {@link JsonSchemaOptions.PropertyOrder#ANY} and at most
+ * {@value JsonSchemaOptions.PropertyOrder#MAX_ANY_ORDER_PROPERTIES} slots the declared properties come in
+ * any order ({@link AnyOrder}: one rule per subset of slots still to come); otherwise in schema order.
+ * Extra members follow the declared ones.
+ */
+final class ObjectMembers {
+    record Slot(Expr member, boolean required) {}
+
+    private final SchemaCompiler sc;
+
+    ObjectMembers(SchemaCompiler sc) { this.sc = sc; }
+
+    Expr objectBody(String name, List<Slot> slots, Expr extra, int minP, int maxP) {
+        boolean counted = minP > 0 || maxP >= 0;
+        boolean allOptional = slots.stream().noneMatch(Slot::required);
+        List<Expr> opts = new ArrayList<>();
+        if (allOptional && minP == 0) opts.add(sc.syn.bracket("{", null, "}"));
+        Expr first;
+        if (sc.opt.propertyOrder() == JsonSchemaOptions.PropertyOrder.ANY && slots.size() >= 2
+                && slots.size() <= JsonSchemaOptions.PropertyOrder.MAX_ANY_ORDER_PROPERTIES) {
+            first = new AnyOrder(name, slots, extra, counted ? new Counted(name, slots, extra, minP, maxP) : null, maxP).first();
+        } else {
+            first = counted ? new Counted(name, slots, extra, minP, maxP).first(0) : uncounted(name, slots, extra);
+        }
+        if (!(first instanceof Expr.Alt a && a.options().isEmpty())) opts.add(sc.syn.bracket("{", first, "}"));
+        return opts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(opts);
+    }
+
+    /**
+     * Non-empty member lists without count constraints, linear in size: with a required slot q,
+     * {@code (m_i ,)?... m_q (, m_j)?... (, e)*}; with only optional slots, one alternative per
+     * first member, the tails shared through named sc.syn.rules when there are many slots.
+     */
+    Expr uncounted(String name, List<Slot> slots, Expr extra) {
+        int q = -1;
+        for (int i = 0; i < slots.size(); i++) if (slots.get(i).required()) { q = i; break; }
+        if (q >= 0) {
+            List<Expr> items = new ArrayList<>();
+            for (int i = 0; i < q; i++) items.add(Expr.optional(JsonSyntax.seq(slots.get(i).member(), sc.syn.comma())));
+            items.add(slots.get(q).member());
+            items.add(after(slots, extra, q + 1));
+            return JsonSyntax.seq(items.toArray(Expr[]::new));
+        }
+        if (slots.size() <= 3) return firstMember(slots, extra, 0);
+        Expr[] tails = new Expr[slots.size() + 1];
+        tails[slots.size()] = extra == null ? Expr.EMPTY : Expr.star(JsonSyntax.seq(sc.syn.comma(), extra));
+        for (int i = slots.size() - 1; i >= 1; i--) {
+            String rule = sc.syn.newName(name + "_t" + i);
+            sc.syn.rules.put(rule, JsonSyntax.seq(Expr.optional(JsonSyntax.seq(sc.syn.comma(), slots.get(i).member())), tails[i + 1]));
+            tails[i] = Expr.ref(rule);
+        }
+        List<Expr> alts = new ArrayList<>();
+        for (int i = 0; i < slots.size(); i++) alts.add(JsonSyntax.seq(slots.get(i).member(), tails[i + 1]));
+        if (extra != null) alts.add(JsonSyntax.seq(extra, tails[slots.size()]));
+        return JsonSyntax.alt(alts);
+    }
+
+    /** Non-empty member lists starting at slot i, nothing emitted yet (no count constraints). */
+    Expr firstMember(List<Slot> slots, Expr extra, int i) {
+        if (i == slots.size()) return extra == null ? Expr.NOTHING : JsonSyntax.seq(extra, Expr.star(JsonSyntax.seq(sc.syn.comma(), extra)));
+        Slot s = slots.get(i);
+        Expr take = JsonSyntax.seq(s.member(), after(slots, extra, i + 1));
+        if (s.required()) return take;
+        return JsonSyntax.alt(List.of(take, firstMember(slots, extra, i + 1)));
+    }
+
+    /** Members from slot i on, each preceded by a comma (no count constraints); may be empty. */
+    Expr after(List<Slot> slots, Expr extra, int i) {
+        List<Expr> items = new ArrayList<>();
+        for (int j = i; j < slots.size(); j++) {
+            Expr m = JsonSyntax.seq(sc.syn.comma(), slots.get(j).member());
+            items.add(slots.get(j).required() ? m : Expr.optional(m));
+        }
+        if (extra != null) items.add(Expr.star(JsonSyntax.seq(sc.syn.comma(), extra)));
+        return items.isEmpty() ? Expr.EMPTY : JsonSyntax.seq(items.toArray(Expr[]::new));
+    }
+
+    /**
+     * Non-empty member lists with the declared properties in any order: one named rule per subset of the
+     * properties still to come ({@code <obj>_s<bitmask>}), choosing the next one among them (after a comma), or
+     * ending the declared part when none of them is required. Additional members only follow the declared ones.
+     * The number of declared members emitted is {@code n - |subset|}, so min/maxProperties stay exact.
+     */
+    final class AnyOrder {
+        final String base;
+        final List<Slot> slots;
+        final Expr extra;
+        final Counted counted; // null without min/maxProperties
+        final int maxP, full, requiredMask;
+        final Map<Integer, Expr> memo = new HashMap<>();
+
+        AnyOrder(String base, List<Slot> slots, Expr extra, Counted counted, int maxP) {
+            this.base = base;
+            this.slots = slots;
+            this.extra = extra;
+            this.counted = counted;
+            this.maxP = counted == null ? -1 : maxP;
+            this.full = (1 << slots.size()) - 1;
+            int req = 0;
+            for (int i = 0; i < slots.size(); i++) if (slots.get(i).required()) req |= 1 << i;
+            this.requiredMask = req;
+        }
+
+        /** Extra members after c >= 0 members (c == 0: non-empty, no leading comma). */
+        Expr extras(int c) {
+            if (counted != null) return counted.extras(c);
+            if (extra == null) return c == 0 ? Expr.NOTHING : Expr.EMPTY;
+            Expr more = Expr.star(JsonSyntax.seq(sc.syn.comma(), extra));
+            return c == 0 ? JsonSyntax.seq(extra, more) : more;
+        }
+
+        Expr first() {
+            List<Expr> opts = new ArrayList<>();
+            if (maxP != 0) {
+                for (int i = 0; i < slots.size(); i++) opts.add(JsonSyntax.seq(slots.get(i).member(), rest(full & ~(1 << i))));
+            }
+            if (requiredMask == 0) {
+                Expr e = extras(0);
+                if (!(e instanceof Expr.Alt a && a.options().isEmpty())) opts.add(e);
+            }
+            return JsonSyntax.alt(opts);
+        }
+
+        /** Members after the declared ones not in {@code remaining} (at least one) were emitted; a named rule. */
+        Expr rest(int remaining) {
+            Expr known = memo.get(remaining);
+            if (known != null) return known;
+            int c = slots.size() - Integer.bitCount(remaining);
+            String rule = sc.syn.newName(base + "_s" + Integer.toBinaryString(remaining));
+            Expr ref = Expr.ref(rule);
+            memo.put(remaining, ref);
+            sc.syn.rules.put(rule, Expr.EMPTY);
+            List<Expr> opts = new ArrayList<>();
+            if (maxP < 0 || c + 1 <= maxP) {
+                for (int i = 0; i < slots.size(); i++) {
+                    if ((remaining & (1 << i)) != 0) opts.add(JsonSyntax.seq(sc.syn.comma(), slots.get(i).member(), rest(remaining & ~(1 << i))));
+                }
+            }
+            if ((remaining & requiredMask) == 0) {
+                Expr e = extras(c);
+                if (!(e instanceof Expr.Alt a && a.options().isEmpty())) opts.add(e);
+            }
+            sc.syn.rules.put(rule, JsonSyntax.alt(opts));
+            return ref;
+        }
+    }
+
+    /** Member lists with min/maxProperties: one named rule per (slot, count) state. */
+    final class Counted {
+        final String base;
+        final List<Slot> slots;
+        final Expr extra;
+        final int minP, maxP, cap;
+        final Map<String, Expr> memo = new HashMap<>();
+
+        Counted(String base, List<Slot> slots, Expr extra, int minP, int maxP) {
+            this.base = base;
+            this.slots = slots;
+            this.extra = extra;
+            this.minP = minP;
+            this.maxP = maxP;
+            this.cap = maxP >= 0 ? maxP : Math.max(minP, 1);
+        }
+
+        Expr first(int i) {
+            if (i == slots.size()) return extras(0);
+            Slot s = slots.get(i);
+            Expr take = maxP == 0 ? Expr.NOTHING : JsonSyntax.seq(s.member(), after(i + 1, 1));
+            if (s.required()) return take;
+            return JsonSyntax.alt(List.of(take, first(i + 1)));
+        }
+
+        /** Extra members given c emitted; c == 0 means non-empty and no leading comma. */
+        Expr extras(int c) {
+            int lo = Math.max(0, minP - c);
+            int hi = maxP >= 0 ? maxP - c : Expr.Repeat.UNBOUNDED;
+            if (hi != Expr.Repeat.UNBOUNDED && hi < lo) return Expr.NOTHING;
+            if (extra == null) return lo == 0 && c > 0 ? Expr.EMPTY : Expr.NOTHING;
+            if (c == 0) {
+                if (hi == 0) return Expr.NOTHING;
+                return JsonSyntax.seq(extra, new Expr.Repeat(JsonSyntax.seq(sc.syn.comma(), extra), Math.max(lo, 1) - 1,
+                    hi == Expr.Repeat.UNBOUNDED ? hi : hi - 1));
+            }
+            if (hi == 0) return Expr.EMPTY;
+            return new Expr.Repeat(JsonSyntax.seq(sc.syn.comma(), extra), lo, hi);
+        }
+
+        /** Members from slot i, c >= 1 already emitted; a named rule. */
+        Expr after(int i, int c) {
+            int cc = Math.min(c, cap);
+            if (maxP >= 0 && c > maxP) return Expr.NOTHING;
+            String key = i + "_" + cc;
+            if (memo.containsKey(key)) return memo.get(key);
+            String rule = sc.syn.newName(base + "_s" + i + "_" + cc);
+            Expr ref = Expr.ref(rule);
+            memo.put(key, ref);
+            sc.syn.rules.put(rule, Expr.EMPTY);
+            Expr body;
+            if (i == slots.size()) body = extras(cc);
+            else {
+                Slot s = slots.get(i);
+                List<Expr> opts = new ArrayList<>();
+                if (maxP < 0 || cc + 1 <= maxP) opts.add(JsonSyntax.seq(sc.syn.comma(), s.member(), after(i + 1, cc + 1)));
+                if (!s.required()) opts.add(after(i + 1, cc));
+                body = JsonSyntax.alt(opts);
+            }
+            sc.syn.rules.put(rule, body);
+            return ref;
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.domino.compiler.jsonschema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.domino.compiler.ir.Expr;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * {@code oneOf}: exact rewrites of two common shapes (all branches enums/consts: keep the values valid
+ * under exactly one branch; all branches bare {@code required} lists: each branch becomes "these keys
+ * present and, for every other branch, one of its keys absent"), otherwise an {@code anyOf} of branches
+ * that must be provably disjoint (different types, disjoint enums, or an object property that one
+ * requires and the other forbids or pins to a disjoint constant); anything else is unsupported.
+ */
+final class OneOfRewrites {
+    private static final JsonNodeFactory NF = JsonNodeFactory.instance;
+    private final SchemaCompiler sc;
+
+    OneOfRewrites(SchemaCompiler sc) { this.sc = sc; }
+
+    /**
+     * Exact rewrites of two common oneOf shapes: all branches are enums/consts (keep the values
+     * valid under exactly one branch), or all branches are bare {@code required} lists (each
+     * branch becomes "object with these keys and, for every other branch, one of its keys absent").
+     */
+    Expr oneOfSpecial(ObjectNode n, ObjectNode rest, JsonNode branches, String ptr) {
+        List<JsonNode> resolved = new ArrayList<>();
+        for (JsonNode b : branches) resolved.add(resolveTop(b, ptr));
+        if (!resolved.isEmpty() && resolved.stream().allMatch(r -> r.isObject() && r.has("enum"))) {
+            ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
+            List<JsonNode> values = new ArrayList<>();
+            for (JsonNode r : resolved) for (JsonNode v : r.get("enum")) if (values.stream().noneMatch(x -> SchemaAlgebra.jsonEquals(x, v))) values.add(v);
+            List<Expr> alts = new ArrayList<>();
+            for (JsonNode v : values) if (validator.valid(n, v, ptr)) alts.add(sc.constants.serialize(v));
+            return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
+        }
+        if (resolved.size() >= 2 && resolved.stream().allMatch(r -> r.isObject() && r.has("required")
+            && (r.size() == 1 || (r.size() == 2 && r.path("type").asText("").equals("object"))))) {
+            long combos = 1;
+            for (JsonNode r : resolved) combos *= Math.max(1, r.get("required").size());
+            if (combos > 64) return null;
+            ArrayNode anyOf = NF.arrayNode();
+            for (int i = 0; i < resolved.size(); i++) {
+                List<ArrayNode> partial = new ArrayList<>();
+                ArrayNode start = NF.arrayNode();
+                if (!rest.isEmpty()) start.add(rest); // first, so that its property order wins
+                partial.add(start.add(NF.objectNode().put("type", "object").set("required", resolved.get(i).get("required"))));
+                for (int j = 0; j < resolved.size(); j++) {
+                    if (j == i) continue;
+                    List<ArrayNode> next = new ArrayList<>();
+                    for (ArrayNode p : partial) {
+                        for (JsonNode key : resolved.get(j).get("required")) {
+                            ArrayNode q = p.deepCopy();
+                            q.add(NF.objectNode().set("properties", NF.objectNode().set(key.asText(), BooleanNode.FALSE)));
+                            next.add(q);
+                        }
+                    }
+                    partial = next;
+                }
+                for (ArrayNode p : partial) anyOf.add(NF.objectNode().set("allOf", p));
+            }
+            return sc.compile(NF.objectNode().set("anyOf", anyOf), ptr);
+        }
+        return null;
+    }
+
+    void checkDisjoint(List<JsonNode> branches, String ptr) {
+        List<JsonNode> resolved = new ArrayList<>();
+        for (JsonNode b : branches) resolved.add(resolveTop(b, ptr));
+        for (int i = 0; i < resolved.size(); i++) {
+            for (int j = i + 1; j < resolved.size(); j++) {
+                if (!disjoint(resolved.get(i), resolved.get(j), ptr)) {
+                    sc.unsupported(ptr, "oneOf", "branches " + i + " and " + j + " are not provably disjoint");
+                    return;
+                }
+            }
+        }
+    }
+
+    JsonNode resolveTop(JsonNode b, String ptr) {
+        JsonNode c = sc.norm.clean(b, ptr);
+        for (int k = 0; k < 32 && c.isObject() && c.has("$ref") && c.size() == 1; k++) {
+            JsonNode t = sc.refs.resolve(c.get("$ref").asText(), ptr);
+            if (t == null) return BooleanNode.TRUE;
+            c = sc.norm.clean(t, ptr);
+        }
+        if (c.isObject() && (c.has("$ref") || c.has("allOf"))) c = sc.algebra.merge(List.of(c), ptr);
+        return c;
+    }
+
+    EnumSet<JsonType> possibleTypes(JsonNode s, String ptr) {
+        if (s.isBoolean()) return s.asBoolean() ? EnumSet.allOf(JsonType.class) : EnumSet.noneOf(JsonType.class);
+        if (s.has("anyOf") || s.has("oneOf") || s.has("$ref") || s.has("allOf")) return EnumSet.allOf(JsonType.class);
+        if (s.has("enum")) {
+            EnumSet<JsonType> t = EnumSet.noneOf(JsonType.class);
+            for (JsonNode v : s.get("enum")) { JsonType x = ConstantSchemas.typeOf(v); t.add(x); if (x == JsonType.INTEGER) t.add(JsonType.NUMBER); }
+            return t;
+        }
+        return sc.norm.types((ObjectNode) s, ptr);
+    }
+
+    boolean disjoint(JsonNode a, JsonNode b, String ptr) {
+        EnumSet<JsonType> ta = possibleTypes(a, ptr), tb = possibleTypes(b, ptr);
+        EnumSet<JsonType> both = EnumSet.copyOf(ta);
+        both.retainAll(tb);
+        if (both.isEmpty()) return true;
+        if (a.has("enum") && b.has("enum") && SchemaAlgebra.intersectEnums((ArrayNode) a.get("enum"), (ArrayNode) b.get("enum")).isEmpty()) return true;
+        if (both.equals(EnumSet.of(JsonType.OBJECT))) return objectsDisjoint(a, b, ptr) || objectsDisjoint(b, a, ptr);
+        return false;
+    }
+
+    /** a requires a property that b forbids, or both require p with disjoint constant values. */
+    boolean objectsDisjoint(JsonNode a, JsonNode b, String ptr) {
+        if (a.has("anyOf") || a.has("oneOf") || b.has("anyOf") || b.has("oneOf")) return false;
+        for (JsonNode r : a.path("required")) {
+            String p = r.asText();
+            boolean bForbids = !b.path("properties").has(p) && !b.has("patternProperties")
+                && b.path("additionalProperties").isBoolean() && !b.get("additionalProperties").asBoolean();
+            if (bForbids) return true;
+            boolean bRequires = false;
+            for (JsonNode x : b.path("required")) bRequires |= x.asText().equals(p);
+            if (!bRequires) continue;
+            JsonNode pa = a.path("properties").get(p), pb = b.path("properties").get(p);
+            if (pa == null || pb == null) continue;
+            JsonNode ca = resolveTop(pa, ptr), cb = resolveTop(pb, ptr);
+            if (ca.isObject() && cb.isObject() && ca.has("enum") && cb.has("enum")
+                && SchemaAlgebra.intersectEnums((ArrayNode) ca.get("enum"), (ArrayNode) cb.get("enum")).isEmpty()) return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,174 @@
+package dev.domino.compiler.jsonschema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.jsonschema.JsonSchemaGrammar.KeywordLocation;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Cleans a schema object before it is compiled: annotations are dropped, keywords without assertion
+ * semantics that no JSON Schema vocabulary defines are reported as unknown, unsupported keywords raise
+ * "unsupported keyword 'k' at /pointer" (or are skipped when the options list them), keyword values are
+ * validated ({@link KeywordValues}), draft-04 boolean {@code exclusiveMinimum/Maximum} become the numeric
+ * form and {@code const} becomes a one-value {@code enum}.
+ *
+ * <p>Also the set of JSON types a schema admits: {@code type} (with {@code nullable}) minus the types of a
+ * {@code not} that only constrains the type.
+ */
+final class SchemaNormalizer {
+    static final Set<String> ANNOTATIONS = Set.of(
+        "title", "description", "examples", "example", "$schema", "$id", "id", "default", "$comment",
+        "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
+        "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary", "$defs", "definitions",
+        "discriminator", "xml", "externalDocs", "markdownDescription", "enumDescriptions",
+        "markdownEnumDescriptions", "errorMessage");
+    static final Set<String> HANDLED = Set.of(
+        "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties",
+        "items", "prefixItems", "additionalItems", "minItems", "maxItems", "minLength", "maxLength",
+        "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "anyOf", "oneOf",
+        "allOf", "$ref", "nullable", "minProperties", "maxProperties", "multipleOf", "not", "uniqueItems",
+        "propertyNames");
+    static final Set<String> UNSUPPORTED = Set.of(
+        "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "contains",
+        "minContains", "maxContains", "unevaluatedProperties", "unevaluatedItems", "$dynamicRef",
+        "$recursiveRef");
+
+    private static final JsonNodeFactory NF = JsonNodeFactory.instance;
+    private final SchemaCompiler sc;
+
+    SchemaNormalizer(SchemaCompiler sc) { this.sc = sc; }
+
+    private final Set<JsonNode> checked = Collections.newSetFromMap(new IdentityHashMap<>());
+
+
+    static boolean isTrivial(JsonNode n) {
+        return (n.isBoolean() && n.asBoolean()) || (n.isObject() && n.isEmpty());
+    }
+
+    /** Keeps only the keywords with assertion semantics we handle; reports/throws for the rest. */
+    JsonNode clean(JsonNode node, String ptr) {
+        if (node.isBoolean()) return node;
+        if (!node.isObject()) throw new GrammarException("schema at " + SchemaCompiler.showPointer(ptr) + " is not an object or boolean");
+        checkValues(node, ptr);
+        ObjectNode out = NF.objectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            String k = f.getKey();
+            JsonNode v = f.getValue();
+            if (ANNOTATIONS.contains(k)) continue;
+            if (HANDLED.contains(k)) {
+                if (k.equals("uniqueItems")) { if (v.asBoolean(false)) sc.unsupported(ptr, k, null); continue; }
+                if (k.equals("propertyNames")) {
+                    JsonNode pn = clean(v, SchemaCompiler.child(ptr, k));
+                    if (isTrivial(pn) || (pn.size() == 1 && pn.path("type").asText("").equals("string"))) continue;
+                    sc.unsupported(ptr, k, null);
+                    continue;
+                }
+                if (k.equals("nullable") && !v.asBoolean(false)) continue;
+                out.set(k, v);
+            } else if (UNSUPPORTED.contains(k)) {
+                sc.unsupported(ptr, k, null);
+            } else {
+                sc.unknown.add(new KeywordLocation(ptr, k));
+            }
+        }
+        // draft-04 boolean exclusiveMinimum/Maximum -> numeric form
+        for (String[] p : new String[][] {{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}}) {
+            JsonNode ex = out.get(p[0]);
+            if (ex != null && ex.isBoolean()) {
+                out.remove(p[0]);
+                if (ex.asBoolean() && out.has(p[1])) out.set(p[0], out.remove(p[1]));
+            }
+        }
+        if (out.has("const")) {
+            ArrayNode e = NF.arrayNode().add(out.remove("const"));
+            if (out.has("enum")) e = SchemaAlgebra.intersectEnums(e, (ArrayNode) out.get("enum"));
+            out.set("enum", e);
+        }
+        return out;
+    }
+
+    /** {@link KeywordValues#check} once per schema object. */
+    void checkValues(JsonNode node, String ptr) {
+        if (node.isObject() && checked.add(node)) KeywordValues.check(node, ptr);
+    }
+
+    static EnumSet<JsonType> parseTypes(JsonNode type, String ptr) {
+        EnumSet<JsonType> out = EnumSet.noneOf(JsonType.class);
+        List<JsonNode> list = new ArrayList<>();
+        if (type.isArray()) type.forEach(list::add); else list.add(type);
+        for (JsonNode t : list) {
+            switch (t.asText()) {
+                case "null" -> out.add(JsonType.NULL);
+                case "boolean" -> out.add(JsonType.BOOLEAN);
+                case "object" -> out.add(JsonType.OBJECT);
+                case "array" -> out.add(JsonType.ARRAY);
+                case "string" -> out.add(JsonType.STRING);
+                case "integer" -> out.add(JsonType.INTEGER);
+                case "number" -> { out.add(JsonType.NUMBER); out.add(JsonType.INTEGER); }
+                default -> throw new GrammarException("unknown type '" + t.asText() + "' at " + SchemaCompiler.showPointer(ptr));
+            }
+        }
+        return out;
+    }
+
+    EnumSet<JsonType> types(ObjectNode n, String ptr) {
+        EnumSet<JsonType> types = n.has("type") ? parseTypes(n.get("type"), ptr) : EnumSet.allOf(JsonType.class);
+        if (n.path("nullable").asBoolean(false)) types.add(JsonType.NULL);
+        if (n.has("not")) {
+            JsonNode not = clean(n.get("not"), SchemaCompiler.child(ptr, "not"));
+            if (not.isBoolean()) {
+                if (not.asBoolean()) types.clear();
+            } else if (not.isEmpty()) {
+                types.clear();
+            } else if (typeOnly(not, ptr) != null) {
+                EnumSet<JsonType> neg = typeOnly(not, ptr);
+                if (neg.contains(JsonType.INTEGER) && !neg.contains(JsonType.NUMBER) && types.contains(JsonType.NUMBER)) {
+                    sc.unsupported(ptr, "not", "'not integer' on numbers");
+                } else {
+                    types.removeAll(neg);
+                }
+            } else {
+                sc.unsupported(ptr, "not", null);
+            }
+        }
+        return types;
+    }
+
+    /** If the schema means exactly "the type is one of T", returns T; otherwise null. */
+    EnumSet<JsonType> typeOnly(JsonNode raw, String ptr) {
+        JsonNode s = clean(raw, ptr);
+        if (s.isBoolean()) return s.asBoolean() ? EnumSet.allOf(JsonType.class) : EnumSet.noneOf(JsonType.class);
+        if (s.isEmpty()) return EnumSet.allOf(JsonType.class);
+        if (s.size() == 1 && s.has("type")) return parseTypes(s.get("type"), ptr);
+        if (s.size() == 1 && s.has("$ref")) {
+            JsonNode t = sc.refs.resolve(s.get("$ref").asText(), ptr);
+            return t == null || ++sc.depth > 100 ? null : typeOnlyAndPop(t, ptr);
+        }
+        if (s.size() == 1 && s.has("anyOf")) {
+            EnumSet<JsonType> out = EnumSet.noneOf(JsonType.class);
+            for (JsonNode b : s.get("anyOf")) {
+                EnumSet<JsonType> t = typeOnly(b, ptr);
+                if (t == null) return null;
+                out.addAll(t);
+            }
+            return out;
+        }
+        return null;
+    }
+
+    EnumSet<JsonType> typeOnlyAndPop(JsonNode t, String ptr) {
+        try { return typeOnly(t, ptr); } finally { sc.depth--; }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.domino.compiler.jsonschema;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.domino.compiler.frontend.RegexParser;
+import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.GrammarException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code string}: characters (every JSON escaping) repeated {@code minLength..maxLength} times, or the
+ * language of {@code pattern} (ECMA-262 search semantics, {@link RegexParser}) or {@code format}
+ * ({@link Formats}) restricted to the length bounds where that can be done exactly
+ * ({@link ExprLanguage#withLength}), mapped to JSON string content by {@link JsonStrings}.
+ */
+final class StringSchemas {
+    private final SchemaCompiler sc;
+
+    StringSchemas(SchemaCompiler sc) { this.sc = sc; }
+
+    Expr stringExpr(ObjectNode n, String ptr) {
+        int minL = KeywordValues.countOr(n, "minLength", 0, ptr);
+        int maxL = KeywordValues.countOr(n, "maxLength", Expr.Repeat.UNBOUNDED, ptr);
+        List<Expr> constraints = new ArrayList<>();
+        List<String> kws = new ArrayList<>();
+        if (n.has("pattern")) {
+            try {
+                constraints.add(RegexParser.parseSearch(n.get("pattern").asText(), RegexParser.Flavor.ECMA).expr());
+                kws.add("pattern");
+            } catch (GrammarException e) {
+                sc.unsupported(ptr, "pattern", e.getMessage());
+            }
+        }
+        if (n.has("format")) {
+            Expr f = Formats.format(n.get("format").asText());
+            if (f == null) sc.unsupported(ptr, "format", "unknown format '" + n.get("format").asText() + "'");
+            else { constraints.add(f); kws.add("format"); }
+        }
+        if (maxL != Expr.Repeat.UNBOUNDED && maxL < minL) return Expr.NOTHING;
+        Expr content;
+        if (constraints.isEmpty()) {
+            content = new Expr.Repeat(JsonSyntax.ANY_CHAR, minL, maxL);
+        } else {
+            if (constraints.size() > 1) sc.unsupported(ptr, "pattern", "combined with 'format'");
+            Expr c = constraints.get(0);
+            int lo = ExprLanguage.minLen(c), hi = ExprLanguage.maxLen(c);
+            if (lo < minL || (maxL != Expr.Repeat.UNBOUNDED && hi > maxL)) {
+                Expr restricted = ExprLanguage.withLength(c, minL, maxL);
+                if (restricted != null) c = restricted;
+                else {
+                    if (lo < minL) sc.unsupported(ptr, "minLength", "combined with '" + kws.get(0) + "'");
+                    if (maxL != Expr.Repeat.UNBOUNDED && hi > maxL) sc.unsupported(ptr, "maxLength", "combined with '" + kws.get(0) + "'");
+                }
+            }
+            content = JsonStrings.encodeRegex(c, true);
+        }
+        return JsonSyntax.seq(Expr.literal("\""), content, Expr.literal("\""));
+    }
+}

@@ -52,8 +52,17 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
     boolean eager;
 
     @Option(names = "--prebuild-ms", paramLabel = "MS", description = "without --eager: build trees at compile time for about MS milliseconds "
-            + "(counted in TTFM), the rest on first use (counted in TBM); 0 = all on first use; default ${DEFAULT-VALUE}")
-    long prebuildMillis = 1000;
+            + "(counted in TTFM), the rest on first use (counted in TBM) or in the background; 0 = all on first use; "
+            + "default 1000, with --background-threads 1 (the between-terminals tree and what else 1 ms builds)")
+    Long prebuildMillis;
+
+    @Option(names = "--background-threads", paramLabel = "N", description = "serving mode: N threads build the trees "
+            + "the compile left out in the background while masks run (default ${DEFAULT-VALUE}: single-threaded, trees built on first use)")
+    int backgroundThreads = 0;
+
+    @Option(names = "--gap-us", paramLabel = "G", description = "idle microseconds before each mask, as a GPU forward pass "
+            + "leaves the CPU (not counted in TBM; default ${DEFAULT-VALUE})")
+    long gapMicros = 0;
 
     @Option(names = "--compile-threads", paramLabel = "N", description = "tree-building threads (default ${DEFAULT-VALUE}: single-threaded measurement)")
     int compileThreads = 1;
@@ -96,6 +105,9 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
         if (inputs.isEmpty() && tokenized == null) throw new IllegalArgumentException("give MaskBench INPUT files/directories or --tokenized FILE");
         if (!inputs.isEmpty() && tokenized != null) throw new IllegalArgumentException("give either INPUT files or --tokenized, not both");
         if (timeLimit <= 0) throw new IllegalArgumentException("--time-limit must be positive");
+        if (backgroundThreads < 0 || backgroundThreads > 256) throw new IllegalArgumentException("--background-threads must be 0..256");
+        if (gapMicros < 0 || gapMicros > 10_000_000) throw new IllegalArgumentException("--gap-us must be 0..10000000");
+        if (prebuildMillis != null && prebuildMillis < 0) throw new IllegalArgumentException("--prebuild-ms must not be negative");
         SourceFormat format = SourceFormat.parse(grammarFormat);
         Tokenizer tokenizer = vocab.load();
         Iterator<MaskBenchInput.Schema> schemas = tokenized != null
@@ -104,7 +116,8 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
         if (writeTokenized != null) return writeTokenized(schemas);
         MaskBenchRunner.Config config = new MaskBenchRunner.Config(tokenizer.vocabulary(), format,
                 new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder), compileThreads,
-                Math.round(timeLimit * 1000), warmup, profile, stallFile, stallMillis, eager, prebuildMillis);
+                Math.round(timeLimit * 1000), warmup, profile, stallFile, stallMillis, eager,
+                prebuildMillis != null ? prebuildMillis : backgroundThreads > 0 ? 1 : 1000, gapMicros, backgroundThreads);
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
         BufferedWriter rows = out == null ? null : Files.newBufferedWriter(out, StandardCharsets.UTF_8);

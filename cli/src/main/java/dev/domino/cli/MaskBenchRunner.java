@@ -39,7 +39,8 @@ final class MaskBenchRunner {
     /** How to run. */
     record Config(Vocabulary vocab, SourceFormat format, FrontEndOptions frontEnd, int compileThreads,
                   long timeLimitMillis, int warmup, boolean profile,
-                  String stallFile, long stallMillis, boolean eager, long prebuildMillis) {}
+                  String stallFile, long stallMillis, boolean eager, long prebuildMillis,
+                  long gapMicros, int backgroundThreads) {}
 
     /** One schema's outcome; {@code maskUs} holds one entry per token measured. */
     static final class Result {
@@ -78,7 +79,8 @@ final class MaskBenchRunner {
     }
 
     /** One slow mask, for the profile's list of the slowest. */
-    record SlowMask(double us, String file, int test, int position, int configurations, long treeNodes, long scans) {}
+    record SlowMask(double us, String file, int test, int position, int configurations, long treeNodes, long scans,
+                    long treesBuilt) {}
 
     private final Config config;
     private volatile String stage = "";
@@ -86,7 +88,18 @@ final class MaskBenchRunner {
     private static final int SLOWEST = 15;
     private int abandonedAlive;
 
-    MaskBenchRunner(Config config) { this.config = config; }
+    /** Serving mode: the threads that build trees in the background (null: single-threaded). */
+    private final java.util.concurrent.ExecutorService background;
+    private long backgroundTrees;
+
+    MaskBenchRunner(Config config) {
+        this.config = config;
+        background = config.backgroundThreads > 0 ? java.util.concurrent.Executors.newFixedThreadPool(config.backgroundThreads, r -> {
+            Thread t = new Thread(null, r, "maskbench-background", 64L << 20);
+            t.setDaemon(true);
+            return t;
+        }) : null;
+    }
 
     /** Runs every schema, handing each result to {@code sink}; returns the summary. */
     Summary run(Iterator<MaskBenchInput.Schema> schemas, int limit, Consumer<Result> sink, PrintWriter log) {
@@ -112,6 +125,8 @@ final class MaskBenchRunner {
         }
         progress.done();
         MatcherStats.enable(false);
+        if (background != null) background.shutdownNow();
+        summary.backgroundTrees = backgroundTrees;
         summary.slowest = new ArrayList<>(slowest);
         summary.slowest.sort(Comparator.comparingDouble(SlowMask::us).reversed());
         if (abandonedAlive > 0) {
@@ -138,6 +153,11 @@ final class MaskBenchRunner {
         }
         stage = "starting";
         FutureTask<Result> task = new FutureTask<>(() -> runSchema(schema, profile));
+        if (config.gapMicros > 0) {
+            long tokens = 0;
+            for (MaskBenchInput.Test test : schema.tests()) tokens += test.tokens().length;
+            limitMillis += tokens * config.gapMicros / 1000; // the idle gaps do not count against the limit
+        }
         Thread t = new Thread(null, task, "maskbench-worker", 512L << 20);
         t.setDaemon(true);
         t.start();
@@ -214,11 +234,24 @@ final class MaskBenchRunner {
             return r;
         }
         stage = "masking";
+        dev.domino.runtime.BackgroundTrees building = background == null ? null
+                : artifact.buildTreesInBackground(background, config.backgroundThreads);
         try {
             runTests(schema, artifact, r, profile);
         } catch (Throwable e) {
             if (e instanceof ThreadDeath td) throw td;
             r.error = "while masking: " + Errors.describe(e);
+        } finally {
+            if (building != null) {
+                // the next schema starts with idle background threads
+                building.cancel();
+                try {
+                    building.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                synchronized (this) { backgroundTrees += building.builtTrees(); }
+            }
         }
         return r;
     }
@@ -244,6 +277,7 @@ final class MaskBenchRunner {
                     configs = m.liveConfigurations().length;
                     s0 = MatcherStats.snapshot();
                 }
+                if (config.gapMicros > 0) java.util.concurrent.locks.LockSupport.parkNanos(config.gapMicros * 1000); // a GPU forward pass
                 long a = System.nanoTime();
                 m.fillNextTokenBitmask(bitmask, 0);
                 boolean inMask = tok >= 0 && tok < vocabSize && ((bitmask[tok >>> 5] >>> (tok & 31)) & 1) != 0;
@@ -256,7 +290,7 @@ final class MaskBenchRunner {
                 r.commitNs += c - b;
                 if (profile) {
                     MatcherStats.Snapshot d = MatcherStats.snapshot().minus(s0);
-                    noteSlow(new SlowMask(tbm, schema.file(), ti, i, configs, d.treeNodes(), d.earleyScans()));
+                    noteSlow(new SlowMask(tbm, schema.file(), ti, i, configs, d.treeNodes(), d.earleyScans(), d.treesBuilt()));
                 }
                 if (inMask != accepted) r.mismatches++;
                 if (!accepted) {
@@ -318,7 +352,8 @@ final class MaskBenchRunner {
         DoubleList ttfm = new DoubleList();
         Map<String, Integer> errorKinds = new HashMap<>();
         long parseNs, compileNs, serializeNs, loadNs, maskNs, commitNs, artifactBytes;
-        long statMasks, statConfigs, statNodes, statScans, statDynamic, statGroups, statTokensOred;
+        long statMasks, statConfigs, statNodes, statScans, statDynamic, statGroups, statTokensOred, statTreesBuilt, statTreeBuildNs;
+        long backgroundTrees;
         List<SlowMask> slowest = List.of();
 
         void add(Result r) {
@@ -352,6 +387,8 @@ final class MaskBenchRunner {
                 statDynamic += r.stats.dynamicChecks();
                 statGroups += r.stats.groupsSeen();
                 statTokensOred += r.stats.tokensOred();
+                statTreesBuilt += r.stats.treesBuilt();
+                statTreeBuildNs += r.stats.treeBuildNanos();
             }
         }
 
@@ -405,6 +442,9 @@ final class MaskBenchRunner {
             work.put("dynamic_checks_per_mask", statMasks == 0 ? null : round1((double) statDynamic / statMasks));
             work.put("groups_per_mask", statMasks == 0 ? null : round1((double) statGroups / statMasks));
             work.put("tokens_ored_per_mask", statMasks == 0 ? null : round1((double) statTokensOred / statMasks));
+            work.put("trees_built", statTreesBuilt);
+            work.put("tree_build_ms", Math.round(statTreeBuildNs / 1e5) / 10.0);
+            work.put("trees_built_in_background", backgroundTrees);
             p.put("work", work);
             List<Map<String, Object>> slow = new ArrayList<>();
             for (SlowMask s : slowest) {
@@ -416,6 +456,7 @@ final class MaskBenchRunner {
                 e.put("configurations", s.configurations());
                 e.put("tree_nodes", s.treeNodes());
                 e.put("earley_scans", s.scans());
+                e.put("trees_built", s.treesBuilt());
                 slow.add(e);
             }
             p.put("slowest_masks", slow);

@@ -117,6 +117,19 @@ class MaskBenchCommandTest {
     }
 
     @Test
+    void servingModeGivesTheSameOutcomes() throws IOException {
+        Run single = run(inputs.toString(), "--warmup", "0", "--prebuild-ms", "0");
+        Run serving = run(inputs.toString(), "--warmup", "0", "--prebuild-ms", "0", "--background-threads", "2", "--gap-us", "200", "--profile");
+        assertThat(serving.exit()).as(serving.stderr()).isZero();
+        for (String k : new String[] {"schemas", "compile_errors", "passing", "valid_ok", "valid_rejected", "invalid_rejected",
+                "invalid_accepted", "tokens"}) {
+            assertThat(serving.summary().get(k)).as(k).isEqualTo(single.summary().get(k));
+        }
+        assertThat(serving.stdout().get(1).get("profile").get("work").get("trees_built").asLong()).isPositive();
+        assertThat(run(inputs.toString(), "--background-threads", "-1").exit()).isNotZero();
+    }
+
+    @Test
     void wrongGrammarCountsRejectionsAndAcceptances(@TempDir Path tmp) throws IOException {
         // the grammar allows any digits where the schema-writer meant only 1..: {"a": 0} is "invalid" but accepted,
         // and {"a": -1} is "valid" but rejected

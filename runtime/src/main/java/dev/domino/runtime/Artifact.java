@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.BitSet;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A compiled grammar bound to one vocabulary: terminals, parser grammar, and the subterminal
@@ -26,9 +25,11 @@ public final class Artifact {
     /** Stored (precomputed) distinct trees, and per scanner state its index there or -1: built on first use. */
     private final TokenTree[] trees;
     private final int[] treeOfState;
-    /** Per scanner state, trees built on first use; null when every tree is stored. */
-    private final AtomicReferenceArray<TokenTree> lazyTrees;
-    private volatile TreeBuilder lazyBuilder;
+    /** Per scanner state, trees built on first use (each once); null when every tree is stored. */
+    private final LazyTrees lazyTrees;
+    private TreeBuilder lazyBuilder; // guarded by this
+    /** Set while trees are built in the background: masks tell it where decoding is. */
+    private volatile BackgroundTrees background;
 
     // derived
     private final int[] stateOffset;
@@ -95,7 +96,7 @@ public final class Artifact {
         for (TokenTree tree : trees) validate(tree);
         this.trees = trees;
         this.treeOfState = treeOfState;
-        lazyTrees = anyLazy ? new AtomicReferenceArray<>(states) : null;
+        lazyTrees = anyLazy ? new LazyTrees(states, this::buildTree) : null;
 
         terminalsByFirstByte = Terminal.startersByByte(terminals);
         startersBitsByByte = new long[256][(terminals.length + 63) >>> 6];
@@ -148,7 +149,7 @@ public final class Artifact {
     /** Fully stored: a distinct tree. Otherwise: the tree of scanner state {@code index}, or null if not built yet. */
     public TokenTree tree(int index) {
         if (lazyTrees == null) return trees[index];
-        return treeOfState[index] >= 0 ? trees[treeOfState[index]] : lazyTrees.get(index);
+        return treeOfState[index] >= 0 ? trees[treeOfState[index]] : lazyTrees.ifBuilt(index);
     }
     public int scannerStateCount() { return stateTerminal.length; }
     public BitSet follow(int terminal) { return (BitSet) follow[terminal].clone(); }
@@ -159,12 +160,40 @@ public final class Artifact {
         scannerState = canonicalState(scannerState);
         int stored = treeOfState[scannerState];
         if (stored >= 0) return trees[stored];
-        TokenTree t = lazyTrees.get(scannerState);
-        if (t == null) {
-            t = lazyTreeBuilder().build(stateTerminal[scannerState], stateLocal[scannerState]);
-            if (!lazyTrees.compareAndSet(scannerState, null, t)) t = lazyTrees.get(scannerState);
-        }
+        BackgroundTrees bg = background;
+        if (bg != null) bg.near(scannerState);
+        return lazyTrees.get(scannerState);
+    }
+
+    /** Builds the tree of a (canonical) scanner state: called once per state by {@link LazyTrees}. */
+    private TokenTree buildTree(int scannerState) {
+        long t0 = MatcherStats.enabled ? System.nanoTime() : 0;
+        TokenTree t = lazyTreeBuilder().build(stateTerminal[scannerState], stateLocal[scannerState]);
+        Runnable hook = onLazyBuild;
+        if (hook != null) hook.run();
+        if (MatcherStats.enabled) MatcherStats.treeBuilt(System.nanoTime() - t0);
         return t;
+    }
+
+    /**
+     * Builds the trees not stored in this lazy artifact on {@code executor} with {@code tasks}
+     * tasks, and returns at once: nearest to the states masks are at first, then in the order
+     * decoding usually needs them (see {@link BackgroundTrees}). Masks keep working meanwhile; one
+     * that needs a tree being built waits for that tree only. Without this call every tree is
+     * built by the first mask that needs it (single-threaded mode). Call it at most once per
+     * artifact; returns a finished handle when nothing is left to build.
+     */
+    public synchronized BackgroundTrees buildTreesInBackground(java.util.concurrent.Executor executor, int tasks) {
+        if (tasks < 1) throw new IllegalArgumentException("tasks must be at least 1: " + tasks);
+        if (background != null) throw new IllegalStateException("trees are already built in the background");
+        BackgroundTrees bg = new BackgroundTrees(this, lazyTrees, terminals, maxTokenBytes);
+        if (lazyTrees == null) {
+            bg.start(Runnable::run, 1); // nothing to build: done at once
+            return bg;
+        }
+        background = bg;
+        bg.start(executor, tasks);
+        return bg;
     }
 
     /** Fully stored: index of the state's tree among the distinct trees. Otherwise: the state whose tree it uses. */
@@ -184,13 +213,12 @@ public final class Artifact {
         return counted == null ? scannerState : stateOffset[t] + counted.canonical(stateLocal[scannerState], maxTokenBytes);
     }
 
-    private TreeBuilder lazyTreeBuilder() {
-        TreeBuilder b = lazyBuilder;
-        if (b == null) {
-            b = new TreeBuilder(terminals, follow, first, VocabTrie.of(vocabulary), info.dynamicCap(), vocabulary.size());
-            lazyBuilder = b;
+    /** One builder per artifact (it caches per-terminal tables), made by the first build. */
+    private synchronized TreeBuilder lazyTreeBuilder() {
+        if (lazyBuilder == null) {
+            lazyBuilder = new TreeBuilder(terminals, follow, first, VocabTrie.of(vocabulary), info.dynamicCap(), vocabulary.size());
         }
-        return b;
+        return lazyBuilder;
     }
     public int stateOffset(int terminal) { return stateOffset[terminal]; }
     /** Terminal of a scanner state, or -1 for {@link #BETWEEN}. */
@@ -203,6 +231,14 @@ public final class Artifact {
         if (scannerState == BETWEEN) return "between";
         return terminals[stateTerminal[scannerState]].name() + ":" + stateLocal[scannerState];
     }
+
+    /** Tests: called after each lazy tree build. */
+    private volatile Runnable onLazyBuild;
+
+    void onLazyBuild(Runnable hook) { onLazyBuild = hook; }
+
+    /** True when the scanner state's tree is stored in the artifact (not built lazily). */
+    boolean isStored(int scannerState) { return treeOfState[scannerState] >= 0; }
 
     int[] treeOfStateArray() { return treeOfState; }
     BitSet[] followArray() { return follow; }

@@ -26,11 +26,24 @@ public final class MatcherStats {
     /** Groups whose tokens the walks ORed into masks, and the tokens those groups held. */
     static long groupsOred, tokensOred;
 
+    /** Lazy trees built (on any thread, masks or background tasks) and the time their builds took. */
+    private static final java.util.concurrent.atomic.AtomicLong treesBuilt = new java.util.concurrent.atomic.AtomicLong();
+    private static final java.util.concurrent.atomic.AtomicLong treeBuildNanos = new java.util.concurrent.atomic.AtomicLong();
+
+    static void treeBuilt(long nanos) {
+        treesBuilt.incrementAndGet();
+        treeBuildNanos.addAndGet(nanos);
+    }
+
     public static void enable(boolean on) { enabled = on; }
 
     public static boolean isEnabled() { return enabled; }
 
-    public static void reset() { masks = configurations = treeNodes = earleyScans = dynamicChecks = groupsSeen = groupsOred = tokensOred = 0; }
+    public static void reset() {
+        masks = configurations = treeNodes = earleyScans = dynamicChecks = groupsSeen = groupsOred = tokensOred = 0;
+        treesBuilt.set(0);
+        treeBuildNanos.set(0);
+    }
 
     /**
      * Parser states that {@code artifact} and the {@code live} matchers keep reachable (a graph
@@ -45,16 +58,18 @@ public final class MatcherStats {
 
     /** The counters so far. */
     public static Snapshot snapshot() {
-        return new Snapshot(masks, configurations, treeNodes, earleyScans, dynamicChecks, groupsSeen, groupsOred, tokensOred);
+        return new Snapshot(masks, configurations, treeNodes, earleyScans, dynamicChecks, groupsSeen, groupsOred, tokensOred,
+                treesBuilt.get(), treeBuildNanos.get());
     }
 
     public record Snapshot(long masks, long configurations, long treeNodes, long earleyScans, long dynamicChecks,
-                           long groupsSeen, long groupsOred, long tokensOred) {
+                           long groupsSeen, long groupsOred, long tokensOred, long treesBuilt, long treeBuildNanos) {
         /** This minus an earlier snapshot. */
         public Snapshot minus(Snapshot o) {
             return new Snapshot(masks - o.masks, configurations - o.configurations, treeNodes - o.treeNodes,
                     earleyScans - o.earleyScans, dynamicChecks - o.dynamicChecks, groupsSeen - o.groupsSeen,
-                    groupsOred - o.groupsOred, tokensOred - o.tokensOred);
+                    groupsOred - o.groupsOred, tokensOred - o.tokensOred, treesBuilt - o.treesBuilt,
+                    treeBuildNanos - o.treeBuildNanos);
         }
     }
 }

@@ -37,7 +37,9 @@ public final class GrammarCompiler {
     /** A compiled grammar for a source text, with the name/format recorded in the artifact. */
     public static Artifact compile(Grammar grammar, Vocabulary vocab, String sourceName, String sourceFormat,
                                    String sourceText, CompileOptions options) {
-        LexedGrammar lexed = options.fineTerminals() ? TerminalDerivation.deriveFine(grammar) : TerminalDerivation.derive(grammar);
+        java.util.function.Function<dev.domino.compiler.ir.Expr.TokenRef, dev.domino.runtime.TokenMatch> tokens =
+                ref -> TokenReferences.resolve(ref, vocab);
+        LexedGrammar lexed = options.fineTerminals() ? TerminalDerivation.deriveFine(grammar, tokens) : TerminalDerivation.derive(grammar, tokens);
         Terminal[] terminals = lexed.terminals().toArray(new Terminal[0]);
         Map<String, String> recorded = new TreeMap<>(options.extra());
         ArtifactInfo info = new ArtifactInfo(sourceName, sourceFormat, sha256(sourceText), recorded,

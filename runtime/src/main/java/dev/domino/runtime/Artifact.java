@@ -104,7 +104,23 @@ public final class Artifact {
         boolean[] ignored = new boolean[terminals.length];
         for (int t = 0; t < terminals.length; t++) ignored[t] = terminals[t].ignored();
         parser = new EarleyParser(grammar, ignored);
+        int tokenTerminalCount = 0;
+        for (Terminal t : terminals) if (t.tokens() != null) tokenTerminalCount++;
+        tokenTerminals = new int[tokenTerminalCount];
+        tokenTerminalMasks = new int[tokenTerminalCount][];
+        for (int t = 0, k = 0; t < terminals.length; t++) {
+            TokenMatch m = terminals[t].tokens();
+            if (m == null) continue;
+            for (int id : m.ids()) if (id >= vocabulary.size()) throw new IllegalArgumentException("token terminal names token " + id + " outside the vocabulary");
+            tokenTerminals[k] = t;
+            tokenTerminalMasks[k++] = m.negated() ? m.mask(vocabulary) : null;
+        }
     }
+
+    /** Terminals that match whole tokens by id ({@link Terminal#tokens()}), in terminal order. */
+    final int[] tokenTerminals;
+    /** For each token terminal, its negated set as a bitmask (32 tokens per int); null for a positive list. */
+    final int[][] tokenTerminalMasks;
 
     private void validate(TokenTree tree) {
         for (int t : tree.edgeTerminal) if (t < 0 || t >= terminals.length) throw new IllegalArgumentException("tree edge names unknown terminal " + t);
@@ -127,9 +143,18 @@ public final class Artifact {
     public static Artifact load(InputStream in) throws IOException { return ArtifactFormat.read(in); }
 
     /** A fresh matcher at the start of the output, with unlimited lookahead. */
-    public Matcher newMatcher() { return new Matcher(this, Matcher.UNLIMITED_LOOKAHEAD); }
+    public Matcher newMatcher() { return new Matcher(this, Matcher.UNLIMITED_LOOKAHEAD, vocabulary.eosIds()); }
 
-    public Matcher newMatcher(int lookahead) { return new Matcher(this, lookahead); }
+    /**
+     * A fresh matcher whose output ends with any of {@code stopTokens} (this request's EOS set,
+     * replacing the vocabulary's): a stop token is allowed where the output is a sentence, or where
+     * the grammar names it ({@code <|eom_id|>}); negated references ({@code !<[id]>}) never match it.
+     */
+    public Matcher newMatcher(int[] stopTokens) { return new Matcher(this, Matcher.UNLIMITED_LOOKAHEAD, stopTokens); }
+
+    public Matcher newMatcher(int lookahead, int[] stopTokens) { return new Matcher(this, lookahead, stopTokens); }
+
+    public Matcher newMatcher(int lookahead) { return new Matcher(this, lookahead, vocabulary.eosIds()); }
 
     public ArtifactInfo info() { return info; }
     public Vocabulary vocabulary() { return vocabulary; }

@@ -34,7 +34,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 5;
+    public static final int FORMAT_VERSION = 6;
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -193,6 +193,11 @@ public final class ArtifactFormat {
                 writeInts(out, d.table());
                 out.writeVarInt(t.counted() == null ? 0 : t.counted().max(), true);
                 if (t.counted() != null) out.writeVarInt(t.counted().min(), true);
+                out.writeBoolean(t.tokens() != null);
+                if (t.tokens() != null) {
+                    out.writeBoolean(t.tokens().negated());
+                    writeInts(out, t.tokens().ids());
+                }
             }
 
             mark(out, "parser_grammar");
@@ -275,7 +280,14 @@ public final class ArtifactFormat {
                 int countedMax = in.readVarInt(true); // 0: not counted
                 if (countedMax < 0 || countedMax > CountedLoop.MAX_STATES) throw new IllegalArgumentException("bad repeat count " + countedMax);
                 int countedMin = countedMax == 0 ? 0 : in.readVarInt(true);
-                terminals[t] = new Terminal(name, description, dfa, isIgnored, countedMax == 0 ? null : new CountedLoop(dfa, countedMin, countedMax));
+                TokenMatch tokens = null;
+                if (in.readBoolean()) {
+                    boolean negated = in.readBoolean();
+                    int[] ids = readInts(in);
+                    for (int id : ids) if (id < 0 || id >= vocabSize) throw new IllegalArgumentException("token terminal names token " + id + " outside the vocabulary");
+                    tokens = new TokenMatch(ids, negated);
+                }
+                terminals[t] = new Terminal(name, description, dfa, isIgnored, countedMax == 0 ? null : new CountedLoop(dfa, countedMin, countedMax), tokens);
             }
 
             int nonterminals = length(in, 1 << 24);

@@ -26,6 +26,8 @@ public final class Matcher {
     private final Artifact artifact;
     private final EarleyParser parser;
     private final int lookahead;
+    /** This request's stop tokens (sorted): they end the output where it is a sentence. */
+    private final int[] stopIds;
     private History history;
     /** Why the matcher is in the error state; null while it is not (see {@link #isError()}). */
     private String errorReason;
@@ -33,11 +35,18 @@ public final class Matcher {
     /** Immutable history node: the configurations after {@code depth} committed tokens. */
     private record History(Configurations configs, History previous, int depth, boolean terminated) {}
 
-    Matcher(Artifact artifact, int lookahead) {
+    Matcher(Artifact artifact, int lookahead, int[] stopTokens) {
         if (lookahead < 0) throw new IllegalArgumentException("lookahead must be >= 0");
         this.artifact = artifact;
         this.parser = artifact.parser;
         this.lookahead = lookahead;
+        int[] stops = java.util.Arrays.stream(stopTokens).sorted().distinct().toArray();
+        for (int id : stops) {
+            if (id < 0 || id >= artifact.vocabulary().size()) {
+                throw new IllegalArgumentException("stop token " + id + " outside the vocabulary (size " + artifact.vocabulary().size() + ")");
+            }
+        }
+        this.stopIds = stops;
         reset();
     }
 
@@ -45,12 +54,19 @@ public final class Matcher {
         this.artifact = other.artifact;
         this.parser = other.parser;
         this.lookahead = other.lookahead;
+        this.stopIds = other.stopIds;
         this.history = other.history;
         this.errorReason = other.errorReason;
     }
 
     public Artifact artifact() { return artifact; }
     public int lookahead() { return lookahead; }
+
+    /** This request's stop tokens (a copy, sorted). */
+    public int[] stopTokens() { return stopIds.clone(); }
+
+    /** Whether the id is one of this request's stop tokens. */
+    public boolean isStopToken(int id) { return java.util.Arrays.binarySearch(stopIds, id) >= 0; }
 
     /** Back to the start of the output. */
     public void reset() {
@@ -119,16 +135,103 @@ public final class Matcher {
 
     private boolean commit(int tokenId) {
         Vocabulary v = artifact.vocabulary();
-        if (v.isEos(tokenId)) {
-            if (!isSentence(history.configs)) return false;
+        boolean stop = isStopToken(tokenId);
+        if (stop && isSentence(history.configs)) {
             history = new History(history.configs, history, history.depth + 1, true);
             return true;
         }
-        if (!v.isGrammarToken(tokenId)) return false;
-        Configurations next = advance(history.configs, v.bytes(tokenId));
+        Configurations next = stop || !v.isGrammarToken(tokenId) ? null : advance(history.configs, v.bytes(tokenId));
+        if (artifact.tokenTerminals.length > 0) next = union(next, advanceByTokenTerminals(history.configs, tokenId, stop));
         if (next == null) return false;
         history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
         return true;
+    }
+
+    // ---------------------------------------------------------------- token terminals
+
+    /**
+     * The parser state where configuration (p, q) stands at a terminal boundary (between
+     * terminals, or at the end of terminal q's match), or null when it is inside a terminal
+     * that cannot end here: only there can a whole token be scanned as a token terminal.
+     */
+    private EarleyState atBoundary(EarleyState p, int q) {
+        if (q == Artifact.BETWEEN) return p;
+        int t = artifact.stateTerminal(q);
+        if (!artifact.terminal(t).isAccepting(artifact.stateLocal(q))) return null;
+        EarleyState p2 = parser.scan(p, t);
+        return p2 == parser.dead ? null : p2;
+    }
+
+    /** Configurations after scanning token {@code id} as a token terminal; null when none matches. */
+    private Configurations advanceByTokenTerminals(Configurations c, int id, boolean stop) {
+        Configurations.Builder out = null;
+        for (int i = 0; i < c.size(); i++) {
+            EarleyState p = atBoundary(c.parsers[i], c.scanStates[i]);
+            if (p == null) continue;
+            for (int t : artifact.tokenTerminals) {
+                TokenMatch m = artifact.terminal(t).tokens();
+                if (!p.expects(t) || !m.matches(id) || (stop && m.negated())) continue;
+                EarleyState p2 = parser.scan(p, t);
+                if (p2 == parser.dead) continue;
+                if (out == null) out = new Configurations.Builder();
+                out.add(p2, Artifact.BETWEEN);
+            }
+        }
+        return out == null ? null : out.build();
+    }
+
+    private static Configurations union(Configurations a, Configurations b) {
+        if (a == null) return b;
+        if (b == null) return a;
+        Configurations.Builder out = new Configurations.Builder();
+        for (int i = 0; i < a.size(); i++) out.add(a.parsers[i], a.scanStates[i]);
+        for (int i = 0; i < b.size(); i++) out.add(b.parsers[i], b.scanStates[i]);
+        return out.build();
+    }
+
+    /** ORs the tokens the live token terminals allow (negated sets: one precomputed mask each). */
+    private void maskTokenTerminals(Configurations c, int[] mask, int base) {
+        long orNegated = 0; // token terminals (by index < 64) whose negated mask is already ORed
+        for (int i = 0; i < c.size(); i++) {
+            EarleyState p = atBoundary(c.parsers[i], c.scanStates[i]);
+            if (p == null) continue;
+            for (int k = 0; k < artifact.tokenTerminals.length; k++) {
+                int t = artifact.tokenTerminals[k];
+                if (!p.expects(t)) continue;
+                int[] negated = artifact.tokenTerminalMasks[k];
+                if (negated == null) {
+                    for (int id : artifact.terminal(t).tokens().ids()) mask[base + (id >>> 5)] |= 1 << id;
+                } else if (k >= 64 || (orNegated & (1L << k)) == 0) {
+                    orNegated |= k < 64 ? 1L << k : 0;
+                    for (int w = 0; w < negated.length; w++) mask[base + w] |= negated[w];
+                }
+            }
+        }
+    }
+
+    /** Whether some live configuration expects a token terminal (for {@link Speculator}). */
+    boolean expectsTokenTerminal() {
+        if (artifact.tokenTerminals.length == 0) return false;
+        Configurations c = history.configs;
+        for (int i = 0; i < c.size(); i++) {
+            EarleyState p = atBoundary(c.parsers[i], c.scanStates[i]);
+            if (p == null) continue;
+            for (int t : artifact.tokenTerminals) if (p.expects(t)) return true;
+        }
+        return false;
+    }
+
+    /** Whether a positive token reference the configurations expect names {@code id}. */
+    private boolean namedByTokenTerminal(Configurations c, int id) {
+        for (int i = 0; i < c.size(); i++) {
+            EarleyState p = atBoundary(c.parsers[i], c.scanStates[i]);
+            if (p == null) continue;
+            for (int t : artifact.tokenTerminals) {
+                TokenMatch m = artifact.terminal(t).tokens();
+                if (!m.negated() && p.expects(t) && m.matches(id)) return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -152,9 +255,11 @@ public final class Matcher {
         if (errorReason != null) return !history.terminated && artifact.vocabulary().isEos(tokenId);
         if (history.terminated) return false;
         Vocabulary v = artifact.vocabulary();
-        if (v.isEos(tokenId)) return isSentence(history.configs);
-        if (!v.isGrammarToken(tokenId)) return false;
-        return isViable(history.configs, v.bytes(tokenId));
+        if (isStopToken(tokenId)) {
+            return isSentence(history.configs) || artifact.tokenTerminals.length > 0 && namedByTokenTerminal(history.configs, tokenId);
+        }
+        if (v.isGrammarToken(tokenId) && isViable(history.configs, v.bytes(tokenId))) return true;
+        return artifact.tokenTerminals.length > 0 && advanceByTokenTerminals(history.configs, tokenId, false) != null;
     }
 
     // ---------------------------------------------------------------- error state
@@ -266,7 +371,15 @@ public final class Matcher {
                 checkDynamic(tree.dynamicTokens, single, mask, base);
             }
         }
-        if (isSentence(c)) for (int eos : v.eosIds()) mask[base + (eos >>> 5)] |= 1 << eos;
+        boolean tokenTerminals = artifact.tokenTerminals.length > 0;
+        if (tokenTerminals) maskTokenTerminals(c, mask, base);
+        // stop tokens: allowed where the output may end, or where the grammar names them
+        boolean sentence = isSentence(c);
+        for (int stop : stopIds) {
+            boolean allowed = sentence || tokenTerminals && namedByTokenTerminal(c, stop);
+            if (allowed) mask[base + (stop >>> 5)] |= 1 << stop;
+            else mask[base + (stop >>> 5)] &= ~(1 << stop);
+        }
     }
 
     /**

@@ -136,9 +136,11 @@ public final class Speculator {
      */
     public int forcedToken(Matcher matcher) {
         if (matcher.isTerminated()) return -1;
+        // a token reference expected here (<|eom_id|>, !<[id]>) adds tokens this byte walk does not see
+        if (matcher.expectsTokenTerminal()) return -1;
         int[] found = {-1, 0}; // first legal token, number found
         if (matcher.isAccepting()) {
-            for (int eos : artifact.vocabulary().eosIds()) {
+            for (int eos : matcher.stopTokens()) {
                 if (found[1]++ == 0) found[0] = eos;
             }
             if (found[1] >= 2) return -1;

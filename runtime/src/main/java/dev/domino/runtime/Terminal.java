@@ -11,11 +11,28 @@ package dev.domino.runtime;
  *                    invisible to the parser
  * @param counted     non-null for {@code body{1,max}} kept as a loop plus a counter: its local
  *                    scanner states are (count, loop state), see {@link CountedLoop}
+ * @param tokens      non-null for a token terminal ({@code <|eot_id|>}, {@code !<[id]>}): it matches
+ *                    whole tokens by id, and its automaton accepts nothing (one state, no transitions)
  */
-public record Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted) {
+public record Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens) {
 
     public Terminal(String name, String description, ByteDfa dfa, boolean ignored) {
-        this(name, description, dfa, ignored, null);
+        this(name, description, dfa, ignored, null, null);
+    }
+
+    public Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted) {
+        this(name, description, dfa, ignored, counted, null);
+    }
+
+    /** A token terminal: no bytes, whole tokens by id. */
+    public static Terminal ofTokens(String name, TokenMatch tokens) {
+        return new Terminal(name, name, new ByteDfa(1, 0, new boolean[1], filled(256)), false, null, tokens);
+    }
+
+    private static int[] filled(int n) {
+        int[] a = new int[n];
+        java.util.Arrays.fill(a, -1);
+        return a;
     }
 
     /** Local scanner states (for a counted terminal more than its automaton has). */

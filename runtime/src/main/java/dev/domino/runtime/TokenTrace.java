@@ -62,11 +62,12 @@ public final class TokenTrace {
         Vocabulary v = a.vocabulary();
         if (id < 0 || id >= v.size()) throw new IllegalArgumentException("token id " + id + " outside the vocabulary (size " + v.size() + ")");
         if (matcher.isTerminated()) return new Result(false, List.of(), 0, "the output is already terminated (EOS accepted)", 0);
-        if (v.isEos(id)) {
-            return matcher.isAccepting() ? new Result(true, List.of(), -1, null, matcher.configurations().size())
-                    : new Result(false, List.of(), 0, "EOS is only allowed after a complete sentence", 0);
+        if (matcher.isStopToken(id) && matcher.isAccepting()) return new Result(true, List.of(), -1, null, matcher.configurations().size());
+        if (v.isSpecial(id) || matcher.isStopToken(id)) {
+            if (matcher.isAllowed(id)) return new Result(true, List.of(), -1, null, matcher.configurations().size()); // a token reference
+            return new Result(false, List.of(), 0, matcher.isStopToken(id) ? "EOS is only allowed after a complete sentence"
+                    : "special token: never matches grammar text, and no token reference allows it here", 0);
         }
-        if (v.isSpecial(id)) return new Result(false, List.of(), 0, "special token: never matches grammar text", 0);
         if (v.bytes(id).length == 0) return new Result(false, List.of(), 0, "token has no bytes", 0);
         return explainBytes(matcher, v.bytes(id));
     }

@@ -137,6 +137,7 @@ final class ByteNfa {
             ruleTemplates.put(ref.name(), f);
             return f;
         } else {
+            if (e instanceof Expr.TokenRef t) throw new IllegalStateException("token reference " + t.display() + " inside a terminal (token references match whole tokens, not text)");
             throw new IllegalArgumentException("unknown expression " + e);
         }
         return new Fragment(start, end, firstState, states, firstEdge, edges);

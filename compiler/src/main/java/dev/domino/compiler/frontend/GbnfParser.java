@@ -125,10 +125,9 @@ public final class GbnfParser {
             } else if (c == '.') {
                 in.next();
                 items.add(new Expr.Chars(CodePointSet.ANY));
-            } else if (c == '<' || (c == '!' && in.peek(1) == '<')) {
-                // llama.cpp's newer token matching (<[id]>, <text>, !<...>) works on tokenizer
-                // tokens, which the character-level IR cannot express.
-                throw in.error("token references like <...> are not supported", at);
+            } else if (TokenRefSyntax.startsAt(in)) {
+                // llama.cpp's token matching: <[id]>, <|eot_id|>, !<...> (whole tokens, by id)
+                items.add(TokenRefSyntax.read(in));
             } else if (c == '*' || c == '+' || c == '?' || c == '{') {
                 if (items.isEmpty()) {
                     throw in.error("expected an item before " + GrammarText.describe(c), at);

@@ -52,7 +52,9 @@ public final class LarkParser {
 
     private LarkParser(String source) {
         this.in = new GrammarText(source);
-        this.tokens = new Lexer(in).run();
+        Lexer lexer = new Lexer(in);
+        this.tokens = lexer.run();
+        this.tokenRefs = lexer.tokenRefs;
     }
 
     /** Parses a Lark grammar; throws {@link GrammarException} with a position on any error. */
@@ -194,7 +196,7 @@ public final class LarkParser {
     }
 
     private static boolean startsAtom(Token tok) {
-        return tok.kind == Kind.NAME || tok.kind == Kind.STRING || tok.kind == Kind.REGEX
+        return tok.kind == Kind.NAME || tok.kind == Kind.STRING || tok.kind == Kind.REGEX || tok.kind == Kind.TOKEN
                 || tok.isOp("(") || tok.isOp("[");
     }
 
@@ -263,6 +265,9 @@ public final class LarkParser {
             }
             case REGEX -> {
                 return regex(tok);
+            }
+            case TOKEN -> {
+                return tokenRefs.get(tok.pos);
             }
             default -> { }
         }
@@ -392,7 +397,10 @@ public final class LarkParser {
 
     // ---- lexer --------------------------------------------------------------------------------------
 
-    private enum Kind { NAME, STRING, REGEX, NUMBER, OP, DIRECTIVE, NL, EOF }
+    private enum Kind { NAME, STRING, REGEX, NUMBER, OP, DIRECTIVE, NL, EOF, TOKEN }
+
+    /** Token references by the position of their token. */
+    private final java.util.Map<Integer, Expr.TokenRef> tokenRefs;
 
     /**
      * A token. {@code value} is the decoded text of strings and the pattern of regexes;
@@ -420,6 +428,9 @@ public final class LarkParser {
 
         Lexer(GrammarText in) { this.in = in; }
 
+        /** Token references by the position of their token. */
+        final java.util.Map<Integer, Expr.TokenRef> tokenRefs = new java.util.HashMap<>();
+
         List<Token> run() {
             while (true) {
                 skipBlanksAndComments();
@@ -446,8 +457,10 @@ public final class LarkParser {
                     if (!isNameStart(in.peek())) throw in.error("expected a directive name after '%'", start);
                     name();
                     add(Kind.DIRECTIVE, start);
-                } else if (c == '<') {
-                    throw in.error("special tokens <...> are not supported", start);
+                } else if (TokenRefSyntax.startsAt(in)) {
+                    // llguidance's special tokens: <|python_tag|>, <[128010]>, <[128000-128255]>
+                    tokenRefs.put(start, TokenRefSyntax.read(in));
+                    add(Kind.TOKEN, start);
                 } else if (c == '@') {
                     throw in.error("sub-grammar references @... are not supported", start);
                 } else {

@@ -38,6 +38,34 @@ public sealed interface Expr {
     /** A reference to a named rule; line/column point at the reference for error messages. */
     record Ref(String name, int line, int column) implements Expr {}
 
+    /**
+     * A reference to whole tokens of the model's vocabulary, never their text: by text
+     * ({@code <|eot_id|>}, {@code <think>}: {@code text} is the token's exact text, brackets included) or by id ranges
+     * ({@code <[128009]>}, {@code <[128000-128255]>}: {@code ranges} holds inclusive {lo, hi} pairs,
+     * {@code text} is null). {@code negated} ({@code !<[id]>}): any single token but those.
+     * Resolved against a vocabulary when the grammar is compiled (an unknown token is an error there).
+     */
+    record TokenRef(String text, List<int[]> ranges, boolean negated, int line, int column) implements Expr {
+        public TokenRef {
+            ranges = ranges == null ? List.of() : List.copyOf(ranges);
+            if ((text == null) == ranges.isEmpty()) throw new IllegalArgumentException("a token reference names a text or id ranges");
+        }
+
+        /** As written in a grammar: {@code <|eot_id|>}, {@code !<[1-3,7]>}. */
+        public String display() {
+            StringBuilder sb = new StringBuilder(negated ? "!" : "");
+            if (text != null) return sb.append(text).toString();
+            sb.append("<[");
+            for (int i = 0; i < ranges.size(); i++) {
+                int[] r = ranges.get(i);
+                if (i > 0) sb.append(',');
+                sb.append(r[0]);
+                if (r[1] != r[0]) sb.append('-').append(r[1]);
+            }
+            return sb.append("]>").toString();
+        }
+    }
+
     Expr EMPTY = new Seq(List.of());
     Expr NOTHING = new Alt(List.of());
 

@@ -49,6 +49,8 @@ public final class ExprPrinter {
         } else if (e instanceof Expr.Chars c) {
             if (c.set().equals(CodePointSet.ANY)) sb.append('.');
             else sb.append(c.set());
+        } else if (e instanceof Expr.TokenRef t) {
+            sb.append(t.display());
         } else if (e instanceof Expr.Ref r) {
             sb.append(r.name());
         } else if (e instanceof Expr.Seq s) {

@@ -10,6 +10,7 @@ import dev.domino.runtime.ByteDfa;
 import dev.domino.runtime.CountedLoop;
 import dev.domino.runtime.ParserGrammar;
 import dev.domino.runtime.Terminal;
+import dev.domino.runtime.TokenMatch;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Splits a grammar into terminals and a parser-level CFG without changing its language.
@@ -56,6 +58,11 @@ public final class TerminalDerivation {
     private final List<Boolean> terminalNullable = new ArrayList<>();
     private final List<Boolean> terminalIgnored = new ArrayList<>();
     private final List<int[]> terminalCounted = new ArrayList<>(); // {min, max}; null: an ordinary terminal
+    private final List<TokenMatch> terminalTokens = new ArrayList<>(); // non-null: a token terminal
+    /** Resolves token references against the vocabulary; null when there is none (then they are an error). */
+    private final Function<Expr.TokenRef, TokenMatch> tokenResolver;
+    /** What {@link #refs} reports for a token reference: a "rule" that is never regular. */
+    private static final String TOKEN_REFERENCE = "<token reference>";
 
     // parser-level construction
     private final List<String> ntNames = new ArrayList<>();
@@ -65,14 +72,25 @@ public final class TerminalDerivation {
     private final Set<Integer> intentionallyEmpty = new HashSet<>();
     private int freshCounter;
 
-    private TerminalDerivation(Grammar g, boolean fineTerminals) {
+    private TerminalDerivation(Grammar g, boolean fineTerminals, Function<Expr.TokenRef, TokenMatch> tokenResolver) {
         this.source = g;
+        this.tokenResolver = tokenResolver;
         this.fineTerminals = fineTerminals;
         this.lexicalMode = !g.lexicalRules().isEmpty() || !g.ignored().isEmpty();
         this.automata = new DfaBuilder(name -> rules.get(name));
     }
 
-    public static LexedGrammar derive(Grammar g) { return new TerminalDerivation(g, false).run(); }
+    public static LexedGrammar derive(Grammar g) { return new TerminalDerivation(g, false, null).run(); }
+
+    /** As {@link #derive(Grammar)}; token references ({@code <|eot_id|>}) resolved by {@code tokens}. */
+    public static LexedGrammar derive(Grammar g, Function<Expr.TokenRef, TokenMatch> tokens) {
+        return new TerminalDerivation(g, false, tokens).run();
+    }
+
+    /** As {@link #deriveFine(Grammar)}; token references resolved by {@code tokens}. */
+    public static LexedGrammar deriveFine(Grammar g, Function<Expr.TokenRef, TokenMatch> tokens) {
+        return new TerminalDerivation(g, true, tokens).run();
+    }
 
     /**
      * Derived mode with small terminals: a regular rule or group becomes a terminal only if it
@@ -80,7 +98,7 @@ public final class TerminalDerivation {
      * (JSON Schema) use it so that one string or number terminal serves every property, and
      * its trees and vocabulary walks are shared.
      */
-    public static LexedGrammar deriveFine(Grammar g) { return new TerminalDerivation(g, true).run(); }
+    public static LexedGrammar deriveFine(Grammar g) { return new TerminalDerivation(g, true, null).run(); }
 
     private LexedGrammar run() {
         if (!source.rules().containsKey(source.start())) {
@@ -100,6 +118,9 @@ public final class TerminalDerivation {
         if (lexicalMode) {
             for (String name : source.lexicalRules()) {
                 if (!regularRules.contains(name)) {
+                    if (refs(rules.get(name)).contains(TOKEN_REFERENCE)) {
+                        throw error("terminal '" + name + "' contains a token reference; token references belong in rules, not terminals", name);
+                    }
                     throw error("terminal '" + name + "' is recursive or refers to a rule; terminals must be regular", name);
                 }
                 terminalRules.add(name);
@@ -140,6 +161,7 @@ public final class TerminalDerivation {
     }
 
     private boolean classify(String name, Map<String, Integer> state) {
+        if (!rules.containsKey(name)) return false; // a token reference: never regular
         Integer s = state.get(name);
         if (s != null) return s == 2; // visiting counts as a cycle: not regular
         state.put(name, 1);
@@ -162,6 +184,8 @@ public final class TerminalDerivation {
         Set<String> out;
         if (e instanceof Expr.Ref r) {
             out = Set.of(r.name());
+        } else if (e instanceof Expr.TokenRef) {
+            out = Set.of(TOKEN_REFERENCE);
         } else if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat) {
             List<Expr> children = e instanceof Expr.Seq s ? s.items() : e instanceof Expr.Alt a ? a.options()
                     : List.of(((Expr.Repeat) e).body());
@@ -287,6 +311,27 @@ public final class TerminalDerivation {
         terminalNullable.add(nullable);
         terminalIgnored.add(false);
         terminalCounted.add(null);
+        terminalTokens.add(null);
+        return t;
+    }
+
+    /** The terminal of a token reference (one per distinct token set). */
+    private int tokenTerminal(Expr.TokenRef ref) {
+        if (tokenResolver == null) {
+            throw new GrammarException("token reference " + ref.display() + " needs a vocabulary to resolve it", ref.line(), ref.column());
+        }
+        TokenMatch match = tokenResolver.apply(ref);
+        Integer existing = terminalIndex.get(match);
+        if (existing != null) return existing;
+        int t = terminalNames.size();
+        terminalIndex.put(match, t);
+        terminalNames.add(ref.display());
+        terminalExprs.add(ref);
+        terminalAutomata.add(Terminal.ofTokens(ref.display(), match).dfa());
+        terminalNullable.add(false);
+        terminalIgnored.add(false);
+        terminalCounted.add(null);
+        terminalTokens.add(match);
         return t;
     }
 
@@ -393,6 +438,7 @@ public final class TerminalDerivation {
     }
 
     private int symbolUncached(Expr e) {
+        if (e instanceof Expr.TokenRef ref) return -1 - tokenTerminal(ref);
         if (e instanceof Expr.Ref r) {
             if (isTerminalRule(r.name())) {
                 int t = terminalFor("rule " + r.name(), r, r.name());
@@ -567,6 +613,7 @@ public final class TerminalDerivation {
         terminalNullable.add(false);
         terminalIgnored.add(false);
         terminalCounted.add(new int[] {min, max});
+        terminalTokens.add(null);
         return t;
     }
 
@@ -680,6 +727,12 @@ public final class TerminalDerivation {
             ByteDfa dfa = terminalAutomata.get(t);
             if (dfa == null) { tMap[t] = -1; continue; } // empty ignored terminal
             int[] counted = terminalCounted.get(t);
+            TokenMatch tokens = terminalTokens.get(t);
+            if (tokens != null) {
+                tMap[t] = terminals.size();
+                terminals.add(Terminal.ofTokens(terminalNames.get(t), tokens));
+                continue;
+            }
             if (!terminalIgnored.get(t)) {
                 List<Object> language = counted == null ? List.of(dfa) : List.of(dfa, counted[0], counted[1]);
                 Integer same = byLanguage.get(language);
@@ -702,7 +755,11 @@ public final class TerminalDerivation {
         boolean[] ignored = new boolean[terminals.size()];
         for (int t = 0; t < ignored.length; t++) ignored[t] = terminals.get(t).ignored();
         FollowSets follow = new FollowSets(grammar, ignored);
-        return new LexedGrammar(terminals, grammar, follow.follow(), follow.first());
+        // after a token terminal the scanner is between terminals again, as at the start: the
+        // between-terminals tree must hold what may follow one, not only what may begin the output
+        BitSet first = follow.first();
+        for (int t = 0; t < terminals.size(); t++) if (terminals.get(t).tokens() != null) first.or(follow.follow()[t]);
+        return new LexedGrammar(terminals, grammar, follow.follow(), first);
     }
 
     private boolean usedByReachable(int nt, boolean[] reachable, boolean[] productive) {

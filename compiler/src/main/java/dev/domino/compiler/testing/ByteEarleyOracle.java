@@ -3,6 +3,9 @@ package dev.domino.compiler.testing;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.TokenReferences;
+import dev.domino.runtime.TokenMatch;
+import dev.domino.runtime.Vocabulary;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -49,6 +52,10 @@ public final class ByteEarleyOracle {
     private static int terminal(int lo, int hi) { return -(1 + ((lo << 8) | hi)); }
     private static int termLo(int sym) { return ((-sym - 1) >> 8) & 0xFF; }
     private static int termHi(int sym) { return (-sym - 1) & 0xFF; }
+    // A token reference (whole tokens by id, see Expr.TokenRef) is the terminal -(65537 + k), k into tokenSets.
+    private static int tokenTerminal(int k) { return -(65537 + k); }
+    private static boolean isByteTerminal(int sym) { return sym < 0 && sym >= -65536; }
+    private static int tokenIndex(int sym) { return -sym - 65537; }
 
     private final int[] prodLhs;     // production -> left-hand nonterminal
     private final int[] prodStart;   // production -> its first dotted position
@@ -58,12 +65,26 @@ public final class ByteEarleyOracle {
     private final boolean[] nullable;
     private final int acceptPos;     // S' -> IGN S •
     private final State startState;
+    /** The vocabulary token references were resolved against; null when the grammar has none. */
+    private final Vocabulary vocabulary;
+    /** Token sets of the grammar's token references, by index (see {@link #tokenTerminal}). */
+    private final List<TokenMatch> tokenSets;
+    /** Gives every Earley set a distinct id: item keys name their origin set by it. */
+    private final java.util.concurrent.atomic.AtomicInteger ids = new java.util.concurrent.atomic.AtomicInteger();
 
     /** Dead state: nothing can follow. Shared; advancing it stays dead. */
-    private static final State DEAD = new State(-1);
+    private static final State DEAD = new State(-1, -1);
 
-    public ByteEarleyOracle(Grammar grammar) {
-        Builder b = new Builder(grammar);
+    public ByteEarleyOracle(Grammar grammar) { this(grammar, null); }
+
+    /**
+     * A recognizer over tokens as well as bytes: the grammar's token references ({@code <|eot_id|>},
+     * {@code !<[id]>}) are resolved against {@code vocabulary} and scan whole tokens by id
+     * ({@link #advanceToken}, {@link #allowedTokens}).
+     */
+    public ByteEarleyOracle(Grammar grammar, Vocabulary vocabulary) {
+        this.vocabulary = vocabulary;
+        Builder b = new Builder(grammar, vocabulary);
         int startNt = b.buildStart();
         List<List<int[]>> prods = b.prods;
         int nts = prods.size();
@@ -127,13 +148,14 @@ public final class ByteEarleyOracle {
 
         if (productive[startNt]) {
             acceptPos = prodStart[0] + rhss.get(0).length;
-            State s0 = new State(0);
+            State s0 = new State(0, ids.getAndIncrement());
             s0.add(prodStart[0], s0);
             startState = close(s0);
         } else {
             acceptPos = -1;
             startState = DEAD; // the language is empty
         }
+        tokenSets = List.copyOf(b.tokenSets);
     }
 
     private static boolean allProductive(int[] rhs, boolean[] productive) {
@@ -203,6 +225,73 @@ public final class ByteEarleyOracle {
         return out;
     }
 
+    /**
+     * The state after token {@code id} (not a stop token): its bytes as grammar text (unless it is a
+     * special token or has no bytes), united with scanning it whole where a token reference that
+     * matches it may come next. Dead when neither way is viable.
+     */
+    public State advanceToken(State s, int id) {
+        if (!s.isViable()) return DEAD;
+        State byBytes = vocabulary.isGrammarToken(id) ? advance(s, vocabulary.bytes(id)) : DEAD;
+        State next = new State(s.index + 1, ids.getAndIncrement());
+        for (int i : s.scanItems) {
+            int sym = posSym[s.pos[i]];
+            if (!isByteTerminal(sym) && tokenSets.get(tokenIndex(sym)).matches(id)) next.add(s.pos[i] + 1, s.origin[i]);
+        }
+        if (next.size == 0) return byBytes;
+        // one Earley set holding both ways: the byte way's items keep their origins
+        for (int i = 0; byBytes.isViable() && i < byBytes.size; i++) next.add(byBytes.pos[i], byBytes.origin[i]);
+        return close(next);
+    }
+
+    /**
+     * The tokens allowed after {@code s} for a request that stops on {@code stopTokens}: tokens whose
+     * bytes keep it viable (grammar text), tokens a reference that may come next matches, and a stop
+     * token where the output is a sentence or a positive reference names it (negated references
+     * never match stop tokens).
+     */
+    public BitSet allowedTokens(State s, int[] stopTokens) {
+        List<byte[]> texts = new ArrayList<>(vocabulary.size());
+        for (int id = 0; id < vocabulary.size(); id++) texts.add(vocabulary.isGrammarToken(id) ? vocabulary.bytes(id) : null);
+        BitSet out = new BitSet(vocabulary.size());
+        if (!s.isViable()) return out;
+        List<Integer> grammarIds = new ArrayList<>();
+        List<byte[]> grammarBytes = new ArrayList<>();
+        for (int id = 0; id < texts.size(); id++) if (texts.get(id) != null) { grammarIds.add(id); grammarBytes.add(texts.get(id)); }
+        BitSet viable = viableTokens(s, grammarBytes);
+        for (int i = viable.nextSetBit(0); i >= 0; i = viable.nextSetBit(i + 1)) out.set(grammarIds.get(i));
+        for (int i : s.scanItems) {
+            int sym = posSym[s.pos[i]];
+            if (isByteTerminal(sym)) continue;
+            TokenMatch m = tokenSets.get(tokenIndex(sym));
+            for (int id = 0; id < vocabulary.size(); id++) {
+                if (m.negated() ? vocabulary.bytes(id).length > 0 && m.matches(id) : m.matches(id)) out.set(id);
+            }
+        }
+        for (int stop : stopTokens) {
+            boolean named = false;
+            for (int i : s.scanItems) {
+                int sym = posSym[s.pos[i]];
+                if (!isByteTerminal(sym) && !tokenSets.get(tokenIndex(sym)).negated() && tokenSets.get(tokenIndex(sym)).matches(stop)) named = true;
+            }
+            if (s.complete || named) out.set(stop); else out.clear(stop);
+        }
+        return out;
+    }
+
+    /** The state after stop token {@code id} matched by a positive token reference (not as the end of the output). */
+    public State advanceNamedToken(State s, int id) {
+        if (!s.isViable()) return DEAD;
+        State next = new State(s.index + 1, ids.getAndIncrement());
+        for (int i : s.scanItems) {
+            int sym = posSym[s.pos[i]];
+            if (!isByteTerminal(sym) && !tokenSets.get(tokenIndex(sym)).negated() && tokenSets.get(tokenIndex(sym)).matches(id)) {
+                next.add(s.pos[i] + 1, s.origin[i]);
+            }
+        }
+        return next.size == 0 ? DEAD : close(next);
+    }
+
     /** Convenience: advances by the UTF-8 bytes of {@code text}. */
     public State advance(State s, String text) { return advance(s, text.getBytes(StandardCharsets.UTF_8)); }
 
@@ -215,7 +304,7 @@ public final class ByteEarleyOracle {
         BitSet out = new BitSet(256);
         for (int i : s.scanItems) {
             int sym = posSym[s.pos[i]];
-            out.set(termLo(sym), termHi(sym) + 1);
+            if (isByteTerminal(sym)) out.set(termLo(sym), termHi(sym) + 1);
         }
         return out;
     }
@@ -233,6 +322,7 @@ public final class ByteEarleyOracle {
      */
     public static final class State {
         final int index; // bytes read since the start; -1 for the dead state
+        final int id;    // distinct per set of one oracle (item keys name origins by it); -1 for the dead state
         int size;
         int[] pos = new int[8];
         State[] origin = new State[8];
@@ -242,7 +332,7 @@ public final class ByteEarleyOracle {
         long[] waiting = new long[0];   // sorted (nonterminal << 32 | item index)
         boolean complete;
 
-        State(int index) { this.index = index; }
+        State(int index, int id) { this.index = index; this.id = id; }
 
         boolean isViable() { return size > 0; }
 
@@ -253,7 +343,7 @@ public final class ByteEarleyOracle {
         public int itemCount() { return size; }
 
         void add(int p, State o) {
-            if (!seen.add(((long) p << 32) | o.index)) return;
+            if (!seen.add(((long) p << 32) | o.id)) return;
             if (size == pos.length) {
                 pos = Arrays.copyOf(pos, size * 2);
                 origin = Arrays.copyOf(origin, size * 2);
@@ -270,10 +360,10 @@ public final class ByteEarleyOracle {
 
     /** Scans byte {@code b} from {@code s} and closes the new set. */
     private State step(State s, int b) {
-        State next = new State(s.index + 1);
+        State next = new State(s.index + 1, ids.getAndIncrement());
         for (int i : s.scanItems) {
             int sym = posSym[s.pos[i]];
-            if (b >= termLo(sym) && b <= termHi(sym)) next.add(s.pos[i] + 1, s.origin[i]);
+            if (isByteTerminal(sym) && b >= termLo(sym) && b <= termHi(sym)) next.add(s.pos[i] + 1, s.origin[i]);
         }
         return next.size == 0 ? DEAD : close(next);
     }
@@ -314,7 +404,7 @@ public final class ByteEarleyOracle {
         for (int i = 0; i < cur.size; i++) {
             int sym = posSym[cur.pos[i]];
             if (sym == END) {
-                if (cur.pos[i] == acceptPos && cur.origin[i].index == 0) cur.complete = true;
+                if (cur.pos[i] == acceptPos && cur.origin[i].id == 0) cur.complete = true;
             } else if (sym >= 0) {
                 waiting[waits++] = ((long) sym << 32) | i;
             } else {
@@ -382,8 +472,10 @@ public final class ByteEarleyOracle {
         final Map<Expr, Integer> parserMemo = new HashMap<>(); // structurally equal exprs share
         final Map<Expr, Integer> lexMemo = new HashMap<>();    // a nonterminal, per mode
         int ign = -1;                                          // IGN, or -1 if nothing is ignored
+        final Vocabulary vocabulary;                           // resolves token references; may be null
+        final List<TokenMatch> tokenSets = new ArrayList<>();
 
-        Builder(Grammar g) { this.g = g; }
+        Builder(Grammar g, Vocabulary vocabulary) { this.g = g; this.vocabulary = vocabulary; }
 
         int newNt() { prods.add(new ArrayList<>()); return prods.size() - 1; }
 
@@ -419,7 +511,14 @@ public final class ByteEarleyOracle {
             Integer known = memo.get(e);
             if (known != null) return known;
             int result;
-            if (e instanceof Expr.Literal lit) {
+            if (e instanceof Expr.TokenRef ref) {
+                if (lexical) throw new GrammarException("token reference " + ref.display() + " inside a terminal", ref.line(), ref.column());
+                if (vocabulary == null) throw new GrammarException("token reference " + ref.display() + " needs a vocabulary", ref.line(), ref.column());
+                int n = newNt();
+                add(n, tokenTerminal(tokenSets.size()));
+                tokenSets.add(TokenReferences.resolve(ref, vocabulary));
+                result = occurrence(n, false);
+            } else if (e instanceof Expr.Literal lit) {
                 byte[] bytes = lit.text().getBytes(StandardCharsets.UTF_8);
                 int n = newNt();
                 int[] rhs = new int[bytes.length];

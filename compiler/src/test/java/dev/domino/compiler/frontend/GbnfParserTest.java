@@ -289,8 +289,16 @@ class GbnfParserTest {
     }
 
     @Test
-    void tokenSyntaxRejected() {
-        assertError("root ::= <think> \"a\"", "token references", 1, 10);
+    void tokenReferences() {
+        Expr root = GbnfParser.parse("root ::= <think> !<[1-3,7]> <|eot_id|>").rules().get("root");
+        assertThat(root).isInstanceOf(Expr.Seq.class);
+        List<Expr> items = ((Expr.Seq) root).items();
+        assertThat(items).allMatch(e -> e instanceof Expr.TokenRef);
+        assertThat(((Expr.TokenRef) items.get(0)).text()).isEqualTo("<think>");
+        assertThat(((Expr.TokenRef) items.get(1)).negated()).isTrue();
+        assertThat(((Expr.TokenRef) items.get(1)).display()).isEqualTo("!<[1-3,7]>");
+        assertError("root ::= <[12 \"a\"", "expected ']>'", 1, 14);
+        assertError("root ::= <think \"a\"", "unclosed token reference", 1, 10);
     }
 
     @Test

@@ -323,7 +323,7 @@ class LarkParserTest {
         assertError("start: \"a\"~3..1", "less than minimum", 1, 11);
         assertError("start: \"a\" $", "unexpected character '$'", 1, 12);
         assertError("start: \"b\"..\"ab\"", "range end must be a single character", 1, 13);
-        assertError("start: <think>", "special tokens", 1, 8);
+        assertError("start: <[x]>", "expected a token id", 1, 10);
         assertError("start: foo{a}\nfoo: \"x\"", "templates are not supported", 1, 11);
     }
 

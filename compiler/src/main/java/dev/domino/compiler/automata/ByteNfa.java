@@ -2,6 +2,7 @@ package dev.domino.compiler.automata;
 
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
+import dev.domino.runtime.ByteDfa;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -136,6 +137,25 @@ final class ByteNfa {
             Fragment f = new Fragment(start, end, firstState, states, firstEdge, edges);
             ruleTemplates.put(ref.name(), f);
             return f;
+        } else if (e instanceof Expr.Until u) {
+            ByteDfa dfa = UntilAutomaton.searchAutomaton(u.stop(), rules);
+            int base = states;
+            states += dfa.stateCount();
+            start = newState();
+            end = newState();
+            epsilon(start, base + dfa.start());
+            for (int q = 0; q < dfa.stateCount(); q++) {
+                boolean match = dfa.isAccepting(q);
+                if (match == u.consume()) epsilon(base + q, end);
+                if (match) continue; // lazy: nothing goes on after the first match
+                for (int b = 0; b < 256; ) {
+                    int target = dfa.step(q, b);
+                    int b2 = b;
+                    while (b2 + 1 < 256 && dfa.step(q, b2 + 1) == target) b2++;
+                    if (target >= 0) edge(base + q, base + target, b, b2);
+                    b = b2 + 1;
+                }
+            }
         } else {
             if (e instanceof Expr.TokenRef t) throw new IllegalStateException("token reference " + t.display() + " inside a terminal (token references match whole tokens, not text)");
             throw new IllegalArgumentException("unknown expression " + e);

@@ -66,6 +66,16 @@ public sealed interface Expr {
         }
     }
 
+    /**
+     * Free text up to a stop (a regular language over text), the way a lazy regex matches:
+     * {@code consume} true: the shortest text that ends with a match of {@code stop} (any text in
+     * which {@code stop} first matches at the very end: {@code <think>}'s "reasoning up to
+     * {@code </think>}", or "text up to a trigger"); false: any text in which {@code stop} never
+     * matches (the free text after the last tag). Its automaton is that of {@code .*stop} with the
+     * edges out of accepting states cut; a mask inside it ORs one precomputed set.
+     */
+    record Until(Expr stop, boolean consume) implements Expr {}
+
     Expr EMPTY = new Seq(List.of());
     Expr NOTHING = new Alt(List.of());
 

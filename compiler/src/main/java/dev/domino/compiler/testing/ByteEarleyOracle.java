@@ -518,6 +518,22 @@ public final class ByteEarleyOracle {
                 add(n, tokenTerminal(tokenSets.size()));
                 tokenSets.add(TokenReferences.resolve(ref, vocabulary));
                 result = occurrence(n, false);
+            } else if (e instanceof Expr.Until u) {
+                // right-linear over the search automaton of .*stop: N_q -> b N_q' while the stop has
+                // not matched; N_q -> ε where the text may end (at the first match, or before any)
+                dev.domino.runtime.ByteDfa dfa = dev.domino.compiler.automata.UntilAutomaton.searchAutomaton(u.stop(), g.rules()::get);
+                int[] nt = new int[dfa.stateCount()];
+                for (int q = 0; q < nt.length; q++) nt[q] = newNt();
+                for (int q = 0; q < nt.length; q++) {
+                    boolean match = dfa.isAccepting(q);
+                    if (match == u.consume()) add(nt[q]);
+                    if (match) continue;
+                    for (int b = 0; b < 256; b++) {
+                        int target = dfa.step(q, b);
+                        if (target >= 0) add(nt[q], terminal(b, b), nt[target]);
+                    }
+                }
+                result = occurrence(nt[dfa.start()], lexical);
             } else if (e instanceof Expr.Literal lit) {
                 byte[] bytes = lit.text().getBytes(StandardCharsets.UTF_8);
                 int n = newNt();

@@ -1,12 +1,5 @@
 package dev.domino.cli;
 
-import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
-import dev.domino.compiler.GrammarCompiler;
-import dev.domino.compiler.GrammarSources;
-import dev.domino.compiler.SourceFormat;
-import dev.domino.compiler.testing.SentenceSampler;
-import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.MatcherStats;
@@ -17,14 +10,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.Callable;
 
 /**
@@ -66,24 +56,8 @@ final class BenchSoakCommand implements Callable<Integer> {
     @Override public Integer call() throws Exception {
         if (requests < 10) throw new IllegalArgumentException("--requests must be at least 10");
         if (concurrent < 1) throw new IllegalArgumentException("--concurrent must be at least 1");
-        boolean isArtifact = input.getFileName().toString().endsWith(".domino");
-        Path grammarPath = isArtifact ? grammarFile : input;
-        if (grammarPath == null) throw new IllegalArgumentException("a .domino ARTIFACT needs --grammar GRAMMAR_FILE to sample outputs from");
-        String text = Files.readString(grammarPath, StandardCharsets.UTF_8);
-        SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarPath.getFileName().toString());
-        GrammarSources.Parsed parsed = GrammarSources.parse(text, f, new FrontEndOptions("flexible", ", ", ": ", List.of()));
-        Artifact artifact;
-        Tokenizer tokenizer;
-        if (isArtifact) {
-            artifact = Artifact.load(input);
-            tokenizer = vocab.forArtifact(artifact);
-        } else {
-            tokenizer = vocab.load();
-            artifact = GrammarCompiler.compile(parsed.grammar(), tokenizer.vocabulary(), grammarPath.getFileName().toString(),
-                    f.id(), text, parsed.applyTo(CompileOptions.defaults()));
-        }
-        SentenceSampler sampler = new SentenceSampler(parsed.grammar()).maxLength(maxLength);
-        Random random = new Random(seed);
+        SampledWorkload workload = new SampledWorkload(input, grammarFile, format, vocab, maxLength, seed);
+        Artifact artifact = workload.artifact;
 
         int[] eos = artifact.vocabulary().eosIds();
         if (eos.length == 0) throw new IllegalArgumentException("the vocabulary has no EOS token: pass --eos ID");
@@ -102,7 +76,7 @@ final class BenchSoakCommand implements Callable<Integer> {
                     if (started == requests) continue;
                     started++;
                     live[i] = artifact.newMatcher();
-                    tokens[i] = tokenizer.encode(sampler.sample(random));
+                    tokens[i] = workload.nextOutput();
                     next[i] = 0;
                 }
                 Matcher m = live[i];

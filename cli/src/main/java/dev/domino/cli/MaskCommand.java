@@ -27,7 +27,7 @@ final class MaskCommand implements Callable<Integer> {
 
     @Option(names = "--prefix", description = "output text so far (default: empty)") String prefix = "";
 
-    @Option(names = "--k", description = "lookahead: subterminals checked past the first (default: unlimited)")
+    @Option(names = "--k", description = "lookahead k: a token may complete at most k + 1 terminals; 0 admits the next whole terminal (default: unlimited)")
     Integer lookahead;
 
     @Option(names = "--sample", description = "allowed tokens to show (default: ${DEFAULT-VALUE})") int sample = 20;

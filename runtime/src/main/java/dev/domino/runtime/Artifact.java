@@ -154,6 +154,15 @@ public final class Artifact {
 
     public Matcher newMatcher(int lookahead, int[] stopTokens) { return new Matcher(this, lookahead, stopTokens); }
 
+    /**
+     * A matcher whose masks admit only tokens that complete at most {@code lookahead + 1}
+     * terminals (DOMINO's k; see {@link Matcher}): 0 admits tokens within the next whole
+     * terminal, 1 also bridge tokens such as {@code ",}; {@link Matcher#UNLIMITED_LOOKAHEAD}
+     * (what {@link #newMatcher()} uses) admits every viable token. {@link Matcher#acceptToken}
+     * and {@link Matcher#isAllowed} refuse what the mask refuses.
+     *
+     * @throws IllegalArgumentException if {@code lookahead < 0}
+     */
     public Matcher newMatcher(int lookahead) { return new Matcher(this, lookahead, vocabulary.eosIds()); }
 
     public ArtifactInfo info() { return info; }

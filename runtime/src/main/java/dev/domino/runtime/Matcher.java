@@ -19,6 +19,16 @@ import java.util.BitSet;
  * vocabulary mismatch or an internal failure puts the matcher in a sticky error state
  * ({@link #isError()}, {@link #errorReason()}) whose mask allows EOS only, as llguidance's
  * matcher does; {@link #reset()} clears it.
+ *
+ * <p><b>Lookahead k</b> (DOMINO §3.4): a token may complete at most k + 1 terminals (the
+ * terminal it starts in, or the one the output is inside, counts as the first; ignored
+ * terminals such as {@code %ignore} whitespace count too). So k = 0 admits every token that ends
+ * inside or at the end of the next whole terminal, k = 1 also bridge tokens such as {@code ",}
+ * or {@code }\n}, and {@link #UNLIMITED_LOOKAHEAD} every token that keeps the output a viable
+ * prefix. {@link #isAllowed}, {@link #acceptToken} and {@link #tryAcceptToken} apply the same
+ * bound, so a token the mask refuses is refused; a commit keeps every lexing of the output (k
+ * restricts which tokens may come next, never the language). {@link #acceptString} and
+ * {@link #acceptBytes} (forced text, not tokens) are not bounded.
  */
 public final class Matcher {
     public static final int UNLIMITED_LOOKAHEAD = Integer.MAX_VALUE;
@@ -140,7 +150,9 @@ public final class Matcher {
             history = new History(history.configs, history, history.depth + 1, true);
             return true;
         }
-        Configurations next = stop || !v.isGrammarToken(tokenId) ? null : advance(history.configs, v.bytes(tokenId));
+        Configurations next = stop || !v.isGrammarToken(tokenId)
+                || lookahead != UNLIMITED_LOOKAHEAD && !withinLookahead(history.configs, v.bytes(tokenId))
+                ? null : advance(history.configs, v.bytes(tokenId));
         if (artifact.tokenTerminals.length > 0) next = union(next, advanceByTokenTerminals(history.configs, tokenId, stop));
         if (next == null) return false;
         history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
@@ -258,7 +270,8 @@ public final class Matcher {
         if (isStopToken(tokenId)) {
             return isSentence(history.configs) || artifact.tokenTerminals.length > 0 && namedByTokenTerminal(history.configs, tokenId);
         }
-        if (v.isGrammarToken(tokenId) && isViable(history.configs, v.bytes(tokenId))) return true;
+        if (v.isGrammarToken(tokenId) && (lookahead == UNLIMITED_LOOKAHEAD ? isViable(history.configs, v.bytes(tokenId))
+                : withinLookahead(history.configs, v.bytes(tokenId)))) return true;
         return artifact.tokenTerminals.length > 0 && advanceByTokenTerminals(history.configs, tokenId, false) != null;
     }
 
@@ -463,7 +476,7 @@ public final class Matcher {
                 for (int i = 0; i < m; i++) mask[base + (clear[i] >>> 5)] &= ~(1 << clear[i]);
             }
         }
-        if (depth >= lookahead) return;
+        if (depth > lookahead) return; // depth = terminals completed so far; the edge completes one more
         for (int e = tree.edgeStart[node], end = tree.edgeStart[node + 1]; e < end; e++) {
             int t = tree.edgeTerminal[e];
             if (!p.expects(t)) continue;
@@ -496,7 +509,9 @@ public final class Matcher {
             if ((mask[base + (token >>> 5)] & (1 << token)) != 0) continue;
             byte[] b = v.bytes(token);
             if (dead != null && b.length >= deadLength && java.util.Arrays.equals(b, 0, deadLength, dead, 0, deadLength)) continue;
-            if (viable(start, b, search)) {
+            if (lookahead != UNLIMITED_LOOKAHEAD) {
+                if (withinLookahead(start, b)) mask[base + (token >>> 5)] |= 1 << token;
+            } else if (viable(start, b, search)) {
                 mask[base + (token >>> 5)] |= 1 << token;
             } else {
                 dead = b;
@@ -571,6 +586,40 @@ public final class Matcher {
 
     // ---------------------------------------------------------------- byte-level scanning
 
+    /**
+     * Whether some configuration survives {@code bytes} completing at most {@code lookahead + 1}
+     * terminals: the finite-k rule of the mask (see the class comment). Steps (parser state,
+     * scanner state, terminals completed) triples; a triple is kept once per byte position.
+     */
+    private boolean withinLookahead(Configurations start, byte[] bytes) {
+        int maxCompleted = lookahead + 1;
+        java.util.List<Object[]> cur = new java.util.ArrayList<>();
+        for (int i = 0; i < start.size(); i++) cur.add(new Object[] {start.parsers[i], start.scanStates[i], 0});
+        for (byte value : bytes) {
+            int b = value & 0xFF;
+            java.util.Set<java.util.List<Object>> seen = new java.util.HashSet<>();
+            java.util.List<Object[]> next = new java.util.ArrayList<>();
+            for (Object[] c : cur) {
+                EarleyState p = (EarleyState) c[0];
+                int q = (Integer) c[1], done = (Integer) c[2];
+                Configurations.Builder out = new Configurations.Builder();
+                Configurations.Builder crossed = new Configurations.Builder();
+                stepByte(p, q, b, out, crossed);
+                for (int j = 0; j < out.size; j++) {
+                    if (seen.add(java.util.List.of(out.parsers[j], out.scanStates[j], done))) next.add(new Object[] {out.parsers[j], out.scanStates[j], done});
+                }
+                if (done + 1 <= maxCompleted) {
+                    for (int j = 0; j < crossed.size; j++) {
+                        if (seen.add(java.util.List.of(crossed.parsers[j], crossed.scanStates[j], done + 1))) next.add(new Object[] {crossed.parsers[j], crossed.scanStates[j], done + 1});
+                    }
+                }
+            }
+            if (next.isEmpty()) return false;
+            cur = next;
+        }
+        return true;
+    }
+
     private boolean isSentence(Configurations c) {
         for (int i = 0; i < c.size(); i++) {
             int q = c.scanStates[i];
@@ -603,7 +652,14 @@ public final class Matcher {
         return cur.build();
     }
 
-    private void stepByte(EarleyState p, int q, int b, Configurations.Builder out) {
+    private void stepByte(EarleyState p, int q, int b, Configurations.Builder out) { stepByte(p, q, b, out, out); }
+
+    /**
+     * The configurations after byte b from (p, q): those that stay in q's terminal (or start one
+     * from between terminals) go to {@code out}, those that first complete q's terminal to
+     * {@code crossed}.
+     */
+    private void stepByte(EarleyState p, int q, int b, Configurations.Builder out, Configurations.Builder crossed) {
         if (q == Artifact.BETWEEN) {
             startTerminal(p, b, out);
             return;
@@ -615,7 +671,7 @@ public final class Matcher {
         if (s2 >= 0) out.add(p, artifact.stateOffset(t) + s2);
         if (terminal.isAccepting(s)) {
             EarleyState p2 = parser.scan(p, t);
-            if (p2 != parser.dead) startTerminal(p2, b, out);
+            if (p2 != parser.dead) startTerminal(p2, b, crossed);
         }
     }
 

@@ -33,7 +33,7 @@ final class SampleCommand implements Callable<Integer> {
 
     @Option(names = "--max-length", description = "soft length limit in chars (default: ${DEFAULT-VALUE})") int maxLength = 200;
 
-    @Option(names = "--ignore-probability", description = "chance of ignored text (%ignore) at each place (default: ${DEFAULT-VALUE})")
+    @Option(names = "--ignore-probability", description = "chance of ignored text (%%ignore) at each place (default: ${DEFAULT-VALUE})")
     double ignoreProbability = 0.3;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT.jsonl", description = "file to write (default: standard output)") Path output;

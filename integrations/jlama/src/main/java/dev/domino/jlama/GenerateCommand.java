@@ -5,24 +5,43 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tjake.jlama.model.AbstractModel;
 import com.github.tjake.jlama.model.ModelSupport;
 import com.github.tjake.jlama.safetensors.DType;
+import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.vocab.VocabularyLoader;
+import dev.domino.constraints.ConstraintOptions;
+import dev.domino.constraints.Constraints;
 import dev.domino.runtime.Artifact;
+import dev.domino.runtime.Vocabulary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "generate", mixinStandardHelpOptions = true,
-        description = "Generate outputs of a jlama model constrained by a Domino artifact.")
+        description = "Generate outputs of a jlama model constrained by a Domino artifact or request spec.")
 final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--model", required = true, paramLabel = "DIR", description = "jlama model directory (config.json, *.safetensors, tokenizer.json)")
     Path model;
-    @Option(names = "--artifact", required = true, paramLabel = "A.domino",
-            description = "compiled grammar (domino.jar compile ... --vocab MODEL_DIR/tokenizer.json)")
-    Path artifact;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Constraint constraint;
+
+    static final class Constraint {
+        @Option(names = "--artifact", required = true, paramLabel = "A.domino",
+                description = "compiled grammar (domino.jar compile ... --vocab MODEL_DIR/tokenizer.json)")
+        Path artifact;
+        @Option(names = "--spec", required = true, paramLabel = "REQUEST.json",
+                description = "OpenAI-style request (response_format, tools, ...) compiled at start with Constraints.compile")
+        Path spec;
+    }
+
+    @Option(names = "--json-whitespace", defaultValue = "compact", paramLabel = "compact|flexible",
+            description = "with --spec: JSON whitespace (default ${DEFAULT-VALUE}: with unbounded whitespace a weak model "
+                    + "can emit whitespace until the token limit)")
+    String jsonWhitespace;
     @Option(names = "--prompt", required = true) String prompt;
     @Option(names = "-n", defaultValue = "1", description = "number of outputs (default ${DEFAULT-VALUE}); output i uses seed S+i")
     int outputs;
@@ -33,7 +52,10 @@ final class GenerateCommand implements Callable<Integer> {
     double temperature;
     @Option(names = "--top-p", defaultValue = "1.0") double topP;
     @Option(names = "--no-opportunistic", description = "build the full mask every step") boolean noOpportunistic;
-    @Option(names = "--no-jump-forward", description = "sample forced tokens too (one forward pass each)") boolean noJumpForward;
+    @Option(names = "--jump-forward", defaultValue = "bytes", paramLabel = "none|tokens|bytes",
+            description = "append forced text without sampling: none, tokens (only while one token is legal), "
+                    + "bytes (the runtime's forced bytes, then tokens; default)")
+    String jumpForward;
     @Option(names = "--json", description = "one JSON line per output, then a summary line") boolean json;
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -43,19 +65,37 @@ final class GenerateCommand implements Callable<Integer> {
         if (outputs < 1 || outputs > 1_000_000) throw new IllegalArgumentException("-n must be in [1, 1000000], got " + outputs);
         if (!Files.isRegularFile(model.resolve("config.json"))) throw new IllegalArgumentException(model + ": no config.json (not a model directory)");
         long l0 = System.nanoTime();
-        Artifact a = Artifact.load(artifact);
+        Vocabulary modelVocabulary = VocabularyLoader.load(model.resolve("tokenizer.json").toString(), null).vocabulary();
+        Artifact a;
+        if (constraint.spec != null) {
+            var options = ConstraintOptions.defaults().withFrontEnd(
+                    new FrontEndOptions(jsonWhitespace, ", ", ": ", List.of()));
+            a = Constraints.compile(Files.readString(constraint.spec), modelVocabulary, options);
+        } else {
+            a = Artifact.load(constraint.artifact);
+            if (!a.vocabulary().fingerprint().equals(modelVocabulary.fingerprint())) {
+                throw new IllegalArgumentException(constraint.artifact + " was compiled for vocabulary '" + a.vocabulary().name()
+                        + "', not for the model's tokenizer.json: recompile it with --vocab " + model.resolve("tokenizer.json"));
+            }
+        }
         double artifactMs = (System.nanoTime() - l0) / 1e6;
         long m0 = System.nanoTime();
         AbstractModel m = ModelSupport.loadModel(model.toFile(), DType.F32, DType.F32);
         double modelMs = (System.nanoTime() - m0) / 1e6;
         ConstrainedGenerator generator = new ConstrainedGenerator(m, a);
         Sampling sampling = new Sampling(temperature, topP);
+        ConstrainedGenerator.JumpForward jump = switch (jumpForward) {
+            case "none" -> ConstrainedGenerator.JumpForward.NONE;
+            case "tokens" -> ConstrainedGenerator.JumpForward.TOKENS;
+            case "bytes" -> ConstrainedGenerator.JumpForward.BYTES;
+            default -> throw new IllegalArgumentException("--jump-forward must be none, tokens or bytes, got '" + jumpForward + "'");
+        };
         int[] promptTokens = generator.encodePrompt(prompt);
 
         List<Double> forward = new ArrayList<>(), mask = new ArrayList<>();
         int eos = 0, built = 0, skipped = 0, forced = 0, tokens = 0, passes = 0;
         for (int i = 0; i < outputs; i++) {
-            var options = new ConstrainedGenerator.Options(maxTokens, sampling, seed + i, !noOpportunistic, !noJumpForward);
+            var options = new ConstrainedGenerator.Options(maxTokens, sampling, seed + i, !noOpportunistic, jump);
             Generation g = generator.generate(promptTokens, options);
             if (g.stop() == Generation.Stop.EOS) eos++;
             built += g.masksBuilt();
@@ -95,7 +135,7 @@ final class GenerateCommand implements Callable<Integer> {
         s.put("masks_built", built);
         s.put("masks_skipped", skipped);
         s.put("forced_tokens", forced);
-        s.put("artifact_load_ms", round(artifactMs));
+        s.put(constraint.spec != null ? "vocab_and_compile_ms" : "vocab_and_artifact_load_ms", round(artifactMs));
         s.put("model_load_ms", round(modelMs));
         ObjectNode summary = JSON.createObjectNode();
         summary.set("summary", s);

@@ -70,14 +70,14 @@ class JlamaGenerationTest {
         assertThat(outputs).allSatisfy(g -> assertThat(g.masksSkipped()).isZero()); // top-p always masks
     }
 
-    /** Greedy decoding: checking the sampled token first and appending forced tokens change nothing in the output. */
+    /** Greedy decoding: checking the sampled token first and appending the only legal tokens change nothing in the output. */
     @Test
     void opportunisticMaskingAndJumpForwardKeepGreedyOutputs() throws Exception {
         for (String schema : List.of("toolcall", "order")) {
             ConstrainedGenerator generator = new ConstrainedGenerator(model, TestModels.compile(schema, vocabulary));
             int[] prompt = generator.encodePrompt("Call a tool:");
-            var plain = generator.generate(prompt, new ConstrainedGenerator.Options(MAX_TOKENS, Sampling.greedy(), 0, false, false));
-            var fast = generator.generate(prompt, new ConstrainedGenerator.Options(MAX_TOKENS, Sampling.greedy(), 0, true, true));
+            var plain = generator.generate(prompt, new ConstrainedGenerator.Options(MAX_TOKENS, Sampling.greedy(), 0, false, ConstrainedGenerator.JumpForward.NONE));
+            var fast = generator.generate(prompt, new ConstrainedGenerator.Options(MAX_TOKENS, Sampling.greedy(), 0, true, ConstrainedGenerator.JumpForward.TOKENS));
             assertThat(fast.output()).isEqualTo(plain.output());
             assertThat(fast.stop()).isEqualTo(plain.stop());
             assertThat(plain.masksSkipped()).isZero();
@@ -87,12 +87,37 @@ class JlamaGenerationTest {
         }
     }
 
+    /** Each jump-forward mode saves decode-step forward passes over sampling every token (same seeds, 10 outputs each). */
+    @Test
+    void jumpForwardSavesForwardPasses() throws Exception {
+        ConstrainedGenerator generator = new ConstrainedGenerator(model, TestModels.compile("toolcall", vocabulary));
+        int[] prompt = generator.encodePrompt("Call a tool:");
+        int[] passes = new int[3], tokens = new int[3];
+        for (ConstrainedGenerator.JumpForward mode : ConstrainedGenerator.JumpForward.values()) {
+            for (int seed = 0; seed < 10; seed++) {
+                Generation g = generator.generate(prompt, new ConstrainedGenerator.Options(MAX_TOKENS, new Sampling(1, 1), seed, true, mode));
+                assertThat(g.stop()).isEqualTo(Generation.Stop.EOS);
+                passes[mode.ordinal()] += g.forwardMs().length - 1;
+                tokens[mode.ordinal()] += g.tokens();
+            }
+        }
+        System.out.printf("jlama toolcall, 10 outputs: decode forward passes / tokens: %d / %d without jump-forward, "
+                + "%d / %d token-level, %d / %d byte-level%n", passes[0], tokens[0], passes[1], tokens[1], passes[2], tokens[2]);
+        assertThat(passes[1]).isLessThan(passes[0]);
+        assertThat(passes[2]).isLessThan(passes[0]);
+    }
+
     static List<Generation> generateAndCheck(ConstrainedGenerator generator, String schema, String prompt, Sampling sampling)
             throws Exception {
+        return generateAndCheck(generator, schema, prompt, sampling, OUTPUTS);
+    }
+
+    static List<Generation> generateAndCheck(ConstrainedGenerator generator, String schema, String prompt, Sampling sampling,
+                                             int count) throws Exception {
         JsonSchema validator = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(TestModels.schemaText(schema));
         int[] promptTokens = generator.encodePrompt(prompt);
         List<Generation> outputs = new ArrayList<>();
-        for (int seed = 0; seed < OUTPUTS; seed++) {
+        for (int seed = 0; seed < count; seed++) {
             Generation g = generator.generate(promptTokens, ConstrainedGenerator.Options.defaults(MAX_TOKENS, sampling, seed));
             outputs.add(g);
             String where = schema + " seed " + seed + ": " + g.output();

@@ -103,6 +103,7 @@ public final class ConstrainedGenerator {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         double[] forwardMs = new double[options.maxTokens() + 1];
         double[] maskMs = new double[options.maxTokens()];
+        double[] sampleMs = new double[options.maxTokens()];
         int forwards = 0, steps = 0, tokens = 0, built = 0, skipped = 0, forced = 0;
         Generation.Stop stop = Generation.Stop.LIMIT;
         int[] pending = new int[options.maxTokens()];
@@ -115,16 +116,21 @@ public final class ConstrainedGenerator {
 
             while (tokens < options.maxTokens()) {
                 long m0 = System.nanoTime();
+                long sampling0 = 0; // time in the sampler, kept out of the grammar's time
                 int token = -1;
                 if (opportunistic) {
+                    long s0 = System.nanoTime();
                     token = MaskedSampler.sample(probs, null, modelVocab, sampling, random);
+                    sampling0 += System.nanoTime() - s0;
                     if (token < vocabulary.size() && matcher.acceptToken(token)) skipped++;
                     else token = -1;
                 }
                 if (token < 0) {
                     matcher.fillNextTokenBitmask(mask, 0);
                     built++;
+                    long s0 = System.nanoTime();
                     token = MaskedSampler.sample(probs, mask, vocabulary.size(), sampling, random);
+                    sampling0 += System.nanoTime() - s0;
                     if (token < 0) throw new IllegalStateException("the grammar allows no token after " + tokens + " tokens (a dead end: "
                             + "the artifact's grammar has no completion here)");
                     if (!matcher.acceptToken(token)) throw new IllegalStateException("masked token " + token + " refused by its own matcher");
@@ -155,7 +161,8 @@ public final class ConstrainedGenerator {
                         pending[n++] = f;
                     }
                 }
-                maskMs[steps++] = (System.nanoTime() - m0) / 1e6;
+                maskMs[steps] = (System.nanoTime() - m0 - sampling0) / 1e6;
+                sampleMs[steps++] = sampling0 / 1e6;
                 if (stop == Generation.Stop.EOS || tokens >= options.maxTokens()) break;
                 if (matcher.isError()) throw new IllegalStateException("matcher error: " + matcher.errorReason());
 
@@ -167,7 +174,7 @@ public final class ConstrainedGenerator {
         }
         String text = new String(out.toByteArray(), StandardCharsets.UTF_8);
         return new Generation(text, tokens, stop, Arrays.copyOf(forwardMs, forwards), Arrays.copyOf(maskMs, steps),
-                built, skipped, forced);
+                Arrays.copyOf(sampleMs, steps), built, skipped, forced);
     }
 
     /** Feeds {@code tokens[0..n)} at {@code position}; returns the next-token probabilities after the last one. */

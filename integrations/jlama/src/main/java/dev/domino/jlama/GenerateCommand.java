@@ -92,7 +92,7 @@ final class GenerateCommand implements Callable<Integer> {
         };
         int[] promptTokens = generator.encodePrompt(prompt);
 
-        List<Double> forward = new ArrayList<>(), mask = new ArrayList<>();
+        List<Double> forward = new ArrayList<>(), mask = new ArrayList<>(), sample = new ArrayList<>();
         int eos = 0, built = 0, skipped = 0, forced = 0, tokens = 0, passes = 0;
         for (int i = 0; i < outputs; i++) {
             var options = new ConstrainedGenerator.Options(maxTokens, sampling, seed + i, !noOpportunistic, jump);
@@ -105,6 +105,7 @@ final class GenerateCommand implements Callable<Integer> {
             passes += g.forwardMs().length - 1;
             for (int k = 1; k < g.forwardMs().length; k++) forward.add(g.forwardMs()[k]); // decode steps, not the prompt
             for (double x : g.maskMs()) mask.add(x);
+            for (double x : g.sampleMs()) sample.add(x);
             if (json) {
                 ObjectNode line = JSON.createObjectNode();
                 line.put("output", g.output());
@@ -114,6 +115,8 @@ final class GenerateCommand implements Callable<Integer> {
                 for (double x : g.forwardMs()) f.add(round(x));
                 var k = line.putArray("mask_ms");
                 for (double x : g.maskMs()) k.add(round(x));
+                var sm = line.putArray("sample_ms");
+                for (double x : g.sampleMs()) sm.add(round(x));
                 line.put("masks_built", g.masksBuilt());
                 line.put("masks_skipped", g.masksSkipped());
                 line.put("forced_tokens", g.forcedTokens());
@@ -132,6 +135,7 @@ final class GenerateCommand implements Callable<Integer> {
         s.put("median_forward_ms", round(fwd));
         s.put("median_mask_ms", round(msk));
         s.put("mask_over_forward", fwd > 0 ? Math.round(msk / fwd * 1e5) / 1e5 : 0);
+        s.put("median_sample_ms", round(median(sample)));
         s.put("masks_built", built);
         s.put("masks_skipped", skipped);
         s.put("forced_tokens", forced);

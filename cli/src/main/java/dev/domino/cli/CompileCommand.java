@@ -5,7 +5,10 @@ import dev.domino.compiler.FrontEndOptions;
 import dev.domino.compiler.GrammarCompiler;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
+import dev.domino.compiler.request.RequestSpec;
 import dev.domino.compiler.vocab.Tokenizer;
+import dev.domino.constraints.ConstraintOptions;
+import dev.domino.constraints.Constraints;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.ArtifactFormat;
 import dev.domino.runtime.ArtifactStats;
@@ -25,11 +28,16 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "compile", mixinStandardHelpOptions = true,
-        description = "Compile a grammar (GBNF, Lark, regex or JSON Schema) against a vocabulary into an artifact.")
+        description = "Compile a grammar (GBNF, Lark, regex or JSON Schema), or the output constraint of an OpenAI-style request "
+                + "(--spec), against a vocabulary into an artifact.")
 final class CompileCommand implements Callable<Integer> {
     @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAMMAR_FILE") Path grammarFile;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "GRAMMAR_FILE") Path grammarFile;
+
+    @Option(names = "--spec", paramLabel = "REQUEST.json",
+            description = "compile the output constraint of an OpenAI-style request (response_format, tools + tool_choice, regex, choice, grammar) instead of a grammar file")
+    Path specFile;
 
     @Mixin VocabOptions vocab;
 
@@ -68,6 +76,8 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "stack traces on errors") boolean verbose;
 
     @Override public Integer call() throws Exception {
+        if ((grammarFile == null) == (specFile == null)) throw new IllegalArgumentException("give a GRAMMAR_FILE or --spec REQUEST.json (one of them)");
+        if (specFile != null) return compileSpec();
         long t0 = System.nanoTime();
         String text = Files.readString(grammarFile, StandardCharsets.UTF_8);
         SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarFile.getFileName().toString());
@@ -88,7 +98,27 @@ final class CompileCommand implements Callable<Integer> {
             progress.done();
         }
         double compileSeconds = (System.nanoTime() - tc) / 1e9;
-        Path out = output != null ? output : defaultOutput(grammarFile);
+        return summarize(artifact, grammarFile, t0, vocabSeconds, compileSeconds);
+    }
+
+    /** {@code --spec}: the request's constraint (see dev.domino.compiler.request.RequestSpec), recorded in the artifact for ConstraintCache.addPrebuilt. */
+    private int compileSpec() throws Exception {
+        long t0 = System.nanoTime();
+        RequestSpec request = RequestSpec.parse(Files.readString(specFile, StandardCharsets.UTF_8));
+        long tv = System.nanoTime();
+        Tokenizer tokenizer = vocab.load();
+        double vocabSeconds = (System.nanoTime() - tv) / 1e9;
+        long tc = System.nanoTime();
+        ConstraintOptions options = ConstraintOptions.defaults()
+                .withFrontEnd(new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder))
+                .withLazy(lazy).withPrebuildMillis(lazy ? prebuildMillis : 0).withThreads(Math.max(1, threads));
+        Artifact artifact = Constraints.compile(request, tokenizer.vocabulary(), options);
+        return summarize(artifact, specFile, t0, vocabSeconds, (System.nanoTime() - tc) / 1e9);
+    }
+
+    private int summarize(Artifact artifact, Path input, long t0, double vocabSeconds, double compileSeconds) throws Exception {
+        Path grammarFile = input;
+        Path out = output != null ? output : defaultOutput(input);
         byte[] bytes = ArtifactFormat.toBytes(artifact);
         ArtifactFormat.write(artifact, out);
         double seconds = (System.nanoTime() - t0) / 1e9;

@@ -19,13 +19,16 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "mask", mixinStandardHelpOptions = true,
-        description = "Tokenize a prefix canonically, commit it token by token, and show the next mask.")
+        description = "Tokenize a prefix canonically (or take it as token ids), commit it token by token, and show the next mask.")
 final class MaskCommand implements Callable<Integer> {
     @Spec picocli.CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "ARTIFACT") Path artifactPath;
 
     @Option(names = "--prefix", description = "output text so far (default: empty)") String prefix = "";
+
+    @Option(names = "--tokens", split = ",", paramLabel = "ID", description = "output so far as token ids (special tokens too), instead of --prefix")
+    int[] tokenIds;
 
     @Option(names = "--k", description = "lookahead k: a token may complete at most k + 1 terminals; 0 admits the next whole terminal (default: unlimited)")
     Integer lookahead;
@@ -42,7 +45,8 @@ final class MaskCommand implements Callable<Integer> {
         Artifact artifact = Artifact.load(artifactPath);
         Tokenizer tokenizer = vocab.forArtifact(artifact);
         Matcher m = lookahead == null ? artifact.newMatcher() : artifact.newMatcher(lookahead);
-        int[] tokens = prefix.isEmpty() ? new int[0] : tokenizer.encode(prefix);
+        if (tokenIds != null && !prefix.isEmpty()) throw new IllegalArgumentException("give --prefix or --tokens, not both");
+        int[] tokens = tokenIds != null ? tokenIds : prefix.isEmpty() ? new int[0] : tokenizer.encode(prefix);
         Vocabulary v = artifact.vocabulary();
         Integer rejectedAt = null;
         for (int i = 0; i < tokens.length; i++) {
@@ -60,14 +64,20 @@ final class MaskCommand implements Callable<Integer> {
             out.put("allowed", mask.cardinality());
             out.put("eos_allowed", eos);
             out.put("sample", shown);
+            out.put("forced", new String(m.forcedBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            out.put("error", m.errorReason());
             w.println(Json.write(out));
         } else {
             w.printf("prefix: %d tokens%n", tokens.length);
             if (rejectedAt == null) {
                 w.println("every token accepted");
             } else {
-                w.printf("token %d '%s' (id %d) rejected: the output is not viable from there; mask shown after %d tokens%n",
-                        rejectedAt, v.display(tokens[rejectedAt]), tokens[rejectedAt], rejectedAt);
+                if (m.isError()) {
+                    w.printf("token %d (id %d) rejected: %s%n", rejectedAt, tokens[rejectedAt], m.errorReason());
+                } else {
+                    w.printf("token %d '%s' (id %d) rejected: the output is not viable from there; mask shown after %d tokens%n",
+                            rejectedAt, v.display(tokens[rejectedAt]), tokens[rejectedAt], rejectedAt);
+                }
             }
             w.printf("next mask allows %d of %d tokens; EOS %s%n", mask.cardinality(), v.size(), eos ? "allowed" : "not allowed");
             w.println("sample: " + String.join(" | ", shown.stream().map(s -> "'" + s + "'").toList()));

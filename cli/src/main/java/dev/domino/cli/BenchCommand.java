@@ -6,7 +6,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code domino bench ...}: workload benchmarks. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Workload benchmarks.",
-        subcommands = {BenchMaskbenchCommand.class, BenchSpeculateCommand.class, BenchSoakCommand.class, BenchKCommand.class})
+        subcommands = {BenchMaskbenchCommand.class, BenchSpeculateCommand.class, BenchSoakCommand.class, BenchKCommand.class,
+                BenchToolsCommand.class})
 final class BenchCommand implements Runnable {
     @Spec CommandLine.Model.CommandSpec spec;
 

@@ -4,38 +4,45 @@ import java.util.Arrays;
 
 /**
  * Forced bytes to forced tokens (see {@link Matcher#forcedTokens()}): the longest vocabulary
- * entry first, walking the vocabulary's byte trie. The last token is left out when a longer
- * entry starts with its bytes: the model's own tokenizer might merge it with the text that
- * follows, so a server that appended it could force a tokenization the model would not choose.
+ * entry first, walking the vocabulary's byte trie.
  */
 final class ForcedTokens {
     private ForcedTokens() {}
 
-    static int[] of(Vocabulary vocabulary, byte[] forced) {
-        if (forced.length == 0) return new int[0];
-        VocabTrie trie = VocabTrie.of(vocabulary);
+    /** The forced bytes spelled longest entry first; stops where no grammar token spells the next bytes. */
+    static int[] greedy(VocabTrie trie, byte[] forced) {
         int[] tokens = new int[forced.length];
         int n = 0, pos = 0;
-        int lastEndNode = -1;
         while (pos < forced.length) {
-            int node = 0, bestToken = -1, bestEnd = -1, bestNode = -1;
+            int node = 0, bestToken = -1, bestEnd = -1;
             for (int i = pos; i < forced.length; i++) {
                 node = child(trie, node, forced[i] & 0xFF);
                 if (node < 0) break;
                 if (trie.tokenEnd(node) > trie.tokenStart(node)) {
                     bestToken = trie.token(trie.tokenStart(node));
                     bestEnd = i + 1;
-                    bestNode = node;
                 }
             }
-            if (bestToken < 0) break; // no grammar token spells these bytes (cannot happen with byte-fallback vocabularies)
+            if (bestToken < 0) break; // cannot happen with byte-fallback vocabularies
             tokens[n++] = bestToken;
             pos = bestEnd;
-            lastEndNode = bestNode;
         }
-        // a token that ends where the forced text ends may be the start of a longer token
-        if (n > 0 && pos == forced.length && trie.endChild(lastEndNode) > trie.firstChild(lastEndNode)) n--;
         return Arrays.copyOf(tokens, n);
+    }
+
+    /** Whether the mask (32 tokens per int) allows a token whose bytes extend {@code bytes}. */
+    static boolean longerAllowed(VocabTrie trie, byte[] bytes, int[] mask) {
+        int node = 0;
+        for (byte b : bytes) {
+            node = child(trie, node, b & 0xFF);
+            if (node < 0) return false;
+        }
+        if (trie.endChild(node) == trie.firstChild(node)) return false; // no longer entry
+        for (int i = trie.tokenEnd(node), end = trie.subtreeTokenEnd(node); i < end; i++) {
+            int t = trie.token(i);
+            if ((mask[t >>> 5] & (1 << t)) != 0) return true;
+        }
+        return false;
     }
 
     private static int child(VocabTrie trie, int node, int b) {

@@ -714,12 +714,26 @@ public final class Matcher {
     }
 
     /**
-     * Tokens a server may append now without sampling: the forced bytes tokenized longest
-     * vocabulary entry first, without the last token when a longer vocabulary entry starts with
-     * its bytes (the text that follows might merge with it, as llguidance's fast-forward tokens
-     * leave such a token to the model). Each token is allowed after the ones before it.
+     * Tokens a server may append now without sampling: the forced bytes spelled longest vocabulary
+     * entry first, without the last token when the grammar also allows, in its place, a longer
+     * entry that starts with its bytes (the model's choice there is not forced: it may merge the
+     * forced text with what follows, as llguidance leaves such a token to the model). Each token
+     * is allowed after the ones before it. Costs one mask where that last token has longer entries.
      */
-    public int[] forcedTokens() { return ForcedTokens.of(artifact.vocabulary(), forcedBytes()); }
+    public int[] forcedTokens() {
+        byte[] forced = forcedBytes();
+        if (forced.length == 0) return new int[0];
+        VocabTrie trie = VocabTrie.of(artifact.vocabulary());
+        int[] tokens = ForcedTokens.greedy(trie, forced);
+        if (tokens.length == 0) return tokens;
+        int last = tokens[tokens.length - 1];
+        Matcher before = fork();
+        for (int i = 0; i < tokens.length - 1; i++) before.acceptToken(tokens[i]);
+        int[] mask = new int[bitmaskInts()];
+        before.computeMask(mask, 0);
+        if (ForcedTokens.longerAllowed(trie, artifact.vocabulary().bytes(last), mask)) tokens = java.util.Arrays.copyOf(tokens, tokens.length - 1);
+        return errorReason == null ? tokens : new int[0];
+    }
 
     private byte[] forcedFrom(Configurations c) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();

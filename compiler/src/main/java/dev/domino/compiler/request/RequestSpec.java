@@ -44,16 +44,21 @@ public final class RequestSpec {
     private final Kind kind;
     private final ObjectNode constraint;
     private final String key;
-    /** Grammar text and format for kinds compiled by a front-end; null for IR-built kinds. */
+    /** Grammar format for kinds compiled by a front-end; null for IR-built kinds. */
     private final SourceFormat format;
-    private final String source;
+    /**
+     * The grammar or schema text, made only when the grammar is needed: a cache hit needs the key
+     * alone (building and printing the schema of {@code tools} would double the cost of a hit).
+     */
+    private final java.util.function.Supplier<String> sourceMaker;
+    private String source;
     private final List<String> choices;
 
-    private RequestSpec(Kind kind, ObjectNode constraint, SourceFormat format, String source, List<String> choices) {
+    private RequestSpec(Kind kind, ObjectNode constraint, SourceFormat format, java.util.function.Supplier<String> source, List<String> choices) {
         this.kind = kind;
         this.constraint = constraint;
         this.format = format;
-        this.source = source;
+        this.sourceMaker = source;
         this.choices = choices;
         try {
             this.key = MAPPER.writeValueAsString(constraint);
@@ -139,8 +144,8 @@ public final class RequestSpec {
             if (!choice.asText().equals("required")) {
                 throw new RequestSpecException("/tool_choice", "unknown value '" + choice.asText() + "': expected auto, required, none or {\"type\": \"function\", \"function\": {\"name\": ...}}");
             }
-            ObjectNode schema = ToolCallSchemas.required(functions, parallel);
-            return new RequestSpec(Kind.TOOL_CALLS, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema.toString(), null);
+            return new RequestSpec(Kind.TOOL_CALLS, toolsConstraint(request), SourceFormat.JSON_SCHEMA,
+                    () -> ToolCallSchemas.required(functions, parallel).toString(), null);
         }
         JsonNode name = choice.path("function").path("name");
         if (!name.isTextual()) name = choice.path("name"); // the Responses API: {"type": "function", "name": ...}
@@ -148,14 +153,24 @@ public final class RequestSpec {
             throw new RequestSpecException("/tool_choice", "expected auto, required, none or {\"type\": \"function\", \"function\": {\"name\": ...}}");
         }
         JsonNode schema = ToolCallSchemas.named(functions, name.asText());
-        return new RequestSpec(Kind.NAMED_TOOL, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema.toString(), null);
+        return new RequestSpec(Kind.NAMED_TOOL, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema::toString, null);
+    }
+
+    /** The fields of a tools request the grammar depends on. */
+    private static ObjectNode toolsConstraint(JsonNode request) {
+        ObjectNode o = F.objectNode();
+        o.set("tools", request.get("tools"));
+        o.set("tool_choice", request.get("tool_choice"));
+        JsonNode parallel = request.get("parallel_tool_calls");
+        if (parallel != null && !parallel.isNull()) o.set("parallel_tool_calls", parallel);
+        return o;
     }
 
     private static void vendor(JsonNode o, String at, List<RequestSpec> found) {
         JsonNode regex = o.get("regex");
         if (regex != null && !regex.isNull()) {
             if (!regex.isTextual()) throw new RequestSpecException(at + "/regex", "expected a string");
-            found.add(new RequestSpec(Kind.REGEX, wrapped("regex", regex), SourceFormat.REGEX, regex.asText(), null));
+            found.add(new RequestSpec(Kind.REGEX, wrapped("regex", regex), SourceFormat.REGEX, regex::asText, null));
         }
         JsonNode choice = o.get("choice");
         if (choice != null && !choice.isNull()) {
@@ -170,12 +185,12 @@ public final class RequestSpec {
         JsonNode grammar = o.get("grammar");
         if (grammar != null && !grammar.isNull()) {
             if (grammar.isTextual()) {
-                found.add(new RequestSpec(Kind.GBNF, wrapped("gbnf", grammar), SourceFormat.GBNF, grammar.asText(), null));
+                found.add(new RequestSpec(Kind.GBNF, wrapped("gbnf", grammar), SourceFormat.GBNF, grammar::asText, null));
             } else if (grammar.isObject() && grammar.size() == 1 && (grammar.path("gbnf").isTextual() || grammar.path("lark").isTextual())) {
                 boolean gbnf = grammar.has("gbnf");
                 JsonNode text = grammar.get(gbnf ? "gbnf" : "lark");
                 found.add(new RequestSpec(gbnf ? Kind.GBNF : Kind.LARK, wrapped(gbnf ? "gbnf" : "lark", text),
-                        gbnf ? SourceFormat.GBNF : SourceFormat.LARK, text.asText(), null));
+                        gbnf ? SourceFormat.GBNF : SourceFormat.LARK, text::asText, null));
             } else {
                 throw new RequestSpecException(at + "/grammar", "expected {\"gbnf\": TEXT}, {\"lark\": TEXT} or a GBNF string");
             }
@@ -207,12 +222,12 @@ public final class RequestSpec {
     }
 
     private static RequestSpec jsonSchema(JsonNode schema) {
-        return new RequestSpec(Kind.JSON_SCHEMA, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema.toString(), null);
+        return new RequestSpec(Kind.JSON_SCHEMA, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema::toString, null);
     }
 
     private static RequestSpec jsonObject() {
         String schema = "{\"type\":\"object\"}";
-        return new RequestSpec(Kind.JSON_OBJECT, wrapped("json_schema", F.objectNode().put("type", "object")), SourceFormat.JSON_SCHEMA, schema, null);
+        return new RequestSpec(Kind.JSON_OBJECT, wrapped("json_schema", F.objectNode().put("type", "object")), SourceFormat.JSON_SCHEMA, () -> schema, null);
     }
 
     private static RequestSpec text() {
@@ -231,11 +246,15 @@ public final class RequestSpec {
     public String sourceFormat() { return format != null ? format.id() : kind == Kind.CHOICE ? "choice" : "text"; }
 
     /** Text recorded (hashed) in the artifact: the grammar or schema text, else the constraint's JSON. */
-    public String sourceText() { return source != null ? source : key; }
+    public synchronized String sourceText() {
+        if (sourceMaker == null) return key;
+        if (source == null) source = sourceMaker.get();
+        return source;
+    }
 
     /** The grammar of the constraint (JSON Schemas through their front-end with {@code options}). */
     public GrammarSources.Parsed grammar(FrontEndOptions options) {
-        if (format != null) return GrammarSources.parse(source, format, options);
+        if (format != null) return GrammarSources.parse(sourceText(), format, options);
         Expr root;
         if (kind == Kind.CHOICE) {
             List<Expr> alternatives = new ArrayList<>();

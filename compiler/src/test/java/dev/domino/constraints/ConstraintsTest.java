@@ -61,11 +61,25 @@ class ConstraintsTest {
         assertThat(accepts(json, "42")).isTrue();
     }
 
+    @Test void structuralTag() {
+        Artifact tags = Constraints.compile("""
+                {"structured_outputs": {"structural_tag": {"type": "structural_tag", "format": {"type": "triggered_tags",
+                  "triggers": ["<tool>"], "tags": [{"type": "tag", "begin": "<tool>",
+                    "content": {"type": "json_schema", "json_schema": {"type": "object", "properties": {"n": {"type": "integer"}},
+                                "required": ["n"], "additionalProperties": false}},
+                    "end": "</tool>"}]}}}}""", tok.vocabulary());
+        assertThat(accepts(tags, "Let me see. <tool>{\"n\": 4}</tool> Done.")).isTrue();
+        assertThat(accepts(tags, "Let me see. <tool>{\"m\": 4}</tool>")).isFalse();
+        Artifact viaResponseFormat = Constraints.compile("""
+                {"response_format": {"type": "structural_tag", "format": {"type": "const_string", "value": "ok"}}}""", tok.vocabulary());
+        assertThat(accepts(viaResponseFormat, "ok")).isTrue();
+    }
+
     @Test void clearErrors() {
         assertThatThrownBy(() -> RequestSpec.parse("{\"model\": \"m\"}")).isInstanceOf(RequestSpecException.class).hasMessageContaining("no output constraint");
         assertThatThrownBy(() -> RequestSpec.parse("{\"regex\": \"a\", \"choice\": [\"b\"]}")).hasMessageContaining("more than one");
         assertThatThrownBy(() -> RequestSpec.parse("{\"response_format\": {\"type\": \"xml\"}}")).hasMessageContaining("/response_format/type");
-        assertThatThrownBy(() -> RequestSpec.parse("{\"structural_tag\": {}}")).hasMessageContaining("structural tags are not supported yet");
+        assertThatThrownBy(() -> RequestSpec.parse("{\"structural_tag\": 3}")).hasMessageContaining("/structural_tag");
         assertThatThrownBy(() -> RequestSpec.parse("{\"tools\": [{\"type\": \"function\", \"function\": {\"name\": \"f\"}}], "
                 + "\"tool_choice\": {\"type\": \"function\", \"function\": {\"name\": \"g\"}}}")).hasMessageContaining("no tool named 'g'");
         assertThatThrownBy(() -> RequestSpec.parse("{\"tools\": [], \"tool_choice\": \"required\"}")).hasMessageContaining("/tools");

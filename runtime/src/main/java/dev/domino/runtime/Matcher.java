@@ -17,7 +17,7 @@ import java.util.BitSet;
  * {@link #consumeToken}, {@link #isAllowed}, {@link #forcedBytes}): a token id outside the
  * vocabulary, a token after EOS, a token {@link #consumeToken} was not allowed to commit, a
  * vocabulary mismatch or an internal failure puts the matcher in a sticky error state
- * ({@link #isError()}, {@link #errorReason()}) whose mask allows EOS only, as llguidance's
+ * ({@link #isError()}, {@link #errorReason()}) whose mask allows the stop tokens (EOS) only, as llguidance's
  * matcher does; {@link #reset()} clears it.
  *
  * <p><b>Lookahead k</b> (DOMINO §3.4): a token may complete at most k + 1 terminals (the
@@ -130,7 +130,7 @@ public final class Matcher {
     /**
      * The decode-path commit, as llguidance's {@code consume_token}: commits the token, or, when
      * the grammar does not allow it, puts the matcher in the error state (the next mask allows
-     * EOS only) and returns false. Use it where a refused token means the server's mask and the
+     * stop tokens only) and returns false. Use it where a refused token means the server's mask and the
      * model's output went apart; {@link #acceptToken} leaves the state unchanged instead, for
      * callers that check and resample.
      */
@@ -222,9 +222,10 @@ public final class Matcher {
     }
 
     /** Whether some live configuration expects a token terminal (for {@link Speculator}). */
-    boolean expectsTokenTerminal() {
+    boolean expectsTokenTerminal() { return expectsTokenTerminal(history.configs); }
+
+    private boolean expectsTokenTerminal(Configurations c) {
         if (artifact.tokenTerminals.length == 0) return false;
-        Configurations c = history.configs;
         for (int i = 0; i < c.size(); i++) {
             EarleyState p = atBoundary(c.parsers[i], c.scanStates[i]);
             if (p == null) continue;
@@ -264,7 +265,7 @@ public final class Matcher {
     /** Opportunistic check: would {@link #acceptToken} succeed? No state change, no full mask. */
     public boolean isAllowed(int tokenId) {
         if (tokenId < 0 || tokenId >= artifact.vocabulary().size()) return false;
-        if (errorReason != null) return !history.terminated && artifact.vocabulary().isEos(tokenId);
+        if (errorReason != null) return !history.terminated && isStopToken(tokenId);
         if (history.terminated) return false;
         Vocabulary v = artifact.vocabulary();
         if (isStopToken(tokenId)) {
@@ -296,9 +297,9 @@ public final class Matcher {
         return false;
     }
 
-    /** In the error state only EOS is taken (it ends the output); everything else is refused. */
+    /** In the error state only a stop token is taken (it ends the output); everything else is refused. */
     private boolean acceptInError(int tokenId) {
-        if (history.terminated || tokenId < 0 || tokenId >= artifact.vocabulary().size() || !artifact.vocabulary().isEos(tokenId)) return false;
+        if (history.terminated || !isStopToken(tokenId)) return false;
         history = new History(history.configs, history, history.depth + 1, true);
         return true;
     }
@@ -346,7 +347,7 @@ public final class Matcher {
     }
 
     /**
-     * Writes the mask into {@code mask[base .. base + bitmaskInts())}, 32 tokens per int: EOS only
+     * Writes the mask into {@code mask[base .. base + bitmaskInts())}, 32 tokens per int: stop tokens only
      * in the error state, or when computing it fails (which puts the matcher there).
      */
     private void computeMask(int[] mask, int base) {
@@ -361,7 +362,7 @@ public final class Matcher {
                 java.util.Arrays.fill(mask, base, base + bitmaskInts(), 0);
             }
         }
-        for (int eos : artifact.vocabulary().eosIds()) mask[base + (eos >>> 5)] |= 1 << eos;
+        for (int stop : stopIds) mask[base + (stop >>> 5)] |= 1 << stop;
     }
 
     private void computeGrammarMask(int[] mask, int base) {
@@ -697,8 +698,9 @@ public final class Matcher {
 
     /**
      * The longest byte string every continuation of the output starts with (XGrammar's
-     * {@code find_jump_forward_string}): empty where two different bytes may come next, or where
-     * the output may end here (EOS), after EOS and in the error state. A server can append it
+     * {@code find_jump_forward_string}): empty where two different bytes may come next, where
+     * the output may end here (a stop token), where the grammar expects a token reference
+     * ({@code <|eot_id|>}), after the end and in the error state. A server can append it
      * without a forward pass per token (see {@link #forcedTokens()}). At most
      * {@link #MAX_FORCED_BYTES} bytes. Costs one step of the live configurations per byte value
      * and forced byte: call it after a commit, not per token of the vocabulary.
@@ -738,7 +740,8 @@ public final class Matcher {
     private byte[] forcedFrom(Configurations c) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         Configurations.Builder next = new Configurations.Builder();
-        while (out.size() < MAX_FORCED_BYTES && !isSentence(c)) {
+        // a token reference (a special token, or any token but one) may come instead of text: nothing is forced there
+        while (out.size() < MAX_FORCED_BYTES && !isSentence(c) && !expectsTokenTerminal(c)) {
             int only = -1;
             for (int b = 0; b < 256; b++) {
                 next.clear();

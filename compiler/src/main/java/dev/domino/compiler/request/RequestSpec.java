@@ -12,6 +12,7 @@ import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.structural.StructuralTags;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -30,13 +31,14 @@ import java.util.Map;
  *   <li>vendor extensions (vLLM's {@code structured_outputs} object or top level): {@code "regex"}
  *       (whole output), {@code "choice"} (one of the strings), {@code "grammar"}
  *       ({@code {"gbnf": TEXT}}, {@code {"lark": TEXT}}, or a GBNF string), {@code "json"} (a schema),
- *       {@code "json_object": true}, {@code "structural_tag"} (not supported yet).</li>
+ *       {@code "json_object": true}, {@code "structural_tag"} (see {@link StructuralTags}; also as
+ *       {@code response_format} {@code {"type": "structural_tag", ...}}).</li>
  * </ul>
  * Exactly one constraint per request; two (say a {@code regex} and a {@code response_format}) is an error.
  */
 public final class RequestSpec {
     /** What the request constrains the output to. */
-    public enum Kind { JSON_SCHEMA, JSON_OBJECT, TEXT, TOOL_CALLS, NAMED_TOOL, REGEX, CHOICE, GBNF, LARK }
+    public enum Kind { JSON_SCHEMA, JSON_OBJECT, TEXT, TOOL_CALLS, NAMED_TOOL, REGEX, CHOICE, GBNF, LARK, STRUCTURAL_TAG }
 
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -115,6 +117,7 @@ public final class RequestSpec {
         switch (type) {
             case "text": return text();
             case "json_object": return jsonObject();
+            case "structural_tag": return structuralTag(rf); // {"type": "structural_tag", "format": ...} or {"structures", "triggers"}
             case "json_schema": {
                 JsonNode js = rf.get("json_schema");
                 if (js == null || !js.isObject()) throw new RequestSpecException("/response_format/json_schema", "expected an object {\"name\": ..., \"schema\": {...}}");
@@ -125,7 +128,7 @@ public final class RequestSpec {
                 return jsonSchema(schema);
             }
             default:
-                throw new RequestSpecException("/response_format/type", "unknown type '" + type + "': expected json_schema, json_object or text");
+                throw new RequestSpecException("/response_format/type", "unknown type '" + type + "': expected json_schema, json_object, structural_tag or text");
         }
     }
 
@@ -211,7 +214,15 @@ public final class RequestSpec {
         if (jsonObject != null && jsonObject.asBoolean(false)) found.add(jsonObject());
         JsonNode tag = o.get("structural_tag");
         if (tag != null && !tag.isNull()) {
-            throw new RequestSpecException(at + "/structural_tag", "structural tags are not supported yet");
+            if (tag.isTextual()) { // vLLM passes it as a JSON string
+                try {
+                    tag = MAPPER.readTree(tag.asText());
+                } catch (JsonProcessingException e) {
+                    throw new RequestSpecException(at + "/structural_tag", "not valid JSON: " + e.getOriginalMessage());
+                }
+            }
+            if (!tag.isObject()) throw new RequestSpecException(at + "/structural_tag", "expected an object (see StructuralTags)");
+            found.add(structuralTag(tag));
         }
     }
 
@@ -223,6 +234,10 @@ public final class RequestSpec {
 
     private static RequestSpec jsonSchema(JsonNode schema) {
         return new RequestSpec(Kind.JSON_SCHEMA, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema::toString, null);
+    }
+
+    private static RequestSpec structuralTag(JsonNode tag) {
+        return new RequestSpec(Kind.STRUCTURAL_TAG, wrapped("structural_tag", tag), null, null, null);
     }
 
     private static RequestSpec jsonObject() {
@@ -243,7 +258,9 @@ public final class RequestSpec {
     public String key() { return key; }
 
     /** Format name recorded in the artifact: json-schema, regex, gbnf, lark, choice or text. */
-    public String sourceFormat() { return format != null ? format.id() : kind == Kind.CHOICE ? "choice" : "text"; }
+    public String sourceFormat() {
+        return format != null ? format.id() : kind == Kind.CHOICE ? "choice" : kind == Kind.STRUCTURAL_TAG ? "structural-tag" : "text";
+    }
 
     /** Text recorded (hashed) in the artifact: the grammar or schema text, else the constraint's JSON. */
     public synchronized String sourceText() {
@@ -255,6 +272,7 @@ public final class RequestSpec {
     /** The grammar of the constraint (JSON Schemas through their front-end with {@code options}). */
     public GrammarSources.Parsed grammar(FrontEndOptions options) {
         if (format != null) return GrammarSources.parse(sourceText(), format, options);
+        if (kind == Kind.STRUCTURAL_TAG) return StructuralTags.parse(constraint.get("structural_tag"), options);
         Expr root;
         if (kind == Kind.CHOICE) {
             List<Expr> alternatives = new ArrayList<>();

@@ -165,6 +165,16 @@ public final class Artifact {
      */
     public Matcher newMatcher(int lookahead) { return new Matcher(this, lookahead, vocabulary.eosIds()); }
 
+    /**
+     * Drops the parser states this artifact shares between requests (running requests keep
+     * theirs). Sharing is bounded anyway, by {@code -Ddomino.parser.sharedBytes} (default 4 MB)
+     * per artifact, so a long-running server's memory does not grow with the requests it served.
+     */
+    public void clearSharedParserStates() { parser.clearSharedStates(); }
+
+    /** Estimated bytes of the parser states this artifact currently shares between requests. */
+    public long sharedParserStateBytes() { return parser.sharedStateBytes(); }
+
     public ArtifactInfo info() { return info; }
     public Vocabulary vocabulary() { return vocabulary; }
     public int terminalCount() { return terminals.length; }

@@ -1,8 +1,6 @@
 package dev.domino.runtime;
 
 import java.util.Arrays;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import dev.domino.runtime.TreeBuilder.IntList;
@@ -43,32 +41,57 @@ public final class TerminalWalks {
         public int endChildCount() { return endChildNode.length + loopEndNodes.length; }
     }
 
-    private static final int MAX_AUTOMATA = 50_000;
+    /**
+     * Byte bounds of the caches (estimates; see {@link RuntimeCaches}). Each evicts its least
+     * recently used entries when full, so a long-running server keeps its hot walks.
+     */
+    static final String WALKS = "terminal walks", BY_RESIDUAL = "walks by residual", BY_CORE = "walks by loop core",
+            CORE_BELOW = "loop core walks below a first byte", LOOP_CORES = "loop cores";
+    static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES);
+    /** Bounds for the caches of tries made from now on (see {@link RuntimeCaches#setMaxBytes}). */
+    private static final java.util.Map<String, Long> DEFAULT_MAX = new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
+            WALKS, Long.getLong("domino.cache.walkBytes", 256L << 20),
+            BY_RESIDUAL, Long.getLong("domino.cache.sharedWalkBytes", 64L << 20),
+            BY_CORE, Long.getLong("domino.cache.sharedWalkBytes", 64L << 20),
+            CORE_BELOW, Long.getLong("domino.cache.coreBelowBytes", 16L << 20),
+            LOOP_CORES, Long.getLong("domino.cache.loopCoreBytes", 16L << 20)));
+
+    static void setDefaultMaxBytes(String name, long bytes) { DEFAULT_MAX.put(name, bytes); }
+
+    private static <K, V> BoundedCache<K, V> newCache(String name) { return new BoundedCache<>(name, DEFAULT_MAX.get(name)); }
     /** Walks that visit fewer trie nodes than this are computed directly, without looking for sharing. */
     private static final int CHEAP_WALK_NODES = 4096;
     /** Residual automata and loop cores larger than this are not canonicalized (and would be big keys). */
     private static final int MAX_SHARED_STATES = 48;
-    /** Bound on the states held by shared keys (about 1 KB each). */
-    private static final int MAX_SHARED_TOTAL = 65_536;
 
     private final VocabTrie trie;
-    private final ConcurrentHashMap<ByteDfa, AtomicReferenceArray<Walk>> cache = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<ByteDfa, Walk> byResidual = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<LoopCore, CoreWalk> byCore = new ConcurrentHashMap<>();
-    private final AtomicInteger sharedStates = new AtomicInteger();
+    /** Per automaton, its states' walks (filled lazily; each walk's bytes are added to its entry). */
+    final BoundedCache<ByteDfa, AtomicReferenceArray<Walk>> cache = newCache(WALKS);
+    /** Walks shared by residual automaton, and loop cores' own walks. */
+    final BoundedCache<ByteDfa, Walk> byResidual = newCache(BY_RESIDUAL);
+    final BoundedCache<LoopCore, CoreWalk> byCore = newCache(BY_CORE);
 
     TerminalWalks(VocabTrie trie) { this.trie = trie; }
 
+    /** The caches this object keeps (for {@link RuntimeCaches}). */
+    java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores); }
+
     public Walk get(ByteDfa dfa, int state, int vocabSize) {
-        if (cache.size() > MAX_AUTOMATA) cache.clear(); // bound memory in long-running servers
-        AtomicReferenceArray<Walk> perState = cache.computeIfAbsent(dfa, d -> new AtomicReferenceArray<>(d.stateCount()));
+        AtomicReferenceArray<Walk> perState = cache.computeIfAbsent(dfa, d -> new AtomicReferenceArray<>(d.stateCount()),
+                a -> 16 + 4L * a.length() + 64L * dfa.stateCount()); // the array, and the automaton the key holds
         Walk w = perState.get(state);
         if (w == null) {
             w = computeShared(dfa, state, vocabSize);
-            perState.compareAndSet(state, null, w);
+            if (perState.compareAndSet(state, null, w)) cache.addBytes(dfa, bytesOf(w));
             w = perState.get(state);
         }
         return w;
+    }
+
+    /** Estimated heap bytes of a walk. */
+    static long bytesOf(Walk w) {
+        return 64 + w.continuation().estimatedBytes() + 4L * (w.endChildStart().length + w.endChildNode().length + w.loopEndNodes().length)
+                + 8L * w.loopEndBytes().length;
     }
 
     private Walk computeShared(ByteDfa dfa, int state, int vocabSize) {
@@ -83,19 +106,9 @@ public final class TerminalWalks {
         Walk w = byResidual.get(residual);
         if (w == null) {
             w = computeByChild(residual, 0, vocabSize);
-            noteShared(residual.stateCount());
-            Walk raced = byResidual.putIfAbsent(residual, w);
-            if (raced != null) w = raced;
+            w = byResidual.putIfAbsent(residual, w, bytesOf(w) + 1024L * residual.stateCount()); // the key: ~1 KB per state
         }
         return w;
-    }
-
-    private void noteShared(int states) {
-        if (sharedStates.addAndGet(states) > MAX_SHARED_TOTAL) {
-            byResidual.clear();
-            byCore.clear();
-            sharedStates.set(states);
-        }
     }
 
     /** The plain walk, nothing shared (the reference the shared walks must equal). */
@@ -138,9 +151,7 @@ public final class TerminalWalks {
                 Acc below = new Acc(vocabSize);
                 walkInto(below, core.table, core.accepting, core.loops, child, 0);
                 cw = new CoreWalk(below);
-                noteCoreBelow(cw);
-                CoreWalk raced = byCoreBelow.putIfAbsent(key, cw);
-                if (raced != null) cw = raced;
+                cw = byCoreBelow.putIfAbsent(key, cw, cw.estimatedBytes());
             }
             cw.addTo(acc);
             for (int i = 0; i < cw.exitEdges.length; i++) {
@@ -150,23 +161,9 @@ public final class TerminalWalks {
         return acc.finish(vocabSize);
     }
 
-    /** Bound on the bytes held by {@link #byCoreBelow} (token bitmaps of big subtrees, id lists of small ones). */
-    private static final long MAX_CORE_BELOW_BYTES = 16L << 20;
-    private final java.util.concurrent.atomic.AtomicLong coreBelowBytes = new java.util.concurrent.atomic.AtomicLong();
-
-    /** Accounts for a new entry; clears only this cache when full (the others stay warm). */
-    private void noteCoreBelow(CoreWalk cw) {
-        long bytes = 64 + (cw.tokens.bits != null ? 8L * cw.tokens.bits.length : 4L * cw.tokens.tokenCount)
-                + 4L * (cw.endEdges.length + cw.exitEdges.length + cw.exitPorts.length + 3 * cw.loopNodes.length);
-        if (coreBelowBytes.addAndGet(bytes) > MAX_CORE_BELOW_BYTES) {
-            byCoreBelow.clear();
-            coreBelowBytes.set(bytes);
-        }
-    }
-
     /** Sentinel of {@link #cores}: the state has no small loop core. */
     private static final LoopCore NO_CORE = new LoopCore(new int[0], new boolean[0], new int[0]);
-    private final ConcurrentHashMap<ByteDfa, AtomicReferenceArray<LoopCore>> cores = new ConcurrentHashMap<>();
+    private final BoundedCache<ByteDfa, AtomicReferenceArray<LoopCore>> cores = newCache(LOOP_CORES);
 
     /**
      * {@link LoopCore#of} with at most {@link #MAX_SHARED_STATES} states, cached per automaton: every
@@ -174,13 +171,13 @@ public final class TerminalWalks {
      * third of those walks' cost.
      */
     private LoopCore coreAt(ByteDfa dfa, int state) {
-        if (cores.size() > MAX_AUTOMATA) cores.clear();
-        AtomicReferenceArray<LoopCore> perState = cores.computeIfAbsent(dfa, d -> new AtomicReferenceArray<>(d.stateCount()));
+        AtomicReferenceArray<LoopCore> perState = cores.computeIfAbsent(dfa, d -> new AtomicReferenceArray<>(d.stateCount()),
+                a -> 16 + 4L * a.length() + 64L * dfa.stateCount());
         LoopCore core = perState.get(state);
         if (core == null) {
             core = LoopCore.of(dfa, state, MAX_SHARED_STATES);
             if (core == null) core = NO_CORE;
-            perState.compareAndSet(state, null, core);
+            if (perState.compareAndSet(state, null, core) && core != NO_CORE) cores.addBytes(dfa, core.estimatedBytes());
         }
         return core == NO_CORE ? null : core;
     }
@@ -188,7 +185,8 @@ public final class TerminalWalks {
     /** A loop core's walk below one trie node (entered with that node's byte). */
     private record CoreBelow(LoopCore core, int node) {}
 
-    private final ConcurrentHashMap<CoreBelow, CoreWalk> byCoreBelow = new ConcurrentHashMap<>();
+    /** Bound: token bitmaps of big subtrees, id lists of small ones. */
+    private final BoundedCache<CoreBelow, CoreWalk> byCoreBelow = newCache(CORE_BELOW);
 
     /** The shared walk of the state's loop core, plus a walk of each token path that leaves the core. */
     private Walk fromCore(ByteDfa dfa, LoopCore core, int vocabSize) {
@@ -197,9 +195,7 @@ public final class TerminalWalks {
             Acc acc = new Acc(vocabSize);
             walkInto(acc, core.table, core.accepting, core.loops, 0, 0);
             cw = new CoreWalk(acc);
-            noteShared(core.accepting.length);
-            CoreWalk raced = byCore.putIfAbsent(core, cw);
-            if (raced != null) cw = raced;
+            cw = byCore.putIfAbsent(core, cw, cw.estimatedBytes() + core.estimatedBytes());
         }
         Acc acc = cw.copy();
         int[] table = dfa.table();
@@ -355,6 +351,11 @@ public final class TerminalWalks {
             exitPorts = a.exitPorts.toArray();
         }
 
+        long estimatedBytes() {
+            return 64 + (tokens.bits != null ? 8L * tokens.bits.length : 4L * tokens.ids.length)
+                    + 4L * (endEdges.length + exitEdges.length + exitPorts.length + 3 * loopNodes.length);
+        }
+
         /** Adds this walk's results to {@code a}, whose tokens are distinct from this walk's. */
         void addTo(Acc a) {
             Acc t = tokens;
@@ -406,6 +407,8 @@ public final class TerminalWalks {
             }
             hash = 31 * Arrays.hashCode(table) + Arrays.hashCode(accepting);
         }
+
+        long estimatedBytes() { return 64 + 4L * table.length + accepting.length + 8L * loops.length + 4L * ports.length; }
 
         /** Null when the state is on no cycle, or its component has more than {@code max} states. */
         static LoopCore of(ByteDfa dfa, int state, int max) {

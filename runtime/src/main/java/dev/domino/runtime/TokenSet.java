@@ -54,6 +54,9 @@ public final class TokenSet {
     static TokenSet ofBitmap(long[] bits) { return new TokenSet(null, bits); }
 
     public int size() { return size; }
+
+    /** Estimated heap bytes (header, fields, and the ids or words array). */
+    long estimatedBytes() { return 48 + 4L * (ids != null ? ids.length : words.length); }
     public boolean isBitmap() { return words != null; }
     int[] ids() { return ids; }
 

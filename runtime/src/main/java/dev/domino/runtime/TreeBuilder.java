@@ -82,7 +82,7 @@ public final class TreeBuilder {
 
     private final class Walk {
         final Node root = new Node();
-        final VisitCounter visits = VisitCounter.forTrie(trie.nodeCount());
+        final VisitCounter visits = VisitCounter.forTrie(trie);
         final List<Integer> dynamicSubtrees = new ArrayList<>();
         /** Paths per trie node above which its tokens become dynamic. */
         int nodeCap;
@@ -371,6 +371,7 @@ public final class TreeBuilder {
         if (e == null) {
             Walk w = new Walk(cap, 0);
             w.walkCountedFromRoot(w.root, t);
+            w.visits.release();
             toShared(w.root);
             e = new Entered(w.root, List.copyOf(w.dynamicSubtrees));
             Entered known = entered.putIfAbsent(t, e);
@@ -387,6 +388,7 @@ public final class TreeBuilder {
         CountedLoop counted = terminals[terminal].counted();
         w.annotate = true;
         w.countedRoot(0, terminal, counted, terminals[terminal].dfa(), loopState, 0, w.root);
+        w.visits.release();
         BitSet dynamic = new BitSet();
         int[] dynamicTokens = dynamicTokens(w, dynamic);
         prune(w.root, dynamic);
@@ -406,6 +408,7 @@ public final class TreeBuilder {
             // a counted terminal's state here shares the plain loop's tree (see build(int, int))
             w.fromRoot(w.root, terminal, terminals[terminal].dfa(), counted == null ? state : counted.loopState(state));
         }
+        w.visits.release();
         BitSet dynamic = new BitSet();
         int[] dynamicTokens = dynamicTokens(w, dynamic);
         prune(w.root, dynamic);
@@ -598,25 +601,26 @@ public final class TreeBuilder {
     }
 
     /**
-     * Paths per trie node in one build: a dense array per thread (reset through the list of
-     * touched nodes), because hashing every visited node cost more than the rest of the dfs.
+     * Paths per trie node in one walk: a dense array (reset through the list of touched nodes),
+     * because hashing every visited node cost more than the rest of the dfs. Borrowed from the
+     * trie's pool and given back by {@link #release} (one that is not given back is collected).
      */
     private static final class VisitCounter {
-        private static final ThreadLocal<VisitCounter> PER_THREAD = new ThreadLocal<>();
-        private final int[] counts;
+        private final VocabTrie trie;
+        private int[] counts;
         private int[] touched = new int[256];
         private int size;
 
-        private VisitCounter(int nodes) { counts = new int[nodes]; }
+        private VisitCounter(VocabTrie trie) { this.trie = trie; this.counts = trie.borrowCounts(); }
 
-        static VisitCounter forTrie(int nodes) {
-            VisitCounter c = PER_THREAD.get();
-            if (c == null || c.counts.length != nodes) {
-                c = new VisitCounter(nodes);
-                PER_THREAD.set(c);
-            }
-            c.clear();
-            return c;
+        static VisitCounter forTrie(VocabTrie trie) { return new VisitCounter(trie); }
+
+        /** Gives the zeroed counts back to the trie's pool; the walk is over. */
+        void release() {
+            if (counts == null) return;
+            clear();
+            trie.releaseCounts(counts);
+            counts = null;
         }
 
         int increment(int node) {

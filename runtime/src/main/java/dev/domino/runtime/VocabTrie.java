@@ -1,8 +1,7 @@
 package dev.domino.runtime;
 
-import java.lang.ref.SoftReference;
 import java.util.Arrays;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * A byte trie of the vocabulary's grammar tokens (specials and empty tokens left out).
@@ -11,10 +10,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * marking a whole subtree (e.g. as dynamic) is a range, not a walk.
  *
  * <p>One trie per vocabulary per process ({@link #of}): artifacts for the same vocabulary share
- * it, together with the per-terminal walks cached in {@link #walks()}.
+ * it, together with the per-terminal walks cached in {@link #walks()}. The tries are kept in a
+ * byte-bounded LRU cache (see {@link RuntimeCaches}); an artifact holds its own trie, so evicting
+ * one only stops sharing it with artifacts loaded later.
  */
 public final class VocabTrie {
-    private static final ConcurrentHashMap<String, SoftReference<VocabTrie>> CACHE = new ConcurrentHashMap<>();
+    static final BoundedCache<String, VocabTrie> CACHE = new BoundedCache<>("vocabulary tries",
+            Long.getLong("domino.cache.trieBytes", 512L << 20));
 
     private final int[] childStart;   // per node, into childByte/childNode; length nodes+1
     private final byte[] childByte;
@@ -34,19 +36,52 @@ public final class VocabTrie {
     /** The shared trie of a vocabulary (built on first use). */
     public static VocabTrie of(Vocabulary vocab) {
         String key = vocab.fingerprint();
-        SoftReference<VocabTrie> ref = CACHE.get(key);
-        VocabTrie trie = ref == null ? null : ref.get();
+        VocabTrie trie = CACHE.get(key);
         if (trie == null) {
-            synchronized (CACHE) {
-                ref = CACHE.get(key);
-                trie = ref == null ? null : ref.get();
+            synchronized (CACHE) { // one build per vocabulary (hundreds of ms, tens of MB)
+                trie = CACHE.get(key);
                 if (trie == null) {
                     trie = new VocabTrie(vocab);
-                    CACHE.put(key, new SoftReference<>(trie));
+                    trie = CACHE.putIfAbsent(key, trie, trie.estimatedBytes());
                 }
             }
         }
         return trie;
+    }
+
+    /** Estimated heap bytes of the trie's arrays (not its walks: those are counted by their own caches). */
+    long estimatedBytes() {
+        return 4L * (childStart.length + childNode.length + tokenStart.length + tokenList.length + subtreeEnd.length
+                + byteEdgeStart.length + byteEdges.length) + childByte.length + 8L * asciiBelow.length + nonAsciiBelow.size() / 8 + 256;
+    }
+
+    /**
+     * Idle visit counters of this trie's tree builds (an int per trie node: 1.6 MB for o200k).
+     * Pooled, not per thread: a server's request threads would each have kept one per vocabulary;
+     * the pool holds at most one per core, and is dropped with the trie.
+     */
+    private final ConcurrentLinkedQueue<int[]> idleCounters = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger idleCount = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** A zeroed int per node, for one build; give it back zeroed with {@link #releaseCounts}. */
+    int[] borrowCounts() {
+        int[] c = idleCounters.poll();
+        if (c == null) return new int[nodeCount()];
+        idleCount.decrementAndGet();
+        return c;
+    }
+
+    void releaseCounts(int[] counts) {
+        if (idleCount.get() >= Runtime.getRuntime().availableProcessors()) return;
+        idleCount.incrementAndGet();
+        idleCounters.add(counts);
+    }
+
+    /** Bytes held by idle visit counters. */
+    long idleCounterBytes() { return 4L * nodeCount() * idleCount.get(); }
+
+    void clearIdleCounters() {
+        while (idleCounters.poll() != null) idleCount.decrementAndGet();
     }
 
     public VocabTrie(Vocabulary vocab) {

@@ -17,6 +17,8 @@ public final class Vocabulary {
     private final byte[][] tokenBytes;
     private final BitSet special;
     private final int[] eosIds;
+    /** This vocabulary's encoded artifact section, once written or read (see {@link VocabularySection}). */
+    volatile byte[] sectionBlob;
     private volatile String fingerprint; // computed on first use: loading stays cheap
 
     /**

@@ -3,25 +3,26 @@ package dev.domino.runtime;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Map;
-import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The vocabulary section of an artifact file: one length-prefixed blob (name, fingerprint,
  * token lengths, all token bytes as one block, specials, EOS).
  *
  * <p>Every artifact embeds its vocabulary (1 MB and more), but a server loads many artifacts
- * for few vocabularies. So the blob of each vocabulary seen in this process is kept (weakly,
- * with the vocabulary), writing an artifact copies it instead of re-encoding, and loading an
- * artifact whose blob equals a known one returns that same {@link Vocabulary} instance: no
- * per-token arrays, no fingerprint hashing, and the vocabulary trie and walks cached for it
- * are found again.
+ * for few vocabularies. So the blob of each vocabulary seen in this process is kept with the
+ * vocabulary, writing an artifact copies it instead of re-encoding, and loading an artifact
+ * whose blob equals a known one returns that same {@link Vocabulary} instance: no per-token
+ * arrays, no fingerprint hashing, and the vocabulary trie and walks cached for it are found
+ * again. Known vocabularies are found by the (fingerprint, length) the blob starts with, then
+ * compared byte for byte: no lock, no scan of every known vocabulary.
  */
 final class VocabularySection {
-    /** Vocabulary → its encoded blob; weak keys, so vocabularies nobody uses are forgotten. */
-    private static final Map<Vocabulary, byte[]> KNOWN = new WeakHashMap<>();
+    /** "fingerprint/blob length" → the vocabulary (weakly: vocabularies nobody uses are forgotten). */
+    private static final ConcurrentHashMap<String, WeakReference<Vocabulary>> KNOWN = new ConcurrentHashMap<>();
 
     private VocabularySection() {}
 
@@ -35,29 +36,45 @@ final class VocabularySection {
         int n = ArtifactFormat.arrayLength(in, 8);
         byte[] buffer = in.getBuffer();
         int pos = in.position();
-        synchronized (KNOWN) {
-            for (Map.Entry<Vocabulary, byte[]> e : KNOWN.entrySet()) {
-                byte[] blob = e.getValue();
-                Vocabulary known = e.getKey();
-                if (known != null && blob.length == n && Arrays.equals(buffer, pos, pos + n, blob, 0, n)) {
-                    in.setPosition(pos + n);
-                    return known;
-                }
+        String key = keyOf(buffer, pos, n);
+        WeakReference<Vocabulary> ref = key == null ? null : KNOWN.get(key);
+        Vocabulary known = ref == null ? null : ref.get();
+        if (known != null) {
+            byte[] blob = known.sectionBlob;
+            if (blob != null && blob.length == n && Arrays.equals(buffer, pos, pos + n, blob, 0, n)) {
+                in.setPosition(pos + n);
+                return known;
             }
         }
         byte[] blob = in.readBytes(n);
         Vocabulary v = decode(blob);
-        synchronized (KNOWN) { KNOWN.put(v, blob); }
+        v.sectionBlob = blob;
+        KNOWN.put(keyOf(blob, 0, n), new WeakReference<>(v)); // decode read the same two strings: not null
         return v;
     }
 
-    private static byte[] blobOf(Vocabulary v) {
-        synchronized (KNOWN) {
-            byte[] blob = KNOWN.get(v);
-            if (blob != null) return blob;
+    /** The blob's key: its fingerprint (second string) and length; null when the strings do not parse. */
+    private static String keyOf(byte[] buffer, int pos, int n) {
+        try (Input head = new Input(buffer, pos, n)) {
+            ArtifactFormat.readString(head);
+            String fingerprint = ArtifactFormat.readString(head);
+            return fingerprint == null ? null : fingerprint + "/" + n;
+        } catch (RuntimeException e) {
+            return null; // decode reports a malformed section
         }
-        byte[] blob = encode(v);
-        synchronized (KNOWN) { KNOWN.putIfAbsent(v, blob); }
+    }
+
+    /** Forgets every known vocabulary (for {@link RuntimeCaches#clear}). */
+    static void clearKnown() { KNOWN.clear(); }
+
+    static int knownCount() { return KNOWN.size(); }
+
+    private static byte[] blobOf(Vocabulary v) {
+        byte[] blob = v.sectionBlob;
+        if (blob != null) return blob;
+        blob = encode(v);
+        v.sectionBlob = blob;
+        KNOWN.compute(keyOf(blob, 0, blob.length), (k, old) -> old == null || old.get() == null ? new WeakReference<>(v) : old);
         return blob;
     }
 

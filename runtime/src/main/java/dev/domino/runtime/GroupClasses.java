@@ -89,17 +89,17 @@ final class GroupClasses {
                 }
             }
             // offset[id] now points past the token's slice: its slice is [offset - count, offset)
-            Map<Slice, TreeBuilder.IntList> bySignature = new LinkedHashMap<>();
+            Map<Slice, IntList> bySignature = new LinkedHashMap<>();
             for (int i = 0; i < distinct; i++) {
                 int id = touched[i];
                 Slice key = new Slice(member, value, offset[id] - count[id], offset[id]);
-                bySignature.computeIfAbsent(key, k -> new TreeBuilder.IntList()).add(id);
+                bySignature.computeIfAbsent(key, k -> new IntList()).add(id);
             }
             // worth it only if a mask would do clearly less work: per group an overhead, a check per
             // terminal (at worst), a bit per token
             long before = 0, after = 0;
             for (Group g : lists) before += GROUP_COST + 1 + g.tokens().size();
-            for (Map.Entry<Slice, TreeBuilder.IntList> c : bySignature.entrySet()) {
+            for (Map.Entry<Slice, IntList> c : bySignature.entrySet()) {
                 after += (GROUP_COST + c.getKey().to - c.getKey().from + c.getValue().size)
                         * (c.getKey().uniformValue() ? 1 : c.getKey().to - c.getKey().from);
             }
@@ -108,7 +108,7 @@ final class GroupClasses {
             // tokens whose value differs between their groups stay in one group per terminal
             List<List<long[]>> leftover = new ArrayList<>();
             for (int gi = 0; gi < lists.size(); gi++) leftover.add(new ArrayList<>());
-            for (Map.Entry<Slice, TreeBuilder.IntList> c : bySignature.entrySet()) {
+            for (Map.Entry<Slice, IntList> c : bySignature.entrySet()) {
                 Slice k = c.getKey();
                 int[] ids = c.getValue().toArray();
                 Arrays.sort(ids);

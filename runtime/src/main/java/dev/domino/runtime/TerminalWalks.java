@@ -3,7 +3,6 @@ package dev.domino.runtime;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
-import dev.domino.runtime.TreeBuilder.IntList;
 
 /**
  * What the vocabulary does inside one terminal, from one automaton state, ignoring everything

@@ -52,13 +52,18 @@ public final class TerminalDerivation {
     // terminal construction
     private final Map<Object, Integer> terminalIndex = new HashMap<>();          // rule names, literals, classes
     private final Map<Expr, Integer> compoundTerminalIndex = new java.util.IdentityHashMap<>();
-    private final List<String> terminalNames = new ArrayList<>();
-    private final List<Expr> terminalExprs = new ArrayList<>();
-    private final List<ByteDfa> terminalAutomata = new ArrayList<>(); // null: empty language
-    private final List<Boolean> terminalNullable = new ArrayList<>();
-    private final List<Boolean> terminalIgnored = new ArrayList<>();
-    private final List<int[]> terminalCounted = new ArrayList<>(); // {min, max}; null: an ordinary terminal
-    private final List<TokenMatch> terminalTokens = new ArrayList<>(); // non-null: a token terminal
+    /**
+     * One terminal as derived, before unused ones are dropped and equal languages merged.
+     *
+     * @param automaton null: the empty language
+     * @param counted   {min, max} of a counted terminal; null: an ordinary terminal
+     * @param tokens    non-null: a token terminal
+     */
+    private record Derived(String name, Expr expr, ByteDfa automaton, boolean nullable, boolean ignored, int[] counted, TokenMatch tokens) {
+        Derived asIgnored() { return new Derived(name, expr, automaton, nullable, true, counted, tokens); }
+    }
+
+    private final List<Derived> derived = new ArrayList<>();
     /** Resolves token references against the vocabulary; null when there is none (then they are an error). */
     private final Function<Expr.TokenRef, TokenMatch> tokenResolver;
     /** What {@link #refs} reports for a token reference: a "rule" that is never regular. */
@@ -130,7 +135,7 @@ public final class TerminalDerivation {
         // the ignored terminals come first so their ids are stable
         for (Expr e : source.ignored()) {
             int t = terminalFor("%ignore " + ExprPrinter.print(e), e, ExprPrinter.brief(e, 40));
-            terminalIgnored.set(t, true);
+            derived.set(t, derived.get(t).asIgnored());
         }
 
         int start = parserNonterminal(source.start());
@@ -303,15 +308,9 @@ public final class TerminalDerivation {
         }
         ByteDfa a = language.dfa();
         boolean nullable = language.nullable();
-        int t = terminalNames.size();
+        int t = derived.size();
         index.put(key, t);
-        terminalNames.add(name);
-        terminalExprs.add(regex);
-        terminalAutomata.add(a);
-        terminalNullable.add(nullable);
-        terminalIgnored.add(false);
-        terminalCounted.add(null);
-        terminalTokens.add(null);
+        derived.add(new Derived(name, regex, a, nullable, false, null, null));
         return t;
     }
 
@@ -323,22 +322,16 @@ public final class TerminalDerivation {
         TokenMatch match = tokenResolver.apply(ref);
         Integer existing = terminalIndex.get(match);
         if (existing != null) return existing;
-        int t = terminalNames.size();
+        int t = derived.size();
         terminalIndex.put(match, t);
-        terminalNames.add(ref.display());
-        terminalExprs.add(ref);
-        terminalAutomata.add(Terminal.ofTokens(ref.display(), match).dfa());
-        terminalNullable.add(false);
-        terminalIgnored.add(false);
-        terminalCounted.add(null);
-        terminalTokens.add(match);
+        derived.add(new Derived(ref.display(), ref, Terminal.ofTokens(ref.display(), match).dfa(), false, false, null, match));
         return t;
     }
 
     /** The parser symbol for a terminal: its id, or a wrapper for empty/nullable languages. */
     private int terminalSymbol(int t) {
-        boolean empty = terminalAutomata.get(t) == null;
-        boolean nullable = terminalNullable.get(t);
+        boolean empty = derived.get(t).automaton() == null;
+        boolean nullable = derived.get(t).nullable();
         if (empty) {
             int nt = freshNonterminal("empty");
             if (nullable) addProduction(nt, new int[0]);
@@ -346,7 +339,7 @@ public final class TerminalDerivation {
             return nt;
         }
         if (!nullable) return -1 - t;
-        int nt = freshNonterminal(terminalNames.get(t) + "?");
+        int nt = freshNonterminal(derived.get(t).name() + "?");
         addProduction(nt, new int[0]);
         addProduction(nt, new int[] {-1 - t});
         return nt;
@@ -605,15 +598,9 @@ public final class TerminalDerivation {
         List<Object> key = List.of(loop, min, max);
         Integer existing = countedIndex.get(key);
         if (existing != null) return existing;
-        int t = terminalNames.size();
+        int t = derived.size();
         countedIndex.put(key, t);
-        terminalNames.add(ExprPrinter.brief(shown, 48));
-        terminalExprs.add(shown);
-        terminalAutomata.add(loop);
-        terminalNullable.add(false);
-        terminalIgnored.add(false);
-        terminalCounted.add(new int[] {min, max});
-        terminalTokens.add(null);
+        derived.add(new Derived(ExprPrinter.brief(shown, 48), shown, loop, false, false, new int[] {min, max}, null));
         return t;
     }
 
@@ -707,9 +694,9 @@ public final class TerminalDerivation {
             ntMap[i] = reachable[i] ? names.size() : -1;
             if (reachable[i]) names.add(ntNames.get(i));
         }
-        int tCount = terminalNames.size();
+        int tCount = derived.size();
         boolean[] usedT = new boolean[tCount];
-        for (int t = 0; t < tCount; t++) usedT[t] = terminalIgnored.get(t);
+        for (int t = 0; t < tCount; t++) usedT[t] = derived.get(t).ignored();
         List<int[]> keptRhs = new ArrayList<>();
         List<Integer> keptLhs = new ArrayList<>();
         for (int p = 0; p < pCount; p++) {
@@ -724,23 +711,24 @@ public final class TerminalDerivation {
         Map<List<Object>, Integer> byLanguage = new HashMap<>(); // automaton, and counted bounds
         for (int t = 0; t < tCount; t++) {
             if (!usedT[t]) { tMap[t] = -1; continue; }
-            ByteDfa dfa = terminalAutomata.get(t);
+            Derived d = derived.get(t);
+            ByteDfa dfa = d.automaton();
             if (dfa == null) { tMap[t] = -1; continue; } // empty ignored terminal
-            int[] counted = terminalCounted.get(t);
-            TokenMatch tokens = terminalTokens.get(t);
+            int[] counted = d.counted();
+            TokenMatch tokens = d.tokens();
             if (tokens != null) {
                 tMap[t] = terminals.size();
-                terminals.add(Terminal.ofTokens(terminalNames.get(t), tokens));
+                terminals.add(Terminal.ofTokens(d.name(), tokens));
                 continue;
             }
-            if (!terminalIgnored.get(t)) {
+            if (!d.ignored()) {
                 List<Object> language = counted == null ? List.of(dfa) : List.of(dfa, counted[0], counted[1]);
                 Integer same = byLanguage.get(language);
                 if (same != null) { tMap[t] = same; continue; }
                 byLanguage.put(language, terminals.size());
             }
             tMap[t] = terminals.size();
-            terminals.add(new Terminal(terminalNames.get(t), ExprPrinter.brief(terminalExprs.get(t), 200), dfa, terminalIgnored.get(t),
+            terminals.add(new Terminal(d.name(), ExprPrinter.brief(d.expr(), 200), dfa, d.ignored(),
                     counted == null ? null : new CountedLoop(dfa, counted[0], counted[1])));
         }
         int[] lhs = new int[keptLhs.size()];

@@ -51,12 +51,13 @@ public final class Fixtures {
         throw new IllegalStateException("grammars/ not found: run from the repository root or pass -Ddomino.grammars=DIR");
     }
 
-    /** Grammar names: {@code json} (grammars/json.gbnf) and {@code gsm8k_schema} (grammars/gsm8k.schema.json). */
+    /** Grammar names: {@code json} (grammars/json.gbnf), {@code gsm8k_schema} (grammars/gsm8k.schema.json), {@code reasoning} (grammars/reasoning.lark). */
     public static Path grammarFile(String grammar) {
         return switch (grammar) {
             case "json" -> grammarsDir().resolve("json.gbnf");
             case "gsm8k_schema" -> grammarsDir().resolve("gsm8k.schema.json");
-            default -> throw new IllegalArgumentException("unknown grammar " + grammar + " (json, gsm8k_schema)");
+            case "reasoning" -> grammarsDir().resolve("reasoning.lark");
+            default -> throw new IllegalArgumentException("unknown grammar " + grammar + " (json, gsm8k_schema, reasoning)");
         };
     }
 
@@ -69,7 +70,7 @@ public final class Fixtures {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            SourceFormat format = grammar.equals("json") ? SourceFormat.GBNF : SourceFormat.JSON_SCHEMA;
+            SourceFormat format = grammar.equals("json") ? SourceFormat.GBNF : grammar.equals("reasoning") ? SourceFormat.LARK : SourceFormat.JSON_SCHEMA;
             GrammarSources.Parsed parsed = GrammarSources.parse(text, format, FrontEndOptions.defaults());
             return GrammarCompiler.compile(parsed.grammar(), vocabulary(vocab), file.getFileName().toString(), format.id(), text,
                     parsed.applyTo(CompileOptions.defaults()).withLazy(lazy));
@@ -85,6 +86,15 @@ public final class Fixtures {
      * (inside an array, after a comma: any value may start).
      */
     public static Point point(String grammar, String state) {
+        if (grammar.equals("reasoning")) {
+            // string: inside the free reasoning text; number: inside the constrained answer
+            return switch (state) {
+                case "start" -> new Point("", "<think>ok</think>\n{\"answer\": 1}");
+                case "string" -> new Point("<think>\nThe question asks for six times seven, so", " it is 42.</think>\n{\"answer\": 42}");
+                case "number" -> new Point("<think>42</think>\n{\"answer\": 4", "2}");
+                default -> throw new IllegalArgumentException("unknown state " + state + " for reasoning (start, string, number)");
+            };
+        }
         if (grammar.equals("json")) {
             return switch (state) {
                 case "start" -> new Point("", "{\"a\": 1}");

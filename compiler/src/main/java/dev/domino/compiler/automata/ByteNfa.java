@@ -137,8 +137,8 @@ final class ByteNfa {
             Fragment f = new Fragment(start, end, firstState, states, firstEdge, edges);
             ruleTemplates.put(ref.name(), f);
             return f;
-        } else if (e instanceof Expr.Until u) {
-            ByteDfa dfa = UntilAutomaton.searchAutomaton(u.stop(), rules);
+        } else if (e instanceof Expr.Lazy u) {
+            ByteDfa dfa = LazyAutomaton.of(u.body(), rules);
             int base = states;
             states += dfa.stateCount();
             start = newState();

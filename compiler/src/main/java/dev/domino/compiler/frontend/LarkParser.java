@@ -98,7 +98,7 @@ public final class LarkParser {
             expect(Kind.NUMBER, "a priority number");
         }
         if (peek().isOp("{")) throw error("rule templates are not supported", peek());
-        if (peek().isOp("[")) throw error("rule options [...] are not supported", peek());
+        LexemeOptions lexeme = peek().isOp("[") ? lexemeOptions() : null;
         if (!peek().isOp(":")) {
             throw error("expected ':' after '" + name.text + "' but found " + peek().describe(), peek());
         }
@@ -109,7 +109,44 @@ public final class LarkParser {
         lexicalOwner = terminal ? name.text : null;
         Expr body = parseExpansions();
         lexicalOwner = null;
+        if (lexeme != null) body = lexeme.apply(body);
         define(name, body, terminal);
+    }
+
+    /** llguidance's lexeme options: {@code [lazy]}, {@code [suffix="..."]} (the body then the suffix, lazily). */
+    private record LexemeOptions(boolean lazy, String suffix) {
+        Expr apply(Expr body) {
+            if (suffix != null) return new Expr.Lazy(new Expr.Seq(List.of(body, new Expr.Literal(suffix))), true);
+            return lazy ? new Expr.Lazy(body, true) : body;
+        }
+    }
+
+    // '[' option (',' option)* ']' with option: NAME ('=' value)?
+    private LexemeOptions lexemeOptions() {
+        next(); // '['
+        boolean lazy = false;
+        String suffix = null;
+        do {
+            Token option = expect(Kind.NAME, "a rule option (lazy, suffix=...)");
+            Token value = acceptOp("=") ? next() : null;
+            // a value such as 0.7 lexes as several tokens
+            while (value != null && !peek().isOp(",") && !peek().isOp("]") && peek().kind != Kind.EOF && peek().kind != Kind.NL) next();
+            switch (option.text) {
+                case "lazy" -> lazy = true;
+                case "suffix" -> {
+                    if (value == null || value.kind != Kind.STRING) throw error("suffix= takes a string, e.g. suffix=\"</think>\"", option);
+                    suffix = value.value;
+                }
+                case "capture", "temperature" -> { } // captures and sampling temperature do not change the language
+                case "stop" -> throw error("stop= hides its text from the output by backtracking, which a token mask cannot do; "
+                        + "use suffix=\"...\" (the text stays in the output)", option);
+                case "max_tokens" -> throw error("max_tokens= is not supported: a grammar over text cannot count tokens; "
+                        + "bound the text, or count tokens between token references (<|...|>)", option);
+                default -> throw error("unknown rule option '" + option.text + "' (supported: lazy, suffix=\"...\")", option);
+            }
+        } while (acceptOp(","));
+        if (!acceptOp("]")) throw error("expected ']' but found " + peek().describe(), peek());
+        return new LexemeOptions(lazy, suffix);
     }
 
     private void define(Token name, Expr body, boolean terminal) {
@@ -495,7 +532,7 @@ public final class LarkParser {
             } else if (c == '-' && in.peek() == '>') {
                 in.next();
                 op = "->";
-            } else if ("|:?*+()[]{}~,.!-".indexOf(c) >= 0) {
+            } else if ("|:?*+()[]{}~,.!-=".indexOf(c) >= 0) {
                 op = String.valueOf((char) c);
                 if (c == '(' || c == '[' || c == '{') depth++;
                 if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;

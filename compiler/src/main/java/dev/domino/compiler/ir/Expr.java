@@ -67,14 +67,23 @@ public sealed interface Expr {
     }
 
     /**
-     * Free text up to a stop (a regular language over text), the way a lazy regex matches:
-     * {@code consume} true: the shortest text that ends with a match of {@code stop} (any text in
-     * which {@code stop} first matches at the very end: {@code <think>}'s "reasoning up to
-     * {@code </think>}", or "text up to a trigger"); false: any text in which {@code stop} never
-     * matches (the free text after the last tag). Its automaton is that of {@code .*stop} with the
-     * edges out of accepting states cut; a mask inside it ORs one precomputed set.
+     * The lazy reading of a regular language, as llguidance's lazy lexemes: {@code consume} true:
+     * the matches of {@code body} none of whose proper prefixes match (a lazy regex's shortest
+     * match); false: the texts none of whose prefixes match yet (what may precede a first match).
+     * Free text up to a stop is {@code Lazy(.* stop, true)} (reasoning up to {@code </think>}, text
+     * up to a trigger), text in which the stop never occurs {@code Lazy(.* stop, false)}. Its
+     * automaton is the body's with the edges out of accepting states cut: inside free text a mask
+     * ORs one precomputed set. The body must not match the empty string.
      */
-    record Until(Expr stop, boolean consume) implements Expr {}
+    record Lazy(Expr body, boolean consume) implements Expr {
+        /** Text up to and including the first occurrence of {@code stop}. */
+        public static Lazy upTo(Expr stop) { return new Lazy(anyTextThen(stop), true); }
+
+        /** Text in which {@code stop} does not occur. */
+        public static Lazy without(Expr stop) { return new Lazy(anyTextThen(stop), false); }
+
+        private static Expr anyTextThen(Expr stop) { return new Seq(List.of(star(new Chars(CodePointSet.ANY)), stop)); }
+    }
 
     Expr EMPTY = new Seq(List.of());
     Expr NOTHING = new Alt(List.of());

@@ -51,9 +51,9 @@ public final class ExprPrinter {
             else sb.append(c.set());
         } else if (e instanceof Expr.TokenRef t) {
             sb.append(t.display());
-        } else if (e instanceof Expr.Until u) {
-            sb.append(u.consume() ? "until(" : "without(");
-            print(u.stop(), sb, 0, limit);
+        } else if (e instanceof Expr.Lazy u) {
+            sb.append(u.consume() ? "lazy(" : "before(");
+            print(u.body(), sb, 0, limit);
             sb.append(')');
         } else if (e instanceof Expr.Ref r) {
             sb.append(r.name());

@@ -156,6 +156,8 @@ public final class TerminalDerivation {
             a.options().forEach(this::checkRefs);
         } else if (e instanceof Expr.Repeat r) {
             checkRefs(r.body());
+        } else if (e instanceof Expr.Lazy l) {
+            checkRefs(l.body());
         }
     }
 
@@ -191,9 +193,9 @@ public final class TerminalDerivation {
             out = Set.of(r.name());
         } else if (e instanceof Expr.TokenRef) {
             out = Set.of(TOKEN_REFERENCE);
-        } else if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat) {
+        } else if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat || e instanceof Expr.Lazy) {
             List<Expr> children = e instanceof Expr.Seq s ? s.items() : e instanceof Expr.Alt a ? a.options()
-                    : List.of(((Expr.Repeat) e).body());
+                    : e instanceof Expr.Lazy l ? List.of(l.body()) : List.of(((Expr.Repeat) e).body());
             Set<String> acc = null;
             for (Expr c : children) {
                 Set<String> r = refs(c);
@@ -456,6 +458,13 @@ public final class TerminalDerivation {
         }
         if (e instanceof Expr.Chars c) {
             return terminalSymbol(terminalFor(c, c, c.set().equals(CodePointSet.ANY) ? "." : c.set().toString()));
+        }
+        if (e instanceof Expr.Lazy lazy) {
+            // lazy (llguidance's [lazy], text up to a stop): always one terminal of its own
+            if (!isRegularExpr(e)) throw new GrammarException("a lazy expression must be regular: " + ExprPrinter.brief(e, 60) + " refers to a recursive rule");
+            int t = terminalFor(e, e, ExprPrinter.brief(e, 48));
+            if (t < 0) throw new GrammarException("a lazy expression is too large for one terminal: " + ExprPrinter.brief(e, 60));
+            return terminalSymbol(t);
         }
         if (!lexicalMode && isRegularExpr(e) && (!fineTerminals || refs(e).isEmpty()) && !tooBig(e)) {
             int t = terminalFor(e, e, ExprPrinter.brief(e, 48));

@@ -42,7 +42,7 @@ import java.util.Map;
  * The whole spec may be {@code {"type": "structural_tag", "format": FORMAT}} or a bare format; the
  * older XGrammar form {@code {"structures": [{"begin", "schema", "end"}], "triggers": [...]}} is read
  * as {@code triggered_tags}. Free text is text (no special tokens) and its masks OR one precomputed
- * set per automaton state (see {@link Expr.Until}).
+ * set per automaton state (see {@link Expr.Lazy}).
  */
 public final class StructuralTags {
     private final FrontEndOptions options;
@@ -152,7 +152,7 @@ public final class StructuralTags {
                 return new Expr.Seq(List.of(new Expr.Repeat(any, 0, n.asInt()), end.expr()));
             }
             if (end.token() != null) return new Expr.Seq(List.of(Expr.star(new Expr.Chars(CodePointSet.ANY)), end.expr()));
-            return new Expr.Until(end.expr(), true);
+            return Expr.Lazy.upTo(end.expr());
         }
         return new Expr.Seq(List.of(format(content, at), end.expr()));
     }
@@ -181,7 +181,7 @@ public final class StructuralTags {
         }
         // text in which no text trigger occurs
         Expr freeText = textTriggers.isEmpty() ? Expr.star(new Expr.Chars(CodePointSet.ANY))
-                : new Expr.Until(Expr.alt(textTriggers.toArray(new Expr[0])), false);
+                : Expr.Lazy.without(Expr.alt(textTriggers.toArray(new Expr[0])));
         List<Expr> segments = new ArrayList<>();
         boolean[] used = new boolean[tags.size()];
         for (Marker trigger : triggers) {
@@ -198,7 +198,7 @@ public final class StructuralTags {
             if (rests.isEmpty()) continue;
             // the free text ends at the trigger's first occurrence: one text trigger, a lazy match;
             // several, text without any of them then this one (exact when no trigger overlaps another)
-            Expr upToTrigger = trigger.text() != null && textTriggers.size() == 1 ? new Expr.Until(new Expr.Literal(trigger.text()), true)
+            Expr upToTrigger = trigger.text() != null && textTriggers.size() == 1 ? Expr.Lazy.upTo(new Expr.Literal(trigger.text()))
                     : new Expr.Seq(List.of(freeText, trigger.expr()));
             segments.add(new Expr.Seq(List.of(upToTrigger, Expr.alt(rests.toArray(new Expr[0])))));
         }
@@ -303,7 +303,7 @@ public final class StructuralTags {
             else if (e instanceof Expr.Seq s) out = new Expr.Seq(s.items().stream().map(this::rename).toList());
             else if (e instanceof Expr.Alt a) out = new Expr.Alt(a.options().stream().map(this::rename).toList());
             else if (e instanceof Expr.Repeat rep) out = new Expr.Repeat(rename(rep.body()), rep.min(), rep.max());
-            else if (e instanceof Expr.Until u) out = new Expr.Until(rename(u.stop()), u.consume());
+            else if (e instanceof Expr.Lazy u) out = new Expr.Lazy(rename(u.body()), u.consume());
             else out = e; // literals, classes, token references
             done.put(e, out);
             return out;

@@ -251,22 +251,21 @@ public final class ByteEarleyOracle {
      * never match stop tokens).
      */
     public BitSet allowedTokens(State s, int[] stopTokens) {
-        List<byte[]> texts = new ArrayList<>(vocabulary.size());
-        for (int id = 0; id < vocabulary.size(); id++) texts.add(vocabulary.isGrammarToken(id) ? vocabulary.bytes(id) : null);
         BitSet out = new BitSet(vocabulary.size());
         if (!s.isViable()) return out;
-        List<Integer> grammarIds = new ArrayList<>();
-        List<byte[]> grammarBytes = new ArrayList<>();
-        for (int id = 0; id < texts.size(); id++) if (texts.get(id) != null) { grammarIds.add(id); grammarBytes.add(texts.get(id)); }
+        if (grammarIds == null) {
+            List<Integer> ids = new ArrayList<>();
+            List<byte[]> bytes = new ArrayList<>();
+            for (int id = 0; id < vocabulary.size(); id++) if (vocabulary.isGrammarToken(id)) { ids.add(id); bytes.add(vocabulary.bytes(id)); }
+            grammarBytes = bytes;
+            grammarIds = ids.stream().mapToInt(Integer::intValue).toArray();
+        }
         BitSet viable = viableTokens(s, grammarBytes);
-        for (int i = viable.nextSetBit(0); i >= 0; i = viable.nextSetBit(i + 1)) out.set(grammarIds.get(i));
+        for (int i = viable.nextSetBit(0); i >= 0; i = viable.nextSetBit(i + 1)) out.set(grammarIds[i]);
         for (int i : s.scanItems) {
             int sym = posSym[s.pos[i]];
             if (isByteTerminal(sym)) continue;
-            TokenMatch m = tokenSets.get(tokenIndex(sym));
-            for (int id = 0; id < vocabulary.size(); id++) {
-                if (m.negated() ? vocabulary.bytes(id).length > 0 && m.matches(id) : m.matches(id)) out.set(id);
-            }
+            out.or(tokenSetBits(tokenIndex(sym)));
         }
         for (int stop : stopTokens) {
             boolean named = false;
@@ -277,6 +276,21 @@ public final class ByteEarleyOracle {
             if (s.complete || named) out.set(stop); else out.clear(stop);
         }
         return out;
+    }
+
+    /** Grammar tokens (ordinary, with bytes) and their bytes, for {@link #allowedTokens}; built on first use. */
+    private volatile int[] grammarIds;
+    private volatile List<byte[]> grammarBytes;
+    private final java.util.concurrent.ConcurrentHashMap<Integer, BitSet> tokenSetBits = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The ids token set k matches (a negated set: every token with bytes but those). */
+    private BitSet tokenSetBits(int k) {
+        return tokenSetBits.computeIfAbsent(k, key -> {
+            TokenMatch m = tokenSets.get(key);
+            BitSet b = new BitSet(vocabulary.size());
+            for (int id = 0; id < vocabulary.size(); id++) if ((!m.negated() || vocabulary.bytes(id).length > 0) && m.matches(id)) b.set(id);
+            return b;
+        });
     }
 
     /** The state after stop token {@code id} matched by a positive token reference (not as the end of the output). */
@@ -518,19 +532,21 @@ public final class ByteEarleyOracle {
                 add(n, tokenTerminal(tokenSets.size()));
                 tokenSets.add(TokenReferences.resolve(ref, vocabulary));
                 result = occurrence(n, false);
-            } else if (e instanceof Expr.Until u) {
-                // right-linear over the search automaton of .*stop: N_q -> b N_q' while the stop has
-                // not matched; N_q -> ε where the text may end (at the first match, or before any)
-                dev.domino.runtime.ByteDfa dfa = dev.domino.compiler.automata.UntilAutomaton.searchAutomaton(u.stop(), g.rules()::get);
+            } else if (e instanceof Expr.Lazy u) {
+                // right-linear over the body's automaton: N_q -> b N_q' while nothing has matched;
+                // N_q -> ε where the text may end (at the first match, or before any)
+                dev.domino.runtime.ByteDfa dfa = dev.domino.compiler.automata.LazyAutomaton.of(u.body(), g.rules()::get);
                 int[] nt = new int[dfa.stateCount()];
                 for (int q = 0; q < nt.length; q++) nt[q] = newNt();
                 for (int q = 0; q < nt.length; q++) {
                     boolean match = dfa.isAccepting(q);
                     if (match == u.consume()) add(nt[q]);
                     if (match) continue;
-                    for (int b = 0; b < 256; b++) {
-                        int target = dfa.step(q, b);
-                        if (target >= 0) add(nt[q], terminal(b, b), nt[target]);
+                    for (int b = 0; b < 256; ) {
+                        int target = dfa.step(q, b), hi = b;
+                        while (hi < 255 && dfa.step(q, hi + 1) == target) hi++;
+                        if (target >= 0) add(nt[q], terminal(b, hi), nt[target]);
+                        b = hi + 1;
                     }
                 }
                 result = occurrence(nt[dfa.start()], lexical);

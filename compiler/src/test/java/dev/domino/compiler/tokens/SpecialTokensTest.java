@@ -75,7 +75,7 @@ class SpecialTokensTest {
         ByteEarleyOracle oracle = new ByteEarleyOracle(GbnfParser.parse(gbnf), v);
         acceptChecked(a, oracle, DEFAULT_STOPS, sequence(v, 128006, "assistant", 128007, "any text", PYTHON_TAG, " more", EOM_ID, "ok"));
         acceptChecked(a, oracle, DEFAULT_STOPS, sequence(v, 128006, "assistant", 128007, EOM_ID, 128011, EOT_ID));
-        randomWalks(a, oracle, DEFAULT_STOPS, 20, 12, 1);
+        randomWalks(a, oracle, DEFAULT_STOPS, 8, 12, 1);
 
         String lark = """
                 start: <|start_header_id|> "assistant" <|end_header_id|> ITEM+ <[128002-128005,128011]>
@@ -84,7 +84,7 @@ class SpecialTokensTest {
         Artifact b = compile(lark, SourceFormat.LARK, v);
         ByteEarleyOracle larkOracle = new ByteEarleyOracle(LarkParser.parse(lark), v);
         acceptChecked(b, larkOracle, DEFAULT_STOPS, sequence(v, 128006, "assistant", 128007, "hello world ", 128004, EOT_ID));
-        randomWalks(b, larkOracle, DEFAULT_STOPS, 20, 10, 2);
+        randomWalks(b, larkOracle, DEFAULT_STOPS, 8, 10, 2);
     }
 
     @Test void stopTokensArePerRequest() {

@@ -53,7 +53,7 @@ class StructuralTagsTest {
         assertThat(rejected(c.artifact(), STOPS, tokens(v, "<think>hm</think>\nThe answer"))).isTrue();
         assertThat(rejected(c.artifact(), STOPS, tokens(v, "<think>hm</think>\n{\"answer\": \"four\"}"))).isTrue();
         assertThat(rejected(c.artifact(), STOPS, tokens(v, "{\"answer\": 4}"))).isTrue(); // reasoning first
-        randomWalks(c.artifact(), c.oracle(), STOPS, 10, 12, 3);
+        randomWalks(c.artifact(), c.oracle(), STOPS, 6, 12, 3);
     }
 
     @Test void freeTextCostsNoTreeWalkOverTheVocabulary() throws Exception {
@@ -104,7 +104,7 @@ class StructuralTagsTest {
         Matcher m = c.artifact().newMatcher(STOPS);
         for (int t : tokens(v, "ok <function=get_weather>{\"city\": \"Paris\"}")) assertThat(m.acceptToken(t)).isTrue();
         assertThat(m.isAllowed(EOT_ID)).isFalse();
-        randomWalks(c.artifact(), c.oracle(), STOPS, 10, 12, 4);
+        randomWalks(c.artifact(), c.oracle(), STOPS, 6, 12, 4);
     }
 
     static final String PYTHON_TAG = """
@@ -127,7 +127,7 @@ class StructuralTagsTest {
         assertThat(rejected(c.artifact(), STOPS, sequence(v, Llama3Fixture.PYTHON_TAG, "{\"name\": \"get_time\""))).isTrue();
         assertThat(rejected(c.artifact(), STOPS, sequence(v, Llama3Fixture.PYTHON_TAG,
                 "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Rome\"}}", EOT_ID))).isTrue();
-        randomWalks(c.artifact(), c.oracle(), STOPS, 10, 10, 5);
+        randomWalks(c.artifact(), c.oracle(), STOPS, 6, 10, 5);
     }
 
     @Test void reasoningBoundedInTokensBetweenSpecialTokens() throws Exception {
@@ -146,6 +146,25 @@ class StructuralTagsTest {
         for (int t : three) assertThat(m.acceptToken(t)).isTrue();
         assertThat(m.countAllowed()).isEqualTo(1); // only the end token
         assertThat(m.isAllowed(128012)).isTrue();
+    }
+
+    @Test void larkLazyLexemesReadReasoningUpToItsEnd() {
+        Vocabulary v = vocabulary();
+        for (String lark : new String[] {
+                "start: think \"\\n\" ANSWER\nthink[suffix=\"</think>\"]: \"<think>\" /(.|\\n)*/\nANSWER: /(yes|no)/\n",
+                "start: think \"\\n\" ANSWER\nthink[lazy, capture]: \"<think>\" /(.|\\n)*/ \"</think>\"\nANSWER: /(yes|no)/\n"}) {
+            dev.domino.runtime.Artifact a = Llama3Fixture.compile(lark, dev.domino.compiler.SourceFormat.LARK, v);
+            ByteEarleyOracle oracle = new ByteEarleyOracle(dev.domino.compiler.frontend.LarkParser.parse(lark), v);
+            acceptChecked(a, oracle, STOPS, tokens(v, "<think>maybe </thin no\nyes</think>\nno"));
+            assertThat(rejected(a, STOPS, tokens(v, "<think>a</think>b</think>\nyes"))).isTrue(); // the first </think> ends it
+            randomWalks(a, oracle, STOPS, 5, 10, 6);
+        }
+        assertThatThrownBy(() -> Llama3Fixture.compile("start: t\nt[stop=\"x\"]: /a+/\n", dev.domino.compiler.SourceFormat.LARK, v))
+                .isInstanceOf(GrammarException.class).hasMessageContaining("suffix=");
+        assertThatThrownBy(() -> Llama3Fixture.compile("start: t\nt[max_tokens=5]: /a+/\n", dev.domino.compiler.SourceFormat.LARK, v))
+                .isInstanceOf(GrammarException.class).hasMessageContaining("max_tokens");
+        assertThatThrownBy(() -> Llama3Fixture.compile("start: t\nt[fancy]: /a+/\n", dev.domino.compiler.SourceFormat.LARK, v))
+                .isInstanceOf(GrammarException.class).hasMessageContaining("unknown rule option 'fancy'");
     }
 
     @Test void badSpecsAreErrorsWithPointers() {

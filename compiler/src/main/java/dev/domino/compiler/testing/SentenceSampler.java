@@ -2,6 +2,7 @@ package dev.domino.compiler.testing;
 
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.ExprPrinter;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
 
@@ -124,6 +125,11 @@ public final class SentenceSampler {
             } else if (e instanceof Expr.Literal lit) {
                 out.append(lit.text());
                 if (!lexical) maybeIgnored();
+            } else {
+                // token references are not text, and a lazy expression's samples need its automaton:
+                // refuse instead of writing a sentence that is not one
+                throw new GrammarException("the sampler cannot write " + ExprPrinter.brief(e, 40)
+                        + " (token references and lazy expressions are not supported)");
             }
         }
 

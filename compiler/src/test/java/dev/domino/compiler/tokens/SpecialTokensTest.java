@@ -129,6 +129,11 @@ class SpecialTokensTest {
                 .isInstanceOf(GrammarException.class).hasMessageContaining("token reference");
     }
 
+    @Test void theSamplerRefusesTokenReferences() {
+        dev.domino.compiler.testing.SentenceSampler sampler = new dev.domino.compiler.testing.SentenceSampler(GbnfParser.parse(PYTHON_TAG_GBNF));
+        assertThatThrownBy(() -> sampler.sample(new java.util.Random(1))).isInstanceOf(GrammarException.class).hasMessageContaining("<|python_tag|>");
+    }
+
     @Test void tokenTerminalsSurviveTheArtifactFormat() throws Exception {
         Vocabulary v = vocabulary();
         Artifact a = compile(PYTHON_TAG_GBNF, SourceFormat.GBNF, v);

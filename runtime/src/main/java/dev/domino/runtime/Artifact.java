@@ -30,6 +30,7 @@ public final class Artifact {
     private TreeBuilder lazyBuilder; // guarded by this
     /** Set while trees are built in the background: masks tell it where decoding is. */
     private volatile BackgroundTrees background;
+    private boolean backgroundStarted; // guarded by this
 
     // derived
     private final int[] stateOffset;
@@ -229,7 +230,8 @@ public final class Artifact {
      */
     public synchronized BackgroundTrees buildTreesInBackground(java.util.concurrent.Executor executor, int tasks) {
         if (tasks < 1) throw new IllegalArgumentException("tasks must be at least 1: " + tasks);
-        if (background != null) throw new IllegalStateException("trees are already built in the background");
+        if (backgroundStarted) throw new IllegalStateException("trees are already built in the background");
+        backgroundStarted = true;
         BackgroundTrees bg = new BackgroundTrees(this, lazyTrees, terminals, maxTokenBytes);
         if (lazyTrees == null) {
             bg.start(Runnable::run, 1); // nothing to build: done at once
@@ -274,6 +276,10 @@ public final class Artifact {
     public String stateName(int scannerState) {
         if (scannerState == BETWEEN) return "between";
         return terminals[stateTerminal[scannerState]].name() + ":" + stateLocal[scannerState];
+    }
+
+    synchronized void backgroundFinished(BackgroundTrees bg) {
+        if (background == bg) background = null;
     }
 
     /** Tests: called after each lazy tree build. */

@@ -86,7 +86,10 @@ public final class BackgroundTrees {
     }
 
     private void finishTask() {
-        if (running.decrementAndGet() == 0) done.complete(null);
+        if (running.decrementAndGet() == 0) {
+            artifact.backgroundFinished(this); // masks stop sending hints
+            done.complete(null);
+        }
     }
 
     /** The next unclaimed state to build, or -1 when none is left. */

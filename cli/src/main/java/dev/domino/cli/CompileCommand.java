@@ -1,6 +1,8 @@
 package dev.domino.cli;
 
+import dev.domino.compiler.CompileLimits;
 import dev.domino.compiler.CompileOptions;
+import dev.domino.compiler.SourceFiles;
 import dev.domino.compiler.FrontEndOptions;
 import dev.domino.compiler.GrammarCompiler;
 import dev.domino.compiler.GrammarSources;
@@ -11,6 +13,7 @@ import dev.domino.constraints.ConstraintOptions;
 import dev.domino.constraints.Constraints;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.ArtifactFormat;
+import dev.domino.runtime.AtomicFiles;
 import dev.domino.runtime.ArtifactStats;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,7 +21,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,11 +77,28 @@ final class CompileCommand implements Callable<Integer> {
 
     @Option(names = "--verbose", description = "stack traces on errors") boolean verbose;
 
+    @Option(names = "--limit", paramLabel = "NAME=VALUE", split = ",",
+            description = "raise or lower a compile limit: source-bytes, nesting-depth, repeat-count, automaton-states, compile-seconds (see README)")
+    List<String> limits = new ArrayList<>();
+
     @Override public Integer call() throws Exception {
         if ((grammarFile == null) == (specFile == null)) throw new IllegalArgumentException("give a GRAMMAR_FILE or --spec REQUEST.json (one of them)");
-        if (specFile != null) return compileSpec();
         long t0 = System.nanoTime();
-        String text = Files.readString(grammarFile, StandardCharsets.UTF_8);
+        for (String l : limits) CompileLimits.set(l);
+        Path input = specFile != null ? specFile : grammarFile;
+        Path out = output != null ? output : defaultOutput(input);
+        if (Files.exists(out) && Files.exists(input) && Files.isSameFile(out, input)) {
+            throw new IllegalArgumentException("the output " + out + " is the input file itself: choose another -o");
+        }
+        // the target is checked and its temporary file created before the compile: a bad -o fails
+        // at once, and the temporary file is removed on failure or interrupt
+        try (AtomicFiles.Pending pending = AtomicFiles.begin(out)) {
+            return specFile != null ? compileSpec(pending) : compile(t0, pending);
+        }
+    }
+
+    private Integer compile(long t0, AtomicFiles.Pending pending) throws Exception {
+        String text = SourceFiles.readUtf8(grammarFile);
         SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarFile.getFileName().toString());
         GrammarSources.Parsed parsed = GrammarSources.parse(text, f,
                 new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder));
@@ -98,13 +117,13 @@ final class CompileCommand implements Callable<Integer> {
             progress.done();
         }
         double compileSeconds = (System.nanoTime() - tc) / 1e9;
-        return summarize(artifact, grammarFile, t0, vocabSeconds, compileSeconds);
+        return summarize(artifact, grammarFile, t0, vocabSeconds, compileSeconds, pending);
     }
 
     /** {@code --spec}: the request's constraint (see dev.domino.compiler.request.RequestSpec), recorded in the artifact for ConstraintCache.addPrebuilt. */
-    private int compileSpec() throws Exception {
+    private int compileSpec(AtomicFiles.Pending pending) throws Exception {
         long t0 = System.nanoTime();
-        RequestSpec request = RequestSpec.parse(Files.readString(specFile, StandardCharsets.UTF_8));
+        RequestSpec request = RequestSpec.parse(SourceFiles.readUtf8(specFile));
         long tv = System.nanoTime();
         Tokenizer tokenizer = vocab.load();
         double vocabSeconds = (System.nanoTime() - tv) / 1e9;
@@ -113,14 +132,15 @@ final class CompileCommand implements Callable<Integer> {
                 .withFrontEnd(new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder))
                 .withLazy(lazy).withPrebuildMillis(lazy ? prebuildMillis : 0).withThreads(Math.max(1, threads));
         Artifact artifact = Constraints.compile(request, tokenizer.vocabulary(), options);
-        return summarize(artifact, specFile, t0, vocabSeconds, (System.nanoTime() - tc) / 1e9);
+        return summarize(artifact, specFile, t0, vocabSeconds, (System.nanoTime() - tc) / 1e9, pending);
     }
 
-    private int summarize(Artifact artifact, Path input, long t0, double vocabSeconds, double compileSeconds) throws Exception {
+    private int summarize(Artifact artifact, Path input, long t0, double vocabSeconds, double compileSeconds,
+                          AtomicFiles.Pending pending) throws Exception {
         Path grammarFile = input;
-        Path out = output != null ? output : defaultOutput(input);
+        Path out = pending.target();
         byte[] bytes = ArtifactFormat.toBytes(artifact);
-        ArtifactFormat.write(artifact, out);
+        pending.commit(bytes);
         double seconds = (System.nanoTime() - t0) / 1e9;
         ArtifactStats s = ArtifactStats.of(artifact);
         Map<String, Object> summary = new LinkedHashMap<>();

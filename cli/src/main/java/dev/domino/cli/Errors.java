@@ -12,19 +12,27 @@ final class Errors {
 
     static String describe(Throwable e) {
         if (e instanceof NoSuchFileException n) return "file not found: " + n.getFile();
+        if (e instanceof java.nio.file.AccessDeniedException a) return "permission denied: " + a.getFile();
+        if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) return describe(u.getCause());
         if (e instanceof GrammarException g) return "bad grammar: " + g.getMessage();
         if (e instanceof ArtifactFormatException a) return a.getMessage();
-        if (e instanceof OutOfMemoryError) return "out of memory: raise -Xmx or simplify the grammar";
-        if (e instanceof StackOverflowError) return "grammar or input nested too deeply (stack overflow)";
+        if (e instanceof OutOfMemoryError) {
+            return "out of memory (" + (Runtime.getRuntime().maxMemory() >> 20) + " MB heap): raise -Xmx, or lower the compile limits (--limit)";
+        }
+        if (e instanceof StackOverflowError) return "grammar or input nested too deeply (stack overflow): lower --limit nesting-depth";
         String m = e.getMessage();
         if (m == null || m.isBlank()) m = e.getClass().getSimpleName();
         if (e instanceof IOException) return "I/O error: " + m;
         return m;
     }
 
+    /** 2: bad input (grammar, schema, vocabulary, options, input files); 3: bad artifact; 1: anything else. */
     static int exitCode(Throwable e) {
         if (e instanceof GrammarException || e instanceof IllegalArgumentException) return 2;
         if (e instanceof ArtifactFormatException) return 3;
+        if (e instanceof java.nio.file.FileSystemException) return 2; // missing file, permission, refused target
+        if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) return exitCode(u.getCause());
+        if (e instanceof StackOverflowError) return 2; // nesting the limits did not catch
         return 1;
     }
 }

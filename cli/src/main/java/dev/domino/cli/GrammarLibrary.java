@@ -47,7 +47,7 @@ public final class GrammarLibrary {
     public record Entry(Path file, String name, SourceFormat format) {
         public String text() {
             try {
-                return Files.readString(file, StandardCharsets.UTF_8);
+                return dev.domino.compiler.SourceFiles.readUtf8(file);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -33,7 +33,15 @@ public final class Main implements Runnable {
             c.getErr().flush();
             return 2;
         });
-        return cmd.execute(args);
+        try {
+            return cmd.execute(args);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            // picocli's handler only sees Exceptions: an Error escaping a command still gets one line
+            err.println("error: " + Errors.describe(e));
+            if (verbose) e.printStackTrace(err);
+            err.flush();
+            return Errors.exitCode(e);
+        }
     }
 
     @Override public void run() {

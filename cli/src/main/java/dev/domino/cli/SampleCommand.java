@@ -41,7 +41,7 @@ final class SampleCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "stack traces on errors") boolean verbose;
 
     @Override public Integer call() throws Exception {
-        String text = Files.readString(grammarFile, StandardCharsets.UTF_8);
+        String text = dev.domino.compiler.SourceFiles.readUtf8(grammarFile);
         SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarFile.getFileName().toString());
         var grammar = GrammarSources.parse(text, f, new FrontEndOptions("flexible", ", ", ": ", List.of())).grammar();
         SentenceSampler sampler = new SentenceSampler(grammar).maxLength(maxLength).ignoreProbability(ignoreProbability);

@@ -37,6 +37,11 @@ public final class GrammarCompiler {
     /** A compiled grammar for a source text, with the name/format recorded in the artifact. */
     public static Artifact compile(Grammar grammar, Vocabulary vocab, String sourceName, String sourceFormat,
                                    String sourceText, CompileOptions options) {
+        return DeepStack.call(() -> compileHere(grammar, vocab, sourceName, sourceFormat, sourceText, options));
+    }
+
+    private static Artifact compileHere(Grammar grammar, Vocabulary vocab, String sourceName, String sourceFormat,
+                                        String sourceText, CompileOptions options) {
         java.util.function.Function<dev.domino.compiler.ir.Expr.TokenRef, dev.domino.runtime.TokenMatch> tokens =
                 ref -> TokenReferences.resolve(ref, vocab);
         LexedGrammar lexed = options.fineTerminals() ? TerminalDerivation.deriveFine(grammar, tokens) : TerminalDerivation.derive(grammar, tokens);

@@ -25,6 +25,11 @@ public final class GrammarSources {
     }
 
     public static Parsed parse(String text, SourceFormat format, FrontEndOptions options) {
+        CompileLimits.SOURCE_BYTES.check(text.length());
+        return DeepStack.call(() -> parseHere(text, format, options));
+    }
+
+    private static Parsed parseHere(String text, SourceFormat format, FrontEndOptions options) {
         return switch (format) {
             case GBNF -> new Parsed(GbnfParser.parse(text), Map.of(), java.util.List.of(), false);
             case LARK -> new Parsed(LarkParser.parse(text), Map.of(), java.util.List.of(), false);

@@ -251,7 +251,20 @@ public final class Matcher {
      * Commits raw text (not tokens): useful for forced prefixes. Counts as one commit for
      * {@link #rollback(int)}. Returns false, state unchanged, if the text leads nowhere.
      */
-    public boolean acceptString(String text) { return acceptBytes(text.getBytes(StandardCharsets.UTF_8)); }
+    public boolean acceptString(String text) { return acceptBytes(strictUtf8(text)); }
+
+    /** UTF-8 of {@code text}; a lone surrogate is an error, not the {@code ?} that {@code String.getBytes} puts in its place. */
+    private static byte[] strictUtf8(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) i++;
+            else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException("text is not valid Unicode: lone surrogate U+" + Integer.toHexString(c).toUpperCase()
+                        + " at index " + i);
+            }
+        }
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
 
     public boolean acceptBytes(byte[] bytes) {
         if (errorReason != null) return false;
@@ -315,13 +328,16 @@ public final class Matcher {
      */
     public void fillNextTokenBitmask(int[] bitmask, int row) {
         int ints = bitmaskInts();
-        int base = row * ints;
+        long base = (long) row * ints; // in long: a huge row must fail the check, not wrap into another row
         if (row < 0 || base + ints > bitmask.length) throw new IllegalArgumentException("bitmask too small for row " + row);
-        computeMask(bitmask, base);
+        computeMask(bitmask, (int) base);
     }
 
     /** The mask as 64 tokens per long (bit set = allowed); {@code words.length >= (V+63)/64}. */
     public void fillNextTokenMask(long[] words) {
+        if (words.length < artifact.vocabWords) {
+            throw new IllegalArgumentException("mask has " + words.length + " longs, the vocabulary needs " + artifact.vocabWords);
+        }
         int[] ints = new int[bitmaskInts()];
         computeMask(ints, 0);
         for (int i = 0; i < ints.length; i++) {

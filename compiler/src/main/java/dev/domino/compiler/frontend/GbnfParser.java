@@ -86,6 +86,9 @@ public final class GbnfParser {
         positions.put(name, new int[] {in.line(start), in.column(start)});
     }
 
+    /** Groups open at this point of the text. */
+    private int groupDepth;
+
     private Expr parseAlternates(boolean nested) {
         List<Expr> options = new ArrayList<>();
         options.add(parseSequence(nested));
@@ -114,7 +117,10 @@ public final class GbnfParser {
             } else if (c == '(') {
                 in.next();
                 skipSpace(true);
+                // bounded before recursing: 10,000 nested groups overflowed the stack
+                dev.domino.compiler.CompileLimits.NESTING_DEPTH.check(++groupDepth, in.line(at), in.column(at));
                 Expr inner = parseAlternates(true);
+                groupDepth--;
                 if (in.peek() != ')') {
                     throw in.atEnd()
                             ? in.error("unclosed '(': expected ')' before end of input", at)

@@ -284,6 +284,9 @@ public final class LarkParser {
         }
     }
 
+    /** Groups ( and [ open at this point of the text. */
+    private int groupDepth;
+
     private Expr parseAtom() {
         Token tok = next();
         switch (tok.kind) {
@@ -308,15 +311,15 @@ public final class LarkParser {
             }
             default -> { }
         }
-        if (tok.isOp("(")) {
+        if (tok.isOp("(") || tok.isOp("[")) {
+            // bounded before recursing: 10,000 nested groups overflowed the stack
+            dev.domino.compiler.CompileLimits.NESTING_DEPTH.check(++groupDepth, in.line(tok.pos), in.column(tok.pos));
             Expr e = parseExpansions();
-            if (!acceptOp(")")) throw error("expected ')' but found " + peek().describe(), peek());
-            return e;
-        }
-        if (tok.isOp("[")) {
-            Expr e = parseExpansions();
-            if (!acceptOp("]")) throw error("expected ']' but found " + peek().describe(), peek());
-            return new Expr.Repeat(e, 0, 1);
+            groupDepth--;
+            boolean optional = tok.isOp("[");
+            String close = optional ? "]" : ")";
+            if (!acceptOp(close)) throw error("expected '" + close + "' but found " + peek().describe(), peek());
+            return optional ? new Expr.Repeat(e, 0, 1) : e;
         }
         throw error("unexpected " + tok.describe(), tok); // unreachable: callers check startsAtom
     }

@@ -147,7 +147,9 @@ public final class RegexParser {
         }
 
         GrammarException error(String what, int at) {
-            return new GrammarException("regex /" + source + "/: " + what, 1, at + 1);
+            // a long pattern is cut in the message: errors are one readable line
+            String shown = source.length() <= 120 ? source : source.substring(0, 100) + "...";
+            return new GrammarException("regex /" + shown + "/: " + what, 1, at + 1);
         }
 
         boolean more() { return pos < cps.length; }
@@ -318,6 +320,12 @@ public final class RegexParser {
                 else throw error("inline flags / extension group is not supported", at);
             }
             depth++;
+            // bounded before recursing: 10,000 nested groups overflowed the stack
+            if (depth > dev.domino.compiler.CompileLimits.NESTING_DEPTH.value()) {
+                throw error("groups nested " + depth + " deep exceed the limit " + dev.domino.compiler.CompileLimits.NESTING_DEPTH.id() + "="
+                        + dev.domino.compiler.CompileLimits.NESTING_DEPTH.value() + " (raise it with --limit "
+                        + dev.domino.compiler.CompileLimits.NESTING_DEPTH.id() + "=N)", at);
+            }
             Expr e = parseDisjunction();
             depth--;
             if (!peekIs(')')) throw error("missing ')'", at);

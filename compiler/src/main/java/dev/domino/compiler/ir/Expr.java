@@ -26,6 +26,8 @@ public sealed interface Expr {
             if (min < 0 || (max != UNBOUNDED && max < min)) {
                 throw new IllegalArgumentException("bad repetition {" + min + "," + max + "}");
             }
+            // every front-end's counts (x{m,n}, minLength, maxItems...) pass here: one place for the budget
+            dev.domino.compiler.CompileLimits.REPEAT_COUNT.check(Math.max(min, max));
         }
     }
 

@@ -52,20 +52,35 @@ final class HfTokenizerJson {
         Map<Integer, String> added = new HashMap<>();
         BitSet special = new BitSet();
         for (JsonNode t : root.path("added_tokens")) {
-            int id = t.path("id").asInt(-1);
-            if (id < 0) continue;
-            added.put(id, t.path("content").asText());
+            String where = file.getFileName() + ": added token " + t.path("content");
+            if (!t.path("id").isIntegralNumber()) throw new IllegalArgumentException(where + ": id " + t.path("id") + " is not an integer");
+            int id = TokenIds.check(t.path("id").canConvertToLong() ? t.path("id").asLong() : Long.MAX_VALUE, where);
+            if (!t.path("content").isTextual()) throw new IllegalArgumentException(where + ": content is not a string");
+            if (added.put(id, t.path("content").asText()) != null) {
+                throw new IllegalArgumentException(where + ": id " + id + " is used by two added tokens");
+            }
             if (t.path("special").asBoolean(false)) special.set(id);
         }
         int size = 0;
         for (int id : pieces.keySet()) size = Math.max(size, id + 1);
         for (int id : added.keySet()) size = Math.max(size, id + 1);
+        TokenIds.checkNotEmpty(size, file.getFileName().toString());
+        if (eosOverride != null) TokenIds.checkEos(eosOverride, size, file.getFileName().toString());
 
         byte[][] bytes = new byte[size][];
         pieces.forEach((id, piece) -> bytes[id] = scheme == Scheme.BYTE_LEVEL
                 ? ByteLevelAlphabet.decode(piece) : sentencePieceBytes(piece, byteFallback));
-        // Added tokens are matched on their literal content, never through the byte alphabet.
-        added.forEach((id, content) -> bytes[id] = content.getBytes(StandardCharsets.UTF_8));
+        // Added tokens are matched on their literal content, never through the byte alphabet. An added
+        // token may restate a model token (Llama 3 lists its specials in both), but one that gives an
+        // existing id other bytes would make the masks disagree with the model: refused.
+        added.forEach((id, content) -> {
+            byte[] b = content.getBytes(StandardCharsets.UTF_8);
+            if (bytes[id] != null && !java.util.Arrays.equals(bytes[id], b)) {
+                throw new IllegalArgumentException(file.getFileName() + ": added token " + Json.quote(content) + " has id " + id
+                        + ", which the model vocabulary gives to " + Json.quote(pieces.get(id)));
+            }
+            bytes[id] = b;
+        });
 
         // <unk> stands for "some text we cannot spell": never a grammar token.
         String unk = model.path("unk_token").isTextual() ? model.path("unk_token").asText() : null;
@@ -95,9 +110,17 @@ final class HfTokenizerJson {
         if (vocab.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = vocab.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                pieces.put(e.getValue().asInt(), e.getKey());
+                String where = file.getFileName() + ": model.vocab entry " + Json.quote(e.getKey());
+                JsonNode idNode = e.getValue();
+                if (!idNode.isIntegralNumber()) throw new IllegalArgumentException(where + ": id " + idNode + " is not an integer");
+                int id = TokenIds.check(idNode.canConvertToLong() ? idNode.asLong() : Long.MAX_VALUE, where);
+                String previous = pieces.put(id, e.getKey());
+                if (previous != null) {
+                    throw new IllegalArgumentException(where + ": id " + id + " is also given to " + Json.quote(previous));
+                }
             }
         } else if (vocab.isArray()) {
+            if (vocab.size() > TokenIds.MAX_ID + 1) TokenIds.check(vocab.size() - 1L, file.getFileName() + ": model.vocab");
             for (int i = 0; i < vocab.size(); i++) pieces.put(i, vocab.get(i).path(0).asText());
         } else {
             throw new IllegalArgumentException(file.getFileName() + ": tokenizer.json has no model.vocab");
@@ -149,6 +172,13 @@ final class HfTokenizerJson {
     private static void collectText(JsonNode node, List<JsonNode> out) {
         if (node.isTextual()) out.add(node);
         else node.elements().forEachRemaining(child -> collectText(child, out));
+    }
+
+    /** JSON string quoting for error messages (control characters escaped). */
+    private static final class Json {
+        static String quote(String s) {
+            return s == null ? "null" : com.fasterxml.jackson.databind.node.TextNode.valueOf(s).toString();
+        }
     }
 
     /** {@code <0xNN>} is the single byte NN (with byte fallback); otherwise {@code ▁} is a space. */

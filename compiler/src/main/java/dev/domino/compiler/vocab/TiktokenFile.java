@@ -46,27 +46,24 @@ final class TiktokenFile {
                 try {
                     if (sp < 0) throw new IllegalArgumentException("missing rank");
                     byte[] bytes = Base64.getDecoder().decode(line.substring(0, sp));
-                    int rank = Integer.parseInt(line.substring(sp + 1).trim());
-                    if (rank < 0) throw new IllegalArgumentException("negative rank");
+                    int rank = TokenIds.parse(line.substring(sp + 1), "rank");
                     if (byRank.put(rank, bytes) != null) throw new IllegalArgumentException("duplicate rank " + rank);
                     maxRank = Math.max(maxRank, rank);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(file + ":" + lineNo + ": bad .tiktoken line (" + e.getMessage() + ")", e);
                 }
             }
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException(file + ": not a .tiktoken file (not UTF-8 text)");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
+        TokenIds.checkNotEmpty(byRank.size(), file.toString());
         byte[][] bytes = new byte[maxRank + 1][];
         byRank.forEach((rank, b) -> bytes[rank] = b);
 
         int[] eos = eosOverride != null ? eosOverride.clone() : new int[0];
-        for (int id : eos) {
-            if (id < 0 || id >= bytes.length) {
-                throw new IllegalArgumentException("EOS id " + id + " is not in " + file.getFileName()
-                        + " (ids 0.." + (bytes.length - 1) + ")");
-            }
-        }
+        TokenIds.checkEos(eos, bytes.length, file.getFileName().toString());
         String name = file.getFileName().toString();
         Vocabulary vocab = new Vocabulary(name, bytes, new BitSet(), eos);
         return new LoadedTokenizer(vocab, () -> encoder(name, byRank));

@@ -45,6 +45,7 @@ public final class VocabularyLoader {
             throw unknown(s);
         }
         String first = firstNonBlankLine(file);
+        if (first == null) throw new IllegalArgumentException("vocabulary file " + s + " is empty (or holds only blank lines)");
         if (first != null && first.replace("\uFEFF", "").stripLeading().startsWith("{")) {
             JsonNode root = readJson(file);
             if (HfTokenizerJson.looksLikeTokenizerJson(root)) return HfTokenizerJson.load(file, root, eosOverride);
@@ -65,7 +66,7 @@ public final class VocabularyLoader {
             while ((line = in.readLine()) != null) if (!line.isBlank()) return line;
             return null;
         } catch (java.nio.charset.MalformedInputException e) {
-            return null; // binary file: neither JSON nor .tiktoken
+            return ""; // binary file: neither JSON nor .tiktoken
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
@@ -73,7 +74,8 @@ public final class VocabularyLoader {
 
     private static JsonNode readJson(Path file) {
         try {
-            return new ObjectMapper().readTree(file.toFile());
+            return new ObjectMapper().enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                    .readTree(file.toFile());
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(file + ": invalid JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {

@@ -1,0 +1,99 @@
+package dev.domino.compiler;
+
+import dev.domino.compiler.ir.GrammarException;
+
+import java.util.Locale;
+
+/**
+ * The compile budget: one named limit per resource a hostile or oversized grammar could exhaust,
+ * checked as the compile goes so that passing one is a one-line error naming the limit and how to
+ * raise it, never an OutOfMemoryError, a StackOverflowError or a compile that does not end.
+ *
+ * <p>A limit is read from the system property {@code domino.limit.NAME} (the CLI's
+ * {@code --limit NAME=VALUE} sets it), else its default. The defaults leave every grammar of the
+ * library, llama.cpp's grammars and the MaskBench schemas well inside (largest MaskBench schema:
+ * about 0.2 MB of text).
+ */
+public enum CompileLimits {
+    /** Bytes of grammar or schema text. */
+    SOURCE_BYTES("source-bytes", 4L << 20, "bytes of grammar text"),
+    /** Parentheses, brackets or groups open at once in grammar text (GBNF, Lark, regex). */
+    NESTING_DEPTH("nesting-depth", 1000, "nested groups"),
+    /** The largest count of a bounded repeat {@code {m,n}} or a length bound. */
+    REPEAT_COUNT("repeat-count", 1_000_000, "repeat count"),
+    /** States of one terminal's byte automaton. */
+    TERMINAL_STATES("terminal-states", 200_000, "automaton states in one terminal");
+
+    private final String id;
+    private final long defaultValue;
+    private final String what;
+
+    CompileLimits(String id, long defaultValue, String what) {
+        this.id = id;
+        this.defaultValue = defaultValue;
+        this.what = what;
+    }
+
+    public String id() { return id; }
+    public long defaultValue() { return defaultValue; }
+
+    /** The limit in force: the system property {@code domino.limit.ID} if it is a positive integer, else the default. */
+    public long value() {
+        String p = System.getProperty("domino.limit." + id);
+        if (p == null) return defaultValue;
+        try {
+            long v = Long.parseLong(p.trim());
+            return v > 0 ? v : defaultValue;
+        } catch (NumberFormatException e) {
+            return defaultValue;
+        }
+    }
+
+    /** Throws {@link LimitExceededException} if {@code amount} is above the limit. */
+    public void check(long amount) {
+        long limit = value();
+        if (amount > limit) throw new LimitExceededException(this, amount, limit, 0, 0);
+    }
+
+    /** As {@link #check(long)}, with the grammar position of the offending construct. */
+    public void check(long amount, int line, int column) {
+        long limit = value();
+        if (amount > limit) throw new LimitExceededException(this, amount, limit, line, column);
+    }
+
+    /** The limit named {@code id} ({@code nesting-depth}, ...). */
+    public static CompileLimits byId(String id) {
+        for (CompileLimits l : values()) if (l.id.equals(id.trim().toLowerCase(Locale.ROOT))) return l;
+        StringBuilder known = new StringBuilder();
+        for (CompileLimits l : values()) known.append(known.length() == 0 ? "" : ", ").append(l.id);
+        throw new IllegalArgumentException("unknown limit '" + id + "' (known: " + known + ")");
+    }
+
+    /** Sets a limit for this process (what {@code --limit ID=VALUE} does). */
+    public static void set(String idEqualsValue) {
+        int eq = idEqualsValue.indexOf('=');
+        if (eq < 0) throw new IllegalArgumentException("--limit expects NAME=VALUE, got '" + idEqualsValue + "'");
+        CompileLimits l = byId(idEqualsValue.substring(0, eq));
+        long v;
+        try {
+            v = Long.parseLong(idEqualsValue.substring(eq + 1).trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--limit " + l.id + ": '" + idEqualsValue.substring(eq + 1) + "' is not an integer");
+        }
+        if (v <= 0) throw new IllegalArgumentException("--limit " + l.id + " must be positive");
+        System.setProperty("domino.limit." + l.id, Long.toString(v));
+    }
+
+    /** A compile budget passed: a grammar problem (exit code 2) whose message names the limit. */
+    public static final class LimitExceededException extends GrammarException {
+        private final CompileLimits limit;
+
+        LimitExceededException(CompileLimits limit, long amount, long value, int line, int column) {
+            super(limit.what + ": " + amount + " exceeds the limit " + limit.id + "=" + value
+                    + " (raise it with --limit " + limit.id + "=N or -Ddomino.limit." + limit.id + "=N)", line, column);
+            this.limit = limit;
+        }
+
+        public CompileLimits limit() { return limit; }
+    }
+}

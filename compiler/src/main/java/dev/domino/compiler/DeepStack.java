@@ -1,0 +1,44 @@
+package dev.domino.compiler;
+
+import java.util.concurrent.Callable;
+
+/**
+ * Runs a compile step on a thread with a large stack. The front-ends, the IR passes and the
+ * terminal derivation recurse over the grammar's structure (nested groups, chains of rule
+ * references); a 3,000-rule chain overflowed the default 1 MB stack in TerminalDerivation. The
+ * stack is reserved, not committed: a shallow grammar costs what it did. Nesting beyond
+ * {@link CompileLimits#NESTING_DEPTH} is refused by the parsers before any of this recursion.
+ */
+public final class DeepStack {
+    private DeepStack() {}
+
+    /** Stack of the compile thread: 512 MB holds a chain of over 100,000 rule references. */
+    static final long STACK_BYTES = 512L << 20;
+
+    public static <T> T call(Callable<T> work) {
+        Object[] result = new Object[1];
+        Throwable[] failure = new Throwable[1];
+        Thread t = new Thread(null, () -> {
+            try {
+                result[0] = work.call();
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        }, Thread.currentThread().getName() + "-deep", STACK_BYTES);
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            t.interrupt();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("compile interrupted", e);
+        }
+        Throwable f = failure[0];
+        if (f instanceof RuntimeException r) throw r;
+        if (f instanceof Error err) throw err;
+        if (f != null) throw new IllegalStateException(f);
+        @SuppressWarnings("unchecked") T r = (T) result[0];
+        return r;
+    }
+}

@@ -10,10 +10,15 @@ import java.nio.file.NoSuchFileException;
 final class Errors {
     private Errors() {}
 
+    /** The message on one line: a library's multi-line message (Jackson's "at [Source: ...]") is joined. */
     static String describe(Throwable e) {
+        return describeRaw(e).replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    private static String describeRaw(Throwable e) {
         if (e instanceof NoSuchFileException n) return "file not found: " + n.getFile();
         if (e instanceof java.nio.file.AccessDeniedException a) return "permission denied: " + a.getFile();
-        if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) return describe(u.getCause());
+        if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) return describeRaw(u.getCause());
         if (e instanceof GrammarException g) return "bad grammar: " + g.getMessage();
         if (e instanceof ArtifactFormatException a) return a.getMessage();
         if (e instanceof OutOfMemoryError) {

@@ -63,6 +63,12 @@ public final class Artifact {
         this.first = first;
         if (grammar.terminalCount() != terminals.length) throw new IllegalArgumentException("terminal count mismatch");
         if (follow.length != terminals.length) throw new IllegalArgumentException("follow sets do not match the terminals");
+        // checked here, not at mask time: a lazy artifact's trees read these sets long after loading
+        // (an altered follow set used to throw ArrayIndexOutOfBoundsException in the tree builder)
+        for (BitSet f : follow) {
+            if (f == null || f.length() > terminals.length) throw new IllegalArgumentException("follow set names an unknown terminal");
+        }
+        if (first == null || first.length() > terminals.length) throw new IllegalArgumentException("first set names an unknown terminal");
         if ((trees == null) != (treeOfState == null)) throw new IllegalArgumentException("trees and tree index must both be present or absent");
 
         stateOffset = new int[terminals.length];

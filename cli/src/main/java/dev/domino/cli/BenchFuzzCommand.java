@@ -36,7 +36,7 @@ final class BenchFuzzCommand implements java.util.concurrent.Callable<Integer> {
 
     @Override public Integer call() throws Exception {
         // small budgets: the fuzzer tests that passing one is a clean error, and keeps cases fast
-        for (String l : List.of("repeat-count=5000", "source-bytes=200000", "terminal-states=20000")) {
+        for (String l : List.of("repeat-count=5000", "source-bytes=200000", "automaton-states=20000")) {
             String id = l.substring(0, l.indexOf('='));
             if (System.getProperty("domino.limit." + id) == null) CompileLimits.set(l);
         }

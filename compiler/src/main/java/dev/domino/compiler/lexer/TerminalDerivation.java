@@ -313,6 +313,7 @@ public final class TerminalDerivation {
         int t = derived.size();
         index.put(key, t);
         derived.add(new Derived(name, regex, a, nullable, false, null, null));
+        countStates(a);
         return t;
     }
 
@@ -328,6 +329,15 @@ public final class TerminalDerivation {
         terminalIndex.put(match, t);
         derived.add(new Derived(ref.display(), ref, Terminal.ofTokens(ref.display(), match).dfa(), false, false, null, match));
         return t;
+    }
+
+    /** States of the automata made so far: the budget is checked as they are made, not after. */
+    private long automatonStates;
+
+    private void countStates(ByteDfa a) {
+        if (a == null) return;
+        automatonStates += a.stateCount();
+        dev.domino.compiler.CompileLimits.AUTOMATON_STATES.check(automatonStates);
     }
 
     /** The parser symbol for a terminal: its id, or a wrapper for empty/nullable languages. */
@@ -610,6 +620,7 @@ public final class TerminalDerivation {
         int t = derived.size();
         countedIndex.put(key, t);
         derived.add(new Derived(ExprPrinter.brief(shown, 48), shown, loop, false, false, new int[] {min, max}, null));
+        countStates(loop);
         return t;
     }
 

@@ -17,7 +17,7 @@ final class Errors {
 
     private static String describeRaw(Throwable e) {
         if (e instanceof NoSuchFileException n) return "file not found: " + n.getFile();
-        if (e instanceof java.nio.file.AccessDeniedException a) return "permission denied: " + a.getFile();
+        if (e instanceof java.nio.file.AccessDeniedException a) return "permission denied: " + a.getFile() + (a.getReason() == null ? "" : " (" + a.getReason() + ")");
         if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) return describeRaw(u.getCause());
         if (e instanceof GrammarException g) return "bad grammar: " + g.getMessage();
         if (e instanceof ArtifactFormatException a) return a.getMessage();

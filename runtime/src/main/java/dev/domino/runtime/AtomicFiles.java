@@ -60,6 +60,8 @@ public final class AtomicFiles {
                 tmp = Files.createFile(candidate); // default mode 0666 & ~umask
             } catch (FileAlreadyExistsException e) {
                 if (attempt > 100) throw e;
+            } catch (java.nio.file.AccessDeniedException e) {
+                throw new java.nio.file.AccessDeniedException(String.valueOf(dir), null, "cannot write " + path.getFileName() + " in this directory");
             }
         }
         PENDING.add(tmp);

@@ -26,7 +26,9 @@ public enum CompileLimits {
      * (1 KB in memory, up to 256 varints in the artifact): a 10,000-value enum made 563,000 states,
      * 150 MB of artifact and 2 GB of heap in 76 s; 100,000 states cost about 100 MB of tables.
      */
-    AUTOMATON_STATES("automaton-states", 100_000, "automaton states of all terminals");
+    AUTOMATON_STATES("automaton-states", 100_000, "automaton states of all terminals"),
+    /** Wall-clock seconds of one parse or compile step, checked as automata and trees are made. */
+    COMPILE_SECONDS("compile-seconds", 300, "seconds of compile time");
 
     private final String id;
     private final long defaultValue;
@@ -63,6 +65,18 @@ public enum CompileLimits {
     public void check(long amount, int line, int column) {
         long limit = value();
         if (amount > limit) throw new LimitExceededException(this, amount, limit, line, column);
+    }
+
+    /** When the current parse or compile started (inherited by the threads it starts). */
+    private static final InheritableThreadLocal<long[]> CLOCK = new InheritableThreadLocal<>();
+
+    /** Starts the {@link #COMPILE_SECONDS} clock for this thread and the threads it starts. */
+    static void startClock() { CLOCK.set(new long[] {System.nanoTime()}); }
+
+    /** Throws if the current compile has run longer than {@link #COMPILE_SECONDS}; cheap enough to call per automaton or tree. */
+    public static void checkClock() {
+        long[] start = CLOCK.get();
+        if (start != null) COMPILE_SECONDS.check((System.nanoTime() - start[0]) / 1_000_000_000L);
     }
 
     /** The limit named {@code id} ({@code nesting-depth}, ...). */

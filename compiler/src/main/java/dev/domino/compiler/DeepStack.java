@@ -20,6 +20,7 @@ public final class DeepStack {
         Throwable[] failure = new Throwable[1];
         Thread t = new Thread(null, () -> {
             try {
+                CompileLimits.startClock();
                 result[0] = work.call();
             } catch (Throwable e) {
                 failure[0] = e;

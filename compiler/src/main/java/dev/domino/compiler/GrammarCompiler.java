@@ -92,6 +92,7 @@ public final class GrammarCompiler {
         int threads = Math.max(1, Math.min(options.threads(), states.size()));
         if (threads == 1) {
             for (int q = 0; q < built.length; q++) {
+                CompileLimits.checkClock();
                 built[q] = builder.build(states.get(q)[0], states.get(q)[1]);
                 if (options.progress() != null) options.progress().accept(done.incrementAndGet());
             }
@@ -107,6 +108,7 @@ public final class GrammarCompiler {
             for (int q = 0; q < built.length; q++) {
                 final int index = q;
                 futures.add(pool.submit(() -> {
+                    CompileLimits.checkClock();
                     built[index] = builder.build(states.get(index)[0], states.get(index)[1]);
                     if (options.progress() != null) options.progress().accept(done.incrementAndGet());
                 }));

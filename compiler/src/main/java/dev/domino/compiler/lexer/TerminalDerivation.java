@@ -338,6 +338,7 @@ public final class TerminalDerivation {
         if (a == null) return;
         automatonStates += a.stateCount();
         dev.domino.compiler.CompileLimits.AUTOMATON_STATES.check(automatonStates);
+        dev.domino.compiler.CompileLimits.checkClock();
     }
 
     /** The parser symbol for a terminal: its id, or a wrapper for empty/nullable languages. */

@@ -77,6 +77,10 @@ final class BenchFuzzCommand implements java.util.concurrent.Callable<Integer> {
                                 .replaceAll("[0-9]+", "N").replaceAll("/.*/", "/../");
                         messages.merge(m.length() > 110 ? m.substring(0, 110) : m, 1, Integer::sum);
                     }
+                    if (r.kind() == Fuzz.Kind.ARTIFACT && r.outcome() == Fuzz.Outcome.BAD_INPUT) {
+                        // loaded, then refused at mask time: the load-time checks missed something
+                        out.println("LATE seed " + (from + i) + ": " + r.describe());
+                    }
                     if (r.outcome() == Fuzz.Outcome.CRASH) {
                         out.println("CRASH seed " + (from + i) + ": " + r.describe());
                         if (r.error() != null) r.error().printStackTrace(out);

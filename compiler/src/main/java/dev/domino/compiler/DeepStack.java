@@ -31,9 +31,12 @@ public final class DeepStack {
         try {
             t.join();
         } catch (InterruptedException e) {
-            t.interrupt();
+            stop(t);
             Thread.currentThread().interrupt();
             throw new IllegalStateException("compile interrupted", e);
+        } catch (Throwable e) {
+            stop(t); // the caller was stopped (MaskBench's time limit): the compile must not run on alone
+            throw e;
         }
         Throwable f = failure[0];
         if (f instanceof RuntimeException r) throw r;
@@ -41,5 +44,16 @@ public final class DeepStack {
         if (f != null) throw new IllegalStateException(f);
         @SuppressWarnings("unchecked") T r = (T) result[0];
         return r;
+    }
+
+    /** Compile code does not check interrupts; Java 17 can still stop the thread (newer JDKs abandon it to the time limit). */
+    @SuppressWarnings({"deprecation", "removal"})
+    private static void stop(Thread t) {
+        t.interrupt();
+        try {
+            t.stop();
+        } catch (UnsupportedOperationException | SecurityException ignored) {
+            // CompileLimits.COMPILE_SECONDS ends it
+        }
     }
 }

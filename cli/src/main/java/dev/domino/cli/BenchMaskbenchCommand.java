@@ -81,6 +81,18 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
             description = "JSON Schema object properties: any order (default; objects with at most 8 declared properties) or schema order")
     String jsonPropertyOrder = "any";
 
+    @Option(names = "--json-max-whitespace", paramLabel = "N|unbounded",
+            description = "JSON Schema flexible whitespace: at most N whitespace characters in a row (default ${DEFAULT-VALUE})")
+    String jsonMaxWhitespace = "100";
+
+    @Option(names = "--json-key-escapes", paramLabel = "plain|any",
+            description = "JSON Schema object keys: plain spelling only (default; a fixed key is forced) or any JSON escaping")
+    String jsonKeyEscapes = "plain";
+
+    @Option(names = "--unknown-formats", paramLabel = "error|ignore",
+            description = "JSON Schema format values the compiler does not know: error (default) or ignore (an annotation)")
+    String unknownFormats = "error";
+
     @Option(names = "--ignore-keyword", split = ",", description = "JSON Schema keywords to ignore instead of failing on them")
     List<String> ignoredKeywords = new ArrayList<>();
 
@@ -115,7 +127,8 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
                 : MaskBenchInput.files(MaskBenchInput.expand(inputs), tokenizer, format);
         if (writeTokenized != null) return writeTokenized(schemas);
         MaskBenchRunner.Config config = new MaskBenchRunner.Config(tokenizer.vocabulary(), format,
-                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder), compileThreads,
+                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder,
+                        jsonMaxWhitespace, jsonKeyEscapes, unknownFormats), compileThreads,
                 Math.round(timeLimit * 1000), warmup, profile, stallFile, stallMillis, eager,
                 prebuildMillis != null ? prebuildMillis : backgroundThreads > 0 ? 1 : 1000, gapMicros, backgroundThreads);
         PrintWriter stdout = spec.commandLine().getOut();

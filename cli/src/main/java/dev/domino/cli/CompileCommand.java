@@ -56,6 +56,18 @@ final class CompileCommand implements Callable<Integer> {
             description = "JSON Schema object properties: any order (default; objects with at most 8 declared properties) or schema order")
     String jsonPropertyOrder = "any";
 
+    @Option(names = "--json-max-whitespace", paramLabel = "N|unbounded",
+            description = "JSON Schema flexible whitespace: at most N whitespace characters in a row (default ${DEFAULT-VALUE})")
+    String jsonMaxWhitespace = "100";
+
+    @Option(names = "--json-key-escapes", paramLabel = "plain|any",
+            description = "JSON Schema object keys: plain spelling only (default; a fixed key is forced) or any JSON escaping")
+    String jsonKeyEscapes = "plain";
+
+    @Option(names = "--unknown-formats", paramLabel = "error|ignore",
+            description = "JSON Schema format values the compiler does not know: error (default) or ignore (an annotation)")
+    String unknownFormats = "error";
+
     @Option(names = "--ignore-keyword", split = ",", description = "JSON Schema keywords to ignore instead of failing on them")
     List<String> ignoredKeywords = new ArrayList<>();
 
@@ -101,7 +113,8 @@ final class CompileCommand implements Callable<Integer> {
         String text = SourceFiles.readUtf8(grammarFile);
         SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarFile.getFileName().toString());
         GrammarSources.Parsed parsed = GrammarSources.parse(text, f,
-                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder));
+                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder,
+                        jsonMaxWhitespace, jsonKeyEscapes, unknownFormats));
         long tv = System.nanoTime();
         Tokenizer tokenizer = vocab.load();
         double vocabSeconds = (System.nanoTime() - tv) / 1e9;

@@ -30,17 +30,31 @@ final class Formats {
     private static final String LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
     private static final String HOSTNAME = LABEL + "(?:\\." + LABEL + ")*";
 
-    static final Map<String, String> REGEXES = Map.of(
-        "date", DATE,
-        "time", TIME,
-        "date-time", DATE + "[Tt ]" + TIME,
-        "duration", "P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+D)?|\\d+M(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S)|\\d+W)",
-        "email", "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@" + HOSTNAME,
-        "uuid", "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
-        "uri", "[A-Za-z][A-Za-z0-9+.-]*:[^\\x00-\\x20\"<>\\\\^`{|}\\x7F-\\uFFFF]*",
-        "ipv4", IPV4,
-        "ipv6", IPV6,
-        "hostname", HOSTNAME);
+    /** Characters a URI may hold (RFC 3986: printable ASCII but space, {@code "<>\\^`{|}}). */
+    private static final String URI_CHAR = "[!#-;=?-\\[\\]_a-z~]";
+    /** Characters an IRI may hold (RFC 3987: the URI characters plus non-ASCII beyond the C1 controls). */
+    private static final String IRI_CHAR = "[^\\x00-\\x20\"<>\\\\^`{|}\\x7F-\\x9F]";
+    private static final String JSON_POINTER = "(?:/(?:[^~/]|~[01])*)*";
+
+    static final Map<String, String> REGEXES = Map.ofEntries(
+        Map.entry("date", DATE),
+        Map.entry("time", TIME),
+        // RFC 3339 section 5.6: date-time = full-date "T" full-time (the ABNF is case-insensitive: t too)
+        Map.entry("date-time", DATE + "[Tt]" + TIME),
+        Map.entry("duration", "P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+D)?|\\d+M(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S)|\\d+W)"),
+        Map.entry("email", "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@" + HOSTNAME),
+        Map.entry("uuid", "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"),
+        Map.entry("uri", "[A-Za-z][A-Za-z0-9+.-]*:" + URI_CHAR + "*"),
+        Map.entry("uri-reference", URI_CHAR + "*"),
+        Map.entry("iri", "[A-Za-z][A-Za-z0-9+.-]*:" + IRI_CHAR + "*"),
+        Map.entry("iri-reference", IRI_CHAR + "*"),
+        Map.entry("json-pointer", JSON_POINTER),
+        Map.entry("relative-json-pointer", "(?:0|[1-9][0-9]*)(?:#|" + JSON_POINTER + ")"),
+        // any string: whether a string is a valid ECMA-262 regex is not a regular language
+        Map.entry("regex", "[\\s\\S]*"),
+        Map.entry("ipv4", IPV4),
+        Map.entry("ipv6", IPV6),
+        Map.entry("hostname", HOSTNAME));
 
     /** The format's language, or null if unknown. */
     static Expr format(String name) {

@@ -15,9 +15,45 @@ import java.util.Set;
  * @param propertyOrder   order of an object's declared properties: {@link PropertyOrder#ANY} (default) accepts
  *                        them in any order, {@link PropertyOrder#SCHEMA} only in the order {@code properties}
  *                        lists them; see {@link PropertyOrder} for the size limit of ANY
+ * @param maxWhitespace   in {@link Whitespace#FLEXIBLE} mode, the most whitespace characters in a row
+ *                        ({@link #UNBOUNDED_WHITESPACE} for no limit); default {@link #DEFAULT_MAX_WHITESPACE}
+ * @param keyEscapes      how object keys may be spelled: {@link KeyEscapes#PLAIN} (default) or {@link KeyEscapes#ANY}
+ * @param unknownFormats  what an unknown {@code format} does: {@link UnknownFormats#ERROR} (default) or
+ *                        {@link UnknownFormats#IGNORE} (an annotation, as draft 2019-09 and 2020-12 define it)
  */
 public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
-                                Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder) {
+                                Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder,
+                                int maxWhitespace, KeyEscapes keyEscapes, UnknownFormats unknownFormats) {
+
+    /** {@link #maxWhitespace} value for no limit. */
+    public static final int UNBOUNDED_WHITESPACE = -1;
+
+    /**
+     * Default limit on consecutive whitespace: a newline and the indentation of depth 20 at 4 spaces (81
+     * characters) fit, with room for CRLF. Why a limit: with unbounded whitespace a model that is unsure can
+     * emit newline tokens forever (a random-weight Llama through jlama emitted the ten-newline token 200
+     * times and never reached the first brace); llama.cpp's JSON grammars bound whitespace the same way.
+     */
+    public static final int DEFAULT_MAX_WHITESPACE = 100;
+
+    /** How an object key may be spelled. */
+    public enum KeyEscapes {
+        /**
+         * Only its plain (canonical, minimally escaped) spelling, as JSON serializers write it: a key
+         * the schema fixes is then a forced string ({@code "\u0061"} for key {@code a} is rejected).
+         */
+        PLAIN,
+        /** Every JSON spelling of the key (any character may be written as a backslash-u escape). */
+        ANY
+    }
+
+    /** What an unknown {@code format} value does. */
+    public enum UnknownFormats {
+        /** A compile error naming the format and its JSON pointer. */
+        ERROR,
+        /** Ignored (reported in {@link JsonSchemaGrammar#ignoredKeywords()}): any string. */
+        IGNORE
+    }
 
     public enum Whitespace {
         /** Any JSON whitespace {@code [ \t\n\r]*} wherever JSON allows it. */
@@ -50,6 +86,16 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
     public JsonSchemaOptions {
         ignoredKeywords = Set.copyOf(ignoredKeywords);
         if (propertyOrder == null) propertyOrder = PropertyOrder.ANY;
+        if (keyEscapes == null) keyEscapes = KeyEscapes.PLAIN;
+        if (unknownFormats == null) unknownFormats = UnknownFormats.ERROR;
+        if (maxWhitespace < UNBOUNDED_WHITESPACE) throw new IllegalArgumentException("maxWhitespace must be >= 0 or UNBOUNDED_WHITESPACE");
+    }
+
+    /** The options before {@code maxWhitespace}, {@code keyEscapes} and {@code unknownFormats} existed (their defaults). */
+    public JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
+                             Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder) {
+        this(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
+            DEFAULT_MAX_WHITESPACE, KeyEscapes.PLAIN, UnknownFormats.ERROR);
     }
 
     /** The options before {@code propertyOrder} existed; property order defaults to {@link PropertyOrder#ANY}. */
@@ -70,18 +116,38 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
     }
 
     public JsonSchemaOptions withWhitespace(Whitespace w) {
-        return new JsonSchemaOptions(w, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder);
+        return new JsonSchemaOptions(w, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
+            maxWhitespace, keyEscapes, unknownFormats);
     }
 
     public JsonSchemaOptions withIgnoredKeywords(Set<String> keywords) {
-        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, keywords, allStringEscapes, propertyOrder);
+        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, keywords, allStringEscapes, propertyOrder,
+            maxWhitespace, keyEscapes, unknownFormats);
     }
 
     public JsonSchemaOptions withAllStringEscapes(boolean all) {
-        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, all, propertyOrder);
+        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, all, propertyOrder,
+            maxWhitespace, keyEscapes, unknownFormats);
     }
 
     public JsonSchemaOptions withPropertyOrder(PropertyOrder order) {
-        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, order);
+        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, order,
+            maxWhitespace, keyEscapes, unknownFormats);
+    }
+
+    /** At most {@code n} whitespace characters in a row, or {@link #UNBOUNDED_WHITESPACE}. */
+    public JsonSchemaOptions withMaxWhitespace(int n) {
+        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
+            n, keyEscapes, unknownFormats);
+    }
+
+    public JsonSchemaOptions withKeyEscapes(KeyEscapes k) {
+        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
+            maxWhitespace, k, unknownFormats);
+    }
+
+    public JsonSchemaOptions withUnknownFormats(UnknownFormats u) {
+        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
+            maxWhitespace, keyEscapes, u);
     }
 }

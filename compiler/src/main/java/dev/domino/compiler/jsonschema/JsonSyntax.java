@@ -29,8 +29,24 @@ final class JsonSyntax {
 
     JsonSyntax(SchemaCompiler sc) {
         this.sc = sc;
-        this.ws = sc.opt.whitespace() == JsonSchemaOptions.Whitespace.FLEXIBLE
-            ? Expr.star(Expr.chars(CodePointSet.fromRanges(new int[] {' ', ' ', '\t', '\n', '\r', '\r'}))) : Expr.EMPTY;
+        Expr wsChar = Expr.chars(CodePointSet.fromRanges(new int[] {' ', ' ', '\t', '\n', '\r', '\r'}));
+        this.ws = sc.opt.whitespace() != JsonSchemaOptions.Whitespace.FLEXIBLE ? Expr.EMPTY
+            : new Expr.Repeat(wsChar, 0, sc.opt.maxWhitespace() == JsonSchemaOptions.UNBOUNDED_WHITESPACE
+                ? Expr.Repeat.UNBOUNDED : sc.opt.maxWhitespace());
+    }
+
+    /** Whether keys are spelled only the plain way ({@link JsonSchemaOptions.KeyEscapes#PLAIN}). */
+    boolean plainKeys() { return sc.opt.keyEscapes() == JsonSchemaOptions.KeyEscapes.PLAIN; }
+
+    /** A key fixed by the schema, in quotes, spelled as the key-escape option says. */
+    Expr key(String name) {
+        if (plainKeys()) return Expr.literal("\"" + JsonStrings.canonical(name) + "\"");
+        return seq(Expr.literal("\""), JsonStrings.encodeLiteral(name, true), Expr.literal("\""));
+    }
+
+    /** Keys whose decoded text is in the language {@code e} (code points), spelled as the key-escape option says. */
+    Expr keyLanguage(Expr e) {
+        return seq(Expr.literal("\""), JsonStrings.encodeRegex(e, !plainKeys()), Expr.literal("\""));
     }
 
     boolean flexible() { return sc.opt.whitespace() == JsonSchemaOptions.Whitespace.FLEXIBLE; }

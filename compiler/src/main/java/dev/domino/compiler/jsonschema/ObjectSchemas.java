@@ -89,7 +89,7 @@ final class ObjectSchemas {
                 if (req) impossible = true;
                 continue;
             }
-            slots.add(new ObjectMembers.Slot(JsonSyntax.seq(sc.constants.stringLiteral(key), sc.syn.colon(), value), req));
+            slots.add(new ObjectMembers.Slot(JsonSyntax.seq(sc.syn.key(key), sc.syn.colon(), value), req));
         }
         // extra members
         Expr extra = null;
@@ -106,7 +106,7 @@ final class ObjectSchemas {
                 if (!same && ps.size() > 1) sc.unsupported(ptr, "patternProperties", "several patterns with different schemas");
                 List<Expr> keys = new ArrayList<>();
                 for (Expr p : patternExprs.values()) keys.add(p);
-                Expr key = JsonSyntax.seq(Expr.literal("\""), JsonStrings.encodeRegex(JsonSyntax.alt(keys), true), Expr.literal("\""));
+                Expr key = sc.syn.keyLanguage(JsonSyntax.alt(keys));
                 extra = JsonSyntax.seq(key, sc.syn.colon(), sc.compile(ps.get(0), SchemaCompiler.child(SchemaCompiler.child(ptr, "patternProperties"), patterns.keySet().iterator().next())));
             } else {
                 sc.unsupported(ptr, "patternProperties", "non-trivial pattern schemas need additionalProperties: false");
@@ -125,7 +125,7 @@ final class ObjectSchemas {
     Expr keyExcept(Set<String> names) {
         Expr anyStr = Expr.star(Expr.chars(CodePointSet.ANY));
         Expr cps = names.isEmpty() ? anyStr : notIn(names, "", anyStr);
-        return JsonSyntax.seq(Expr.literal("\""), JsonStrings.encodeRegex(cps, true), Expr.literal("\""));
+        return sc.syn.keyLanguage(cps);
     }
 
     /** Strings (code points) not in {@code names}, restricted to those starting with {@code prefix}, minus the prefix. */

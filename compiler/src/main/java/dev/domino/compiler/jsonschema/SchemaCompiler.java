@@ -39,6 +39,9 @@ final class SchemaCompiler {
     private final Map<String, String> mergedRules = new HashMap<>();
     int depth;
 
+    /** Start of the detail of an unknown format's error (such errors are skipped under UnknownFormats.IGNORE). */
+    static final String UNKNOWN_FORMAT = "unknown format ";
+
     final JsonSyntax syn;
     final SchemaNormalizer norm;
     final RefResolver refs;
@@ -85,6 +88,11 @@ final class SchemaCompiler {
     /** Throws unless the keyword is ignored by the options (then records it and returns). */
     void unsupported(String ptr, String kw, String detail) {
         if (opt.ignoredKeywords().contains(kw)) { ignored.add(new KeywordLocation(ptr, kw)); return; }
+        if (kw.equals("format") && detail != null && detail.startsWith(UNKNOWN_FORMAT)
+                && opt.unknownFormats() == JsonSchemaOptions.UnknownFormats.IGNORE) {
+            ignored.add(new KeywordLocation(ptr, kw));
+            return;
+        }
         throw new GrammarException("unsupported keyword '" + kw + "' at " + showPointer(ptr) + (detail == null ? "" : " (" + detail + ")"));
     }
 

@@ -1,0 +1,166 @@
+package dev.domino.compiler.jsonschema;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.SpecVersionDetector;
+import dev.domino.compiler.ExprMatcher;
+import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.testing.SentenceSampler;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An independent check of the translation (issue 16 item 5): instances sampled from each compiled schema's
+ * grammar must validate under a JSON Schema validator this project did not write (networknt), and mutated
+ * instances that the validator rejects must be rejected by the grammar.
+ *
+ * <p>CI runs the small fixture set below. The whole dev set (a benchmark, minutes):
+ * {@code mvn -B -q -pl compiler -am test -Dtest=JsonSchemaValidatorHarnessTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Ddomino.validatorCorpus=../shared/maskbench-dev} (MaskBench files: the schema under "schema"); the
+ * counts are printed.
+ */
+class JsonSchemaValidatorHarnessTest {
+    static final ObjectMapper M = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    static final int SAMPLES = 40, MUTATIONS = 40;
+
+    static final List<String> COMPILE_ERRORS = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    static final String[] FIXTURES = {
+        "{'type':'object','properties':{'name':{'type':'string','minLength':1,'maxLength':8},'age':{'type':'integer','minimum':0,'maximum':130},"
+            + "'tags':{'type':'array','items':{'enum':['a','b','c']},'maxItems':3}},'required':['name'],'additionalProperties':false}",
+        "{'type':'object','properties':{'id':{'type':'string','format':'uuid'},'at':{'type':'string','format':'date-time'},"
+            + "'mail':{'type':'string','format':'email'},'site':{'type':'string','format':'uri'}},'required':['id','at']}",
+        "{'anyOf':[{'type':'string','pattern':'^[A-Z]{2}-[0-9]{3}$'},{'type':'integer','exclusiveMinimum':10},{'type':'null'}]}",
+        "{'oneOf':[{'type':'object','properties':{'kind':{'const':'circle'},'r':{'type':'number'}},'required':['kind','r']},"
+            + "{'type':'object','properties':{'kind':{'const':'square'},'side':{'type':'number'}},'required':['kind','side']}]}",
+        "{'$defs':{'node':{'type':'object','properties':{'value':{'type':'integer'},'next':{'$ref':'#/$defs/node'}},"
+            + "'required':['value'],'additionalProperties':false}},'$ref':'#/$defs/node'}",
+        "{'type':'array','prefixItems':[{'type':'boolean'},{'type':'string','maxLength':3}],'items':{'type':'integer'},'minItems':1,'maxItems':4}",
+        "{'type':'object','patternProperties':{'^x-':{'type':'string'}},'additionalProperties':false,'minProperties':1,'maxProperties':3}",
+        "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'boolean'}},'additionalProperties':{'type':'string'}}",
+        "{'allOf':[{'type':'object','properties':{'a':{'type':'string'}},'required':['a']},{'properties':{'b':{'type':'integer','multipleOf':1}},'required':['b']}]}",
+        "{'type':['string','null'],'maxLength':4}",
+        "{'enum':[1,'one',[1],{'k':null},true]}",
+        "{'type':'integer','minimum':-50,'maximum':1000000}",
+        "{'type':'string','format':'date'}",
+        "{'type':'object','properties':{'p':{'type':'string','format':'json-pointer'},'u':{'type':'string','format':'uri-reference'}}}",
+    };
+
+    record Counts(int[] c) {
+        Counts() { this(new int[6]); }
+        void add(Counts o) { for (int i = 0; i < c.length; i++) c[i] += o.c[i]; }
+        @Override public String toString() {
+            return String.format("schemas %d, sampled %d (validator rejected %d), mutants the validator rejects %d (grammar accepted %d), compile errors %d",
+                c[0], c[1], c[2], c[3], c[4], c[5]);
+        }
+    }
+
+    /** Samples and mutants of one schema; failures are recorded in {@code failures}. */
+    static Counts check(String name, JsonNode schema, long seed, List<String> failures) {
+        Counts k = new Counts();
+        k.c[0]++;
+        Grammar g;
+        try {
+            g = JsonSchemaGrammar.from(schema, JsonSchemaOptions.defaults()).grammar();
+        } catch (GrammarException e) {
+            k.c[5]++;
+            COMPILE_ERRORS.add(name + ": " + e.getMessage());
+            return k;
+        }
+        SpecVersion.VersionFlag version = SpecVersion.VersionFlag.V202012;
+        try {
+            version = SpecVersionDetector.detectOptionalVersion(schema, false).orElse(version);
+        } catch (RuntimeException ignored) {
+            // an unknown $schema: validate as 2020-12
+        }
+        JsonSchema validator = JsonSchemaFactory.getInstance(version).getSchema(schema);
+        SentenceSampler sampler = new SentenceSampler(g).maxDepth(12).maxLength(2000);
+        if (sampler.languageIsEmpty()) return k;
+        Random random = new Random(seed);
+        List<String> valid = new ArrayList<>();
+        for (int i = 0; i < SAMPLES; i++) {
+            String text = sampler.sample(random);
+            k.c[1]++;
+            JsonNode node;
+            try {
+                node = M.readTree(text);
+            } catch (Exception e) {
+                k.c[2]++;
+                failures.add(name + ": sample is not JSON: " + text);
+                continue;
+            }
+            var errors = validator.validate(node);
+            if (!errors.isEmpty()) {
+                k.c[2]++;
+                failures.add(name + ": sample " + text + " rejected by the validator: " + errors);
+            } else {
+                valid.add(text);
+            }
+        }
+        for (int i = 0; i < MUTATIONS && !valid.isEmpty(); i++) {
+            String mutant = SentenceSampler.mutate(valid.get(random.nextInt(valid.size())), random);
+            JsonNode node;
+            try {
+                node = M.readTree(mutant);
+            } catch (Exception e) {
+                continue; // not JSON: the grammar only derives JSON (checked by the samples above)
+            }
+            if (node == null || validator.validate(node).isEmpty()) continue;
+            k.c[3]++;
+            if (ExprMatcher.matches(g, mutant)) {
+                k.c[4]++;
+                failures.add(name + ": mutant " + mutant + " is invalid but the grammar accepts it");
+            }
+        }
+        return k;
+    }
+
+    @Test void fixtures() throws Exception {
+        List<String> failures = new ArrayList<>();
+        Counts total = new Counts();
+        for (int i = 0; i < FIXTURES.length; i++) {
+            total.add(check("fixture " + i, M.readTree(FIXTURES[i].replace('\'', '"')), i, failures));
+        }
+        assertThat(failures).isEmpty();
+        assertThat(total.c[5]).as("fixtures compile: " + COMPILE_ERRORS).isZero();
+        assertThat(total.c[3]).as("some mutants are invalid").isPositive();
+    }
+
+    @Test void corpus() throws Exception {
+        String dir = System.getProperty("domino.validatorCorpus");
+        if (dir == null) return;
+        List<String> failures = new ArrayList<>();
+        Counts total = new Counts();
+        List<Path> files;
+        try (Stream<Path> s = Files.list(Path.of(dir))) {
+            files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+        }
+        int step = Integer.getInteger("domino.validatorStep", 1);
+        for (int i = 0; i < files.size(); i += step) {
+            Path f = files.get(i);
+            JsonNode schema = M.readTree(f.toFile()).get("schema");
+            if (schema == null) continue;
+            try {
+                total.add(check(f.getFileName().toString(), schema, i, failures));
+            } catch (RuntimeException e) {
+                failures.add(f.getFileName() + ": " + e);
+            }
+        }
+        System.out.println("validator harness over " + dir + ": " + total + ", failures " + failures.size());
+        failures.stream().limit(30).forEach(x -> System.out.println("  " + (x.length() > 400 ? x.substring(0, 400) : x)));
+        assertThat(failures).isEmpty();
+    }
+}

@@ -57,9 +57,12 @@ public final class ConstraintCache implements AutoCloseable {
         Entry(Key key) { this.key = key; }
     }
 
-    /** Counters since the cache was made. A hit found a finished entry; a join waited for a compile in flight. */
+    /**
+     * Counters since the cache was made. A hit found a finished entry; a join waited for a compile in flight;
+     * {@code running}: compiles running now (a timed-out compile counts until it has stopped).
+     */
     public record Stats(long hits, long joins, long misses, long compiles, long failures, long timeouts, long evictions,
-                        long compileNanos, long bytes, int entries) {
+                        long compileNanos, long bytes, int entries, int running) {
         /** (hits + joins) / requests. */
         public double hitRate() {
             long requests = hits + joins + misses;
@@ -72,6 +75,7 @@ public final class ConstraintCache implements AutoCloseable {
     private final long budgetNanos;
     private final ThreadPoolExecutor compilers;
     private final ScheduledThreadPoolExecutor watchdogs;
+    private final AtomicInteger running = new AtomicInteger();
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true); // access order
     // guarded by entries
     private long bytes, hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos;
@@ -201,7 +205,7 @@ public final class ConstraintCache implements AutoCloseable {
 
     public Stats stats() {
         synchronized (entries) {
-            return new Stats(hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, bytes, entries.size());
+            return new Stats(hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, bytes, entries.size(), running.get());
         }
     }
 
@@ -228,6 +232,7 @@ public final class ConstraintCache implements AutoCloseable {
     private void compile(Entry e, RequestSpec spec, Vocabulary vocabulary, long arrived) {
         if (e.result.isDone()) return; // timed out while queued
         synchronized (e) { e.compiling = Thread.currentThread(); }
+        running.incrementAndGet();
         long t0 = System.nanoTime();
         try {
             Artifact a = Constraints.compile(spec, vocabulary, options);
@@ -241,6 +246,7 @@ public final class ConstraintCache implements AutoCloseable {
             }
         } finally {
             synchronized (e) { e.compiling = null; }
+            running.decrementAndGet();
             Thread.interrupted(); // a time-out's interrupt must not reach the next compile on this thread
         }
     }

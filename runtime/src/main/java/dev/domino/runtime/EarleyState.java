@@ -21,6 +21,11 @@ public final class EarleyState {
     /** Origin set of each item; {@code null} means this set itself. */
     final EarleyState[] origins;
     final long[] originSerials;
+    /**
+     * Members seen by each permutation item ({@link Permutation}); {@code null} for other items,
+     * and the whole array {@code null} when the set holds no permutation item.
+     */
+    final long[][] seen;
     /** Terminals that can be scanned next (ignored terminals included). */
     final long[] expected;
     final boolean accepting;
@@ -42,13 +47,18 @@ public final class EarleyState {
     private volatile Memo memo;
 
     EarleyState(int[] rules, EarleyState[] origins, long[] expected, boolean accepting) {
+        this(rules, origins, null, expected, accepting);
+    }
+
+    EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting) {
         this.rules = rules;
         this.origins = origins;
+        this.seen = seen;
         this.originSerials = new long[origins.length];
         for (int i = 0; i < origins.length; i++) originSerials[i] = origins[i] == null ? -1 : origins[i].serial;
         this.expected = expected;
         this.accepting = accepting;
-        this.hash = 31 * Arrays.hashCode(rules) + Arrays.hashCode(originSerials);
+        this.hash = 31 * (31 * Arrays.hashCode(rules) + Arrays.hashCode(originSerials)) + Arrays.deepHashCode(seen);
     }
 
     public boolean expects(int terminal) {
@@ -63,9 +73,17 @@ public final class EarleyState {
     /**
      * Heap bytes of this state and its share of a memo (compressed oops): header and fields 48,
      * four arrays of 16-byte headers plus 4 + 4 + 8 bytes per item and the expected words, and
-     * about 24 bytes for the memo entry that leads here.
+     * about 24 bytes for the memo entry that leads here; permutation items add their sets of
+     * members seen (shared sets counted once per item: an over-estimate).
      */
-    long estimatedBytes() { return 48 + 4 * 16 + 16L * rules.length + 8L * expected.length + 24; }
+    long estimatedBytes() {
+        long bytes = 48 + 4 * 16 + 16L * rules.length + 8L * expected.length + 24;
+        if (seen != null) {
+            bytes += 16 + 4L * seen.length; // the array of sets; each permutation item's own set
+            for (long[] s : seen) if (s != null) bytes += 16 + 8L * s.length;
+        }
+        return bytes;
+    }
 
     /** Memoized successors (for counting reachable states). */
     void forEachMemoized(java.util.function.Consumer<EarleyState> action) {
@@ -73,6 +91,9 @@ public final class EarleyState {
         if (m == null) return;
         for (int i = 0; i < m.keys.length; i++) if (m.keys[i] != 0) action.accept(m.values[i]);
     }
+
+    /** The members seen by item i (null unless it is a permutation item). */
+    long[] seenAt(int i) { return seen == null ? null : seen[i]; }
 
     EarleyState memoGet(int terminal) {
         Memo m = memo;
@@ -113,7 +134,7 @@ public final class EarleyState {
     @Override public boolean equals(Object o) {
         if (this == o) return true;
         return o instanceof EarleyState e && hash == e.hash && Arrays.equals(rules, e.rules)
-                && Arrays.equals(originSerials, e.originSerials);
+                && Arrays.equals(originSerials, e.originSerials) && Arrays.deepEquals(seen, e.seen);
     }
 
     @Override public int hashCode() { return hash; }

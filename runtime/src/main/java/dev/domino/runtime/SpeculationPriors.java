@@ -221,6 +221,9 @@ public final class SpeculationPriors {
                 for (int s : g.rhs(p)) md.update(buf.clear().putInt(0, s).array(), 0, 4);
                 md.update(buf.clear().putInt(0, Integer.MIN_VALUE).array(), 0, 4);
             }
+            for (int q = 0; q < g.permutationCount(); q++) {
+                md.update(g.permutation(q).toString().getBytes(StandardCharsets.UTF_8));
+            }
             return HexFormat.of().formatHex(md.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

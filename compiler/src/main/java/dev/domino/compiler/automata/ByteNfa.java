@@ -156,6 +156,8 @@ final class ByteNfa {
                     b = b2 + 1;
                 }
             }
+        } else if (e instanceof Expr.Perm) {
+            throw new IllegalStateException("a permutation (members in any order) cannot be part of a terminal");
         } else {
             if (e instanceof Expr.TokenRef t) throw new IllegalStateException("token reference " + t.display() + " inside a terminal (token references match whole tokens, not text)");
             throw new IllegalArgumentException("unknown expression " + e);

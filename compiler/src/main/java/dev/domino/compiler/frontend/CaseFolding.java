@@ -50,6 +50,10 @@ final class CaseFolding {
         if (e instanceof Expr.Seq s) return new Expr.Seq(s.items().stream().map(CaseFolding::caseInsensitive).toList());
         if (e instanceof Expr.Alt a) return new Expr.Alt(a.options().stream().map(CaseFolding::caseInsensitive).toList());
         if (e instanceof Expr.Repeat r) return new Expr.Repeat(caseInsensitive(r.body()), r.min(), r.max());
+        if (e instanceof Expr.Perm p) {
+            return new Expr.Perm(p.members().stream().map(m -> new Expr.Perm.Member(caseInsensitive(m.body()), m.required())).toList(),
+                    caseInsensitive(p.other()), caseInsensitive(p.separator()));
+        }
         return e; // Ref: the referenced definition decides for itself
     }
 

@@ -87,6 +87,35 @@ public sealed interface Expr {
         private static Expr anyTextThen(Expr stop) { return new Seq(List.of(star(new Chars(CodePointSet.ANY)), stop)); }
     }
 
+    /**
+     * Members in any order: a sentence is {@code m1 sep m2 sep ... mk} (k >= 0) where each
+     * {@code mi} is a sentence of a distinct member or of {@code other}; every required member
+     * occurs once, every optional one at most once, {@code other} any number of times, anywhere.
+     * A JSON object's declared properties are the members, its additional properties the other.
+     * The parser tracks the members seen (no rule per subset), so any number of members is fine.
+     * {@code other} is {@link #NOTHING} when there is none, {@code separator} {@link #EMPTY} when
+     * members simply follow each other. Members, other and separator must not match the empty string.
+     */
+    record Perm(List<Member> members, Expr other, Expr separator) implements Expr {
+        public Perm { members = List.copyOf(members); }
+
+        /** One member of a {@link Perm}. */
+        public record Member(Expr body, boolean required) {}
+
+        public boolean hasOther() { return !(other instanceof Alt a && a.options().isEmpty()); }
+
+        public boolean hasSeparator() { return !(separator instanceof Seq s && s.items().isEmpty()); }
+
+        /** Every child expression: members, then other and separator when present. */
+        public List<Expr> children() {
+            List<Expr> out = new java.util.ArrayList<>();
+            for (Member m : members) out.add(m.body());
+            if (hasOther()) out.add(other);
+            if (hasSeparator()) out.add(separator);
+            return out;
+        }
+    }
+
     Expr EMPTY = new Seq(List.of());
     Expr NOTHING = new Alt(List.of());
 

@@ -83,6 +83,17 @@ public final class ExprPrinter {
             else if (r.max() == Expr.Repeat.UNBOUNDED) sb.append('{').append(r.min()).append(",}");
             else if (r.min() == r.max()) sb.append('{').append(r.min()).append('}');
             else sb.append('{').append(r.min()).append(',').append(r.max()).append('}');
+        } else if (e instanceof Expr.Perm p) {
+            // perm<a, b!, ...; other: o; sep: s>, "!" marking required members
+            sb.append("perm<");
+            for (int i = 0; i < p.members().size(); i++) {
+                if (i > 0) sb.append(", ");
+                print(p.members().get(i).body(), sb, 1, limit);
+                if (p.members().get(i).required()) sb.append('!');
+            }
+            if (p.hasOther()) { sb.append("; other: "); print(p.other(), sb, 1, limit); }
+            if (p.hasSeparator()) { sb.append("; sep: "); print(p.separator(), sb, 1, limit); }
+            sb.append('>');
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.domino.compiler.lexer;
 
 import dev.domino.runtime.ParserGrammar;
+import dev.domino.runtime.Permutation;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -16,18 +17,35 @@ final class FollowSets {
     private final BitSet first;
 
     FollowSets(ParserGrammar g, boolean[] ignored) {
+        // a permutation P counts as P -> ε | X T, T -> ε | sep X T, X -> member | ... | other: the
+        // same first and follow terminals, whatever the members seen (an over-approximation)
+        List<Integer> lhsList = new ArrayList<>();
+        List<int[]> rhsList = new ArrayList<>();
+        for (int p = 0; p < g.productionCount(); p++) { lhsList.add(g.lhs(p)); rhsList.add(g.rhs(p)); }
         int n = g.nonterminalCount(), t = g.terminalCount();
+        for (int q = 0; q < g.permutationCount(); q++) {
+            Permutation perm = g.permutation(q);
+            int x = n++, tail = n++;
+            lhsList.add(perm.lhs()); rhsList.add(new int[0]);
+            lhsList.add(perm.lhs()); rhsList.add(new int[] {x, tail});
+            lhsList.add(tail); rhsList.add(new int[0]);
+            lhsList.add(tail);
+            rhsList.add(perm.separator() == Permutation.NO_SEPARATOR ? new int[] {x, tail} : new int[] {perm.separator(), x, tail});
+            for (int m : perm.members()) { lhsList.add(x); rhsList.add(new int[] {m}); }
+            if (perm.other() >= 0) { lhsList.add(x); rhsList.add(new int[] {perm.other()}); }
+        }
+        Productions prods = new Productions(lhsList, rhsList);
         boolean[] nullable = new boolean[n];
         for (int i = 0; i < n; i++) nullable[i] = false;
         // nullable: fixpoint (cheap booleans)
         boolean changed = true;
         while (changed) {
             changed = false;
-            for (int p = 0; p < g.productionCount(); p++) {
-                if (nullable[g.lhs(p)]) continue;
+            for (int p = 0; p < prods.count(); p++) {
+                if (nullable[prods.lhs(p)]) continue;
                 boolean all = true;
-                for (int sym : g.rhs(p)) if (sym < 0 || !nullable[sym]) { all = false; break; }
-                if (all) { nullable[g.lhs(p)] = true; changed = true; }
+                for (int sym : prods.rhs(p)) if (sym < 0 || !nullable[sym]) { all = false; break; }
+                if (all) { nullable[prods.lhs(p)] = true; changed = true; }
             }
         }
         // FIRST: direct terminals plus inclusion edges FIRST(A) ⊇ FIRST(B), propagated by worklist
@@ -35,9 +53,9 @@ final class FollowSets {
         for (int i = 0; i < n; i++) firstNt[i] = new BitSet();
         List<List<Integer>> firstEdges = new ArrayList<>(); // B -> A: A includes B
         for (int i = 0; i < n; i++) firstEdges.add(new ArrayList<>());
-        for (int p = 0; p < g.productionCount(); p++) {
-            int a = g.lhs(p);
-            for (int sym : g.rhs(p)) {
+        for (int p = 0; p < prods.count(); p++) {
+            int a = prods.lhs(p);
+            for (int sym : prods.rhs(p)) {
                 if (sym < 0) { firstNt[a].set(-1 - sym); break; }
                 firstEdges.get(sym).add(a);
                 if (!nullable[sym]) break;
@@ -51,15 +69,15 @@ final class FollowSets {
         for (int i = 0; i < t; i++) followT[i] = new BitSet();
         List<List<Integer>> followEdges = new ArrayList<>(); // A -> node(X); nodes: nonterminals then terminals
         for (int i = 0; i < n + t; i++) followEdges.add(new ArrayList<>());
-        for (int p = 0; p < g.productionCount(); p++) {
-            int[] rhs = g.rhs(p);
+        for (int p = 0; p < prods.count(); p++) {
+            int[] rhs = prods.rhs(p);
             BitSet restFirst = new BitSet();
             boolean restNullable = true;
             for (int i = rhs.length - 1; i >= 0; i--) {
                 int sym = rhs[i];
                 BitSet target = sym < 0 ? followT[-1 - sym] : followNt[sym];
                 target.or(restFirst);
-                if (restNullable) followEdges.get(g.lhs(p)).add(sym < 0 ? n + (-1 - sym) : sym);
+                if (restNullable) followEdges.get(prods.lhs(p)).add(sym < 0 ? n + (-1 - sym) : sym);
                 if (sym < 0) {
                     restFirst = new BitSet();
                     restFirst.set(-1 - sym);
@@ -104,6 +122,12 @@ final class FollowSets {
                 if (sets[to].cardinality() != before && !queued[to]) { queued[to] = true; work.add(to); }
             }
         }
+    }
+
+    private record Productions(List<Integer> lhsList, List<int[]> rhsList) {
+        int count() { return lhsList.size(); }
+        int lhs(int p) { return lhsList.get(p); }
+        int[] rhs(int p) { return rhsList.get(p); }
     }
 
     BitSet[] follow() { return follow; }

@@ -9,6 +9,7 @@ import dev.domino.compiler.ir.GrammarException;
 import dev.domino.runtime.ByteDfa;
 import dev.domino.runtime.CountedLoop;
 import dev.domino.runtime.ParserGrammar;
+import dev.domino.runtime.Permutation;
 import dev.domino.runtime.Terminal;
 import dev.domino.runtime.TokenMatch;
 
@@ -158,6 +159,8 @@ public final class TerminalDerivation {
             checkRefs(r.body());
         } else if (e instanceof Expr.Lazy l) {
             checkRefs(l.body());
+        } else if (e instanceof Expr.Perm p) {
+            p.children().forEach(this::checkRefs);
         }
     }
 
@@ -193,9 +196,9 @@ public final class TerminalDerivation {
             out = Set.of(r.name());
         } else if (e instanceof Expr.TokenRef) {
             out = Set.of(TOKEN_REFERENCE);
-        } else if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat || e instanceof Expr.Lazy) {
+        } else if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat || e instanceof Expr.Lazy || e instanceof Expr.Perm) {
             List<Expr> children = e instanceof Expr.Seq s ? s.items() : e instanceof Expr.Alt a ? a.options()
-                    : e instanceof Expr.Lazy l ? List.of(l.body()) : List.of(((Expr.Repeat) e).body());
+                    : e instanceof Expr.Lazy l ? List.of(l.body()) : e instanceof Expr.Perm p ? p.children() : List.of(((Expr.Repeat) e).body());
             Set<String> acc = null;
             for (Expr c : children) {
                 Set<String> r = refs(c);
@@ -258,7 +261,7 @@ public final class TerminalDerivation {
         if (e instanceof Expr.Seq sq) { c = false; for (Expr i : sq.items()) if (hasCounter(i)) { c = true; break; } }
         else if (e instanceof Expr.Alt a) { c = false; for (Expr o : a.options()) if (hasCounter(o)) { c = true; break; } }
         else if (e instanceof Expr.Repeat r) c = (r.max() != Expr.Repeat.UNBOUNDED && r.max() > SMALL_COUNT) || r.min() > SMALL_COUNT || hasCounter(r.body());
-        else c = e instanceof Expr.Ref;
+        else c = e instanceof Expr.Ref || e instanceof Expr.Perm;
         counterCache.put(e, c);
         return c;
     }
@@ -275,6 +278,8 @@ public final class TerminalDerivation {
         else if (e instanceof Expr.Repeat r) {
             long copies = r.max() == Expr.Repeat.UNBOUNDED ? r.min() + 1L : Math.max(1, r.max());
             n = 1 + copies * size(r.body());
+        } else if (e instanceof Expr.Perm) {
+            n = Long.MAX_VALUE; // never a terminal: the parser runs it (see Permutation)
         } else if (e instanceof Expr.Ref ref) {
             sizeCache.put(e, MAX_TERMINAL_SIZE + 1); // guard against recursion while computing
             n = regularRules.contains(ref.name()) ? size(rules.get(ref.name())) : MAX_TERMINAL_SIZE + 1;
@@ -433,7 +438,7 @@ public final class TerminalDerivation {
     }
 
     private int symbol(Expr e) {
-        if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat) {
+        if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat || e instanceof Expr.Perm) {
             Integer cached = symbolCache.get(e);
             if (cached != null) return cached;
             int sym = symbolUncached(e);
@@ -493,7 +498,56 @@ public final class TerminalDerivation {
             return nt;
         }
         if (e instanceof Expr.Repeat r) return repeat(r);
+        if (e instanceof Expr.Perm p) return permutation(p);
         throw new IllegalArgumentException("unknown expression " + e);
+    }
+
+    /** A permutation before reduction: nonterminal ids of this builder (see {@link Permutation}). */
+    private record PermDef(int lhs, int[] members, boolean[] required, int other, int separator) {}
+
+    private final List<PermDef> permutations = new ArrayList<>();
+    private final Map<Integer, PermDef> permOfNonterminal = new HashMap<>();
+
+    /**
+     * A parser-level permutation: each member (and the other) gets a dedicated nonterminal, so
+     * that completing it tells the parser which member was read.
+     */
+    private int permutation(Expr.Perm p) {
+        int nt = freshNonterminal("perm");
+        int[] members = new int[p.members().size()];
+        boolean[] required = new boolean[members.length];
+        for (int i = 0; i < members.length; i++) {
+            members[i] = dedicated("member", p.members().get(i).body());
+            required[i] = p.members().get(i).required();
+        }
+        int other = p.hasOther() ? dedicated("other", p.other()) : -1;
+        int separator = p.hasSeparator() ? symbol(p.separator()) : Permutation.NO_SEPARATOR;
+        PermDef def = new PermDef(nt, members, required, other, separator);
+        permutations.add(def);
+        permOfNonterminal.put(nt, def);
+        return nt;
+    }
+
+    private int dedicated(String hint, Expr body) {
+        int nt = freshNonterminal(hint);
+        if (body instanceof Expr.Alt alt) {
+            if (alt.options().isEmpty()) intentionallyEmpty.add(nt);
+            for (Expr option : alt.options()) addProduction(nt, sequence(option));
+        } else {
+            addProduction(nt, sequence(body));
+        }
+        return nt;
+    }
+
+    /** A permutation can finish once its required members can, and its separator if two of them must be joined. */
+    private static boolean permProductive(PermDef def, boolean[] productive) {
+        int required = 0;
+        for (int i = 0; i < def.members().length; i++) {
+            if (!def.required()[i]) continue;
+            if (!productive[def.members()[i]]) return false;
+            required++;
+        }
+        return required < 2 || def.separator() < 0 || productive[def.separator()];
     }
 
     /** Copies of a repeated body per chunk terminal (see {@link #chunkedRepeat}). */
@@ -683,6 +737,9 @@ public final class TerminalDerivation {
                 for (int s : prodRhs.get(p)) if (s >= 0 && !productive[s]) { ok = false; break; }
                 if (ok) { productive[prodLhs.get(p)] = true; changed = true; }
             }
+            for (PermDef def : permutations) {
+                if (!productive[def.lhs()] && permProductive(def, productive)) { productive[def.lhs()] = true; changed = true; }
+            }
         }
         if (!productive[start]) {
             throw error("the grammar's language is empty: rule '" + source.start() + "' can never finish", source.start());
@@ -698,6 +755,17 @@ public final class TerminalDerivation {
             for (int p : byLhs.getOrDefault(a, List.of())) {
                 if (!allProductive(prodRhs.get(p), productive)) continue;
                 for (int s : prodRhs.get(p)) if (s >= 0 && !reachable[s]) { reachable[s] = true; work.add(s); }
+            }
+            PermDef def = permOfNonterminal.get(a);
+            if (def != null) {
+                List<Integer> parts = new ArrayList<>();
+                for (int m : def.members()) if (productive[m]) parts.add(m);
+                if (def.other() >= 0 && productive[def.other()]) parts.add(def.other());
+                if (def.separator() >= 0) {
+                    if (!productive[def.separator()]) throw error("the separator of a permutation can never match", source.start());
+                    parts.add(def.separator());
+                }
+                for (int s : parts) if (!reachable[s]) { reachable[s] = true; work.add(s); }
             }
         }
         // a named rule that is used but can never finish is a mistake in the grammar
@@ -725,6 +793,9 @@ public final class TerminalDerivation {
             keptLhs.add(prodLhs.get(p));
             keptRhs.add(prodRhs.get(p));
             for (int s : prodRhs.get(p)) if (s < 0) usedT[-1 - s] = true;
+        }
+        for (PermDef def : permutations) {
+            if (reachable[def.lhs()] && def.separator() < 0 && def.separator() != Permutation.NO_SEPARATOR) usedT[-1 - def.separator()] = true;
         }
         int[] tMap = new int[tCount];
         List<Terminal> terminals = new ArrayList<>();
@@ -760,7 +831,30 @@ public final class TerminalDerivation {
             for (int i = 0; i < r.length; i++) r[i] = r[i] >= 0 ? ntMap[r[i]] : -1 - tMap[-1 - r[i]];
             rhs[p] = r;
         }
-        ParserGrammar grammar = new ParserGrammar(names.toArray(new String[0]), terminals.size(), ntMap[start], lhs, rhs);
+        List<Permutation> perms = new ArrayList<>();
+        for (PermDef def : permutations) {
+            if (!reachable[def.lhs()]) continue;
+            List<Integer> members = new ArrayList<>();
+            List<Boolean> required = new ArrayList<>();
+            for (int i = 0; i < def.members().length; i++) {
+                if (!reachable[def.members()[i]]) continue; // can never finish: never read
+                members.add(ntMap[def.members()[i]]);
+                required.add(def.required()[i]);
+            }
+            boolean[] req = new boolean[required.size()];
+            for (int i = 0; i < req.length; i++) req[i] = required.get(i);
+            int other = def.other() >= 0 && reachable[def.other()] ? ntMap[def.other()] : -1;
+            int sep = def.separator();
+            int separator = sep == Permutation.NO_SEPARATOR ? sep : sep >= 0 ? ntMap[sep] : -1 - tMap[-1 - sep];
+            perms.add(new Permutation(ntMap[def.lhs()], members.stream().mapToInt(Integer::intValue).toArray(), req, other, separator));
+        }
+        ParserGrammar grammar;
+        try {
+            grammar = new ParserGrammar(names.toArray(new String[0]), terminals.size(), ntMap[start], lhs, rhs,
+                    perms.toArray(new Permutation[0]));
+        } catch (IllegalArgumentException e) {
+            throw new GrammarException("members in any order: " + e.getMessage());
+        }
         boolean[] ignored = new boolean[terminals.size()];
         for (int t = 0; t < ignored.length; t++) ignored[t] = terminals.get(t).ignored();
         FollowSets follow = new FollowSets(grammar, ignored);

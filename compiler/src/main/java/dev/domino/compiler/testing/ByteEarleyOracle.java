@@ -43,6 +43,16 @@ import java.util.Map;
  * completions whose origin is the current set can be skipped. Left recursion needs nothing
  * special. A {@link State} is an immutable Earley set that points back (through item origins)
  * at the sets it needs; advancing from it never recomputes the prefix.
+ *
+ * <h2>Permutations</h2>
+ * An {@link Expr.Perm} becomes a nonterminal without productions, run by <em>permutation items</em>
+ * (nonterminal, step, members used so far, origin): step BEGIN (nothing read), MEMBER (a member was
+ * just read) or SEPARATOR (a separator was just read). From BEGIN or SEPARATOR (or MEMBER when
+ * there is no separator) the item predicts every member it has not used and the other; from
+ * MEMBER it predicts the separator when some member or the other could still follow it; it
+ * derives its nonterminal after a member once every required member was used. Completing a
+ * member's symbol advances every waiting permutation item for which that member is unused
+ * (structurally equal members share a symbol, so each of them is tried).
  */
 public final class ByteEarleyOracle {
     /** Marks "dot at the end" in {@link #posSym}. */
@@ -64,6 +74,8 @@ public final class ByteEarleyOracle {
     private final int[][] prodsOf;   // nonterminal -> its (productive) productions
     private final boolean[] nullable;
     private final int acceptPos;     // S' -> IGN S •
+    private final Map<Integer, PermSpec> perms;  // permutation nonterminal -> its parts
+    private final boolean[] productiveNt;
     private final State startState;
     /** The vocabulary token references were resolved against; null when the grammar has none. */
     private final Vocabulary vocabulary;
@@ -98,8 +110,12 @@ public final class ByteEarleyOracle {
                 for (int[] rhs : prods.get(a)) {
                     if (allProductive(rhs, productive)) { productive[a] = true; changed = true; break; }
                 }
+                PermSpec spec = b.perms.get(a);
+                if (spec != null && !productive[a] && spec.canFinish(productive)) { productive[a] = true; changed = true; }
             }
         }
+        this.perms = b.perms;
+        this.productiveNt = productive;
         List<Integer> lhs = new ArrayList<>();
         List<int[]> rhss = new ArrayList<>();
         // S' first, so that production 0 is the accepting one.
@@ -131,8 +147,10 @@ public final class ByteEarleyOracle {
         Arrays.fill(count, 0);
         for (int p = 0; p < np; p++) prodsOf[prodLhs[p]][count[prodLhs[p]]++] = p;
 
-        // Nullable nonterminals: least fixpoint over the kept productions.
+        // Nullable nonterminals: least fixpoint over the kept productions; a permutation is nullable
+        // when it requires nothing (its members may not be nullable).
         nullable = new boolean[nts];
+        for (Map.Entry<Integer, PermSpec> e : perms.entrySet()) nullable[e.getKey()] = e.getValue().required.isEmpty();
         for (boolean changed = true; changed; ) {
             changed = false;
             for (int p = 0; p < np; p++) {
@@ -143,6 +161,12 @@ public final class ByteEarleyOracle {
                     if (s < 0 || !nullable[s]) { all = false; break; }
                 }
                 if (all) { nullable[prodLhs[p]] = true; changed = true; }
+            }
+        }
+        for (PermSpec spec : perms.values()) {
+            for (int m : spec.members) if (nullable[m]) throw new GrammarException("a permutation member matches the empty string");
+            if ((spec.other >= 0 && nullable[spec.other]) || (spec.separator >= 0 && nullable[spec.separator])) {
+                throw new GrammarException("a permutation's other member or separator matches the empty string");
             }
         }
 
@@ -341,6 +365,8 @@ public final class ByteEarleyOracle {
         int[] pos = new int[8];
         State[] origin = new State[8];
         LongSet seen = new LongSet();
+        final List<PermItem> permItems = new ArrayList<>();
+        java.util.Set<PermItem> permSeen = new java.util.HashSet<>();
         // after close():
         int[] scanItems = new int[0];   // indices of items whose next symbol is a terminal
         long[] waiting = new long[0];   // sorted (nonterminal << 32 | item index)
@@ -349,6 +375,8 @@ public final class ByteEarleyOracle {
         State(int index, int id) { this.index = index; this.id = id; }
 
         boolean isViable() { return size > 0; }
+
+        void addPerm(PermItem item) { if (permSeen.add(item)) permItems.add(item); }
 
         /** Bytes read since the start (-1 for a dead state). */
         public int position() { return index; }
@@ -386,30 +414,29 @@ public final class ByteEarleyOracle {
     private State close(State cur) {
         BitSet predicted = new BitSet();
         int scans = 0, waits = 0;
-        for (int i = 0; i < cur.size; i++) {
+        for (int i = 0, k = 0; i < cur.size || k < cur.permItems.size(); ) {
+            if (i == cur.size) {
+                closePerm(cur, cur.permItems.get(k++), predicted);
+                continue;
+            }
             int p = cur.pos[i];
             State o = cur.origin[i];
+            i++;
             int sym = posSym[p];
             if (sym == END) {
                 // Completion. If o == cur the nonterminal derived ε; Aycock–Horspool already
                 // advanced every item of cur waiting on it, at prediction time.
                 if (o == cur) continue;
-                int a = prodLhs[posProd[p]];
-                long[] w = o.waiting;
-                for (int j = lowerBound(w, a); j < w.length && (int) (w[j] >>> 32) == a; j++) {
-                    int item = (int) w[j];
-                    cur.add(o.pos[item] + 1, o.origin[item]);
-                }
+                derived(cur, prodLhs[posProd[p]], o);
             } else if (sym >= 0) {
-                waits++;
-                if (!predicted.get(sym)) {
-                    predicted.set(sym);
-                    for (int prod : prodsOf[sym]) cur.add(prodStart[prod], cur);
-                }
+                predict(cur, sym, predicted);
                 if (nullable[sym]) cur.add(p + 1, o);
-            } else {
-                scans++;
             }
+        }
+        for (int i = 0; i < cur.size; i++) {
+            int sym = posSym[cur.pos[i]];
+            if (sym >= 0) waits++;
+            else if (sym != END) scans++;
         }
         int[] scanItems = new int[scans];
         long[] waiting = new long[waits];
@@ -429,7 +456,90 @@ public final class ByteEarleyOracle {
         cur.scanItems = scanItems;
         cur.waiting = waiting;
         cur.seen = null; // no more items will be added
+        cur.permSeen = null;
         return cur;
+    }
+
+    private void predict(State cur, int sym, BitSet predicted) {
+        if (predicted.get(sym)) return;
+        predicted.set(sym);
+        for (int prod : prodsOf[sym]) cur.add(prodStart[prod], cur);
+        if (perms.containsKey(sym)) cur.addPerm(new PermItem(sym, PermItem.BEGIN, new BitSet(), cur));
+    }
+
+    /** Nonterminal {@code a} was derived from set {@code o} up to {@code cur}: advance what waited for it in o. */
+    private void derived(State cur, int a, State o) {
+        long[] w = o.waiting;
+        for (int j = lowerBound(w, a); j < w.length && (int) (w[j] >>> 32) == a; j++) {
+            int item = (int) w[j];
+            cur.add(o.pos[item] + 1, o.origin[item]);
+        }
+        for (PermItem item : o.permItems) {
+            PermSpec spec = perms.get(item.nt());
+            if (item.step() == PermItem.MEMBER && spec.separator >= 0) {
+                if (spec.separator == a) cur.addPerm(new PermItem(item.nt(), PermItem.SEPARATOR, item.used(), item.origin()));
+                continue;
+            }
+            for (int m = 0; m < spec.members.length; m++) {
+                if (spec.members[m] != a || item.used().get(m)) continue;
+                BitSet used = (BitSet) item.used().clone();
+                used.set(m);
+                cur.addPerm(new PermItem(item.nt(), PermItem.MEMBER, used, item.origin()));
+            }
+            if (spec.other == a) cur.addPerm(new PermItem(item.nt(), PermItem.MEMBER, item.used(), item.origin()));
+        }
+    }
+
+    private void closePerm(State cur, PermItem item, BitSet predicted) {
+        PermSpec spec = perms.get(item.nt());
+        boolean awaitsMember = item.step() != PermItem.MEMBER || spec.separator < 0;
+        if (item.step() == PermItem.MEMBER) {
+            BitSet missing = (BitSet) spec.required.clone();
+            missing.andNot(item.used());
+            if (missing.isEmpty() && item.origin() != cur) derived(cur, item.nt(), item.origin());
+            if (spec.separator >= 0 && spec.more(item.used(), productiveNt)) predict(cur, spec.separator, predicted);
+        }
+        if (awaitsMember) {
+            for (int m = 0; m < spec.members.length; m++) {
+                if (!item.used().get(m) && productiveNt[spec.members[m]]) predict(cur, spec.members[m], predicted);
+            }
+            if (spec.other >= 0 && productiveNt[spec.other]) predict(cur, spec.other, predicted);
+        }
+    }
+
+    /** A permutation item: its nonterminal, step, members used (never modified) and origin set. */
+    record PermItem(int nt, int step, BitSet used, State origin) {
+        static final int BEGIN = 0, MEMBER = 1, SEPARATOR = 2;
+        @Override public boolean equals(Object x) {
+            return x instanceof PermItem p && p.nt == nt && p.step == step && p.origin == origin && p.used.equals(used);
+        }
+        @Override public int hashCode() { return (nt * 31 + step) * 31 + used.hashCode() + System.identityHashCode(origin); }
+    }
+
+    /** The parts of a permutation as byte-level symbols; -1 for no other / no separator. */
+    static final class PermSpec {
+        final int[] members;
+        final BitSet required = new BitSet();
+        final int other, separator;
+
+        PermSpec(int[] members, BitSet required, int other, int separator) {
+            this.members = members;
+            this.required.or(required);
+            this.other = other;
+            this.separator = separator;
+        }
+
+        boolean canFinish(boolean[] productive) {
+            for (int m = required.nextSetBit(0); m >= 0; m = required.nextSetBit(m + 1)) if (!productive[members[m]]) return false;
+            return required.cardinality() < 2 || separator < 0 || productive[separator];
+        }
+
+        /** Whether a member could still follow a separator after {@code used}. */
+        boolean more(BitSet used, boolean[] productive) {
+            if (other >= 0 && productive[other]) return true;
+            for (int m = 0; m < members.length; m++) if (!used.get(m) && productive[members[m]]) return true;
+            return false;
+        }
     }
 
     private static int lowerBound(long[] w, int nt) {
@@ -485,6 +595,7 @@ public final class ByteEarleyOracle {
         final Map<String, Integer> tokenNt = new HashMap<>();  // lexical rule as a terminal occurrence
         final Map<Expr, Integer> parserMemo = new HashMap<>(); // structurally equal exprs share
         final Map<Expr, Integer> lexMemo = new HashMap<>();    // a nonterminal, per mode
+        final Map<Integer, PermSpec> perms = new HashMap<>();  // permutation nonterminals
         int ign = -1;                                          // IGN, or -1 if nothing is ignored
         final Vocabulary vocabulary;                           // resolves token references; may be null
         final List<TokenMatch> tokenSets = new ArrayList<>();
@@ -577,6 +688,17 @@ public final class ByteEarleyOracle {
                 result = n;
             } else if (e instanceof Expr.Repeat rep) {
                 result = repeat(sym(rep.body(), lexical), rep.min(), rep.max());
+            } else if (e instanceof Expr.Perm perm) {
+                int[] members = new int[perm.members().size()];
+                BitSet required = new BitSet();
+                for (int i = 0; i < members.length; i++) {
+                    members[i] = sym(perm.members().get(i).body(), lexical);
+                    if (perm.members().get(i).required()) required.set(i);
+                }
+                int other = perm.hasOther() ? sym(perm.other(), lexical) : -1;
+                int separator = perm.hasSeparator() ? sym(perm.separator(), lexical) : -1;
+                result = newNt(); // no productions: permutation items run it
+                perms.put(result, new PermSpec(members, required, other, separator));
             } else {
                 throw new IllegalStateException("unknown expr " + e);
             }

@@ -84,6 +84,12 @@ public final class SentenceSampler {
             return h;
         } else if (e instanceof Expr.Repeat rep) {
             return rep.min() == 0 ? 0 : height(rep.body());
+        } else if (e instanceof Expr.Perm p) {
+            // the required members, joined by separators
+            int h = 0, required = 0;
+            for (Expr.Perm.Member m : p.members()) if (m.required()) { h = Math.max(h, height(m.body())); required++; }
+            if (required > 1 && p.hasSeparator()) h = Math.max(h, height(p.separator()));
+            return h;
         } else if (e instanceof Expr.Chars c) {
             return c.set().isEmpty() ? INF : 0;
         } else {
@@ -119,6 +125,8 @@ public final class SentenceSampler {
                     while ((rep.max() == Expr.Repeat.UNBOUNDED || n < rep.max()) && random.nextInt(5) < 3) n++;
                 }
                 for (int i = 0; i < n; i++) emit(rep.body(), lexical, depth);
+            } else if (e instanceof Expr.Perm p) {
+                emitPermutation(p, lexical, depth);
             } else if (e instanceof Expr.Chars c) {
                 out.appendCodePoint(pick(c.set()));
                 if (!lexical) maybeIgnored();
@@ -130,6 +138,27 @@ public final class SentenceSampler {
                 // refuse instead of writing a sentence that is not one
                 throw new GrammarException("the sampler cannot write " + ExprPrinter.brief(e, 40)
                         + " (token references and lazy expressions are not supported)");
+            }
+        }
+
+        /**
+         * The required members, each optional one with probability 1/2 and a few others (none once
+         * frugal), in a random order, separated.
+         */
+        void emitPermutation(Expr.Perm p, boolean lexical, int depth) {
+            List<Expr> chosen = new ArrayList<>();
+            boolean frugal = frugal(depth);
+            for (Expr.Perm.Member m : p.members()) {
+                if (m.required() || (!frugal && height(m.body()) < INF && random.nextBoolean())) chosen.add(m.body());
+            }
+            if (p.hasOther() && height(p.other()) < INF && !frugal) {
+                while (random.nextInt(5) < 2) chosen.add(p.other());
+            }
+            java.util.Collections.shuffle(chosen, random);
+            boolean separate = p.hasSeparator() && height(p.separator()) < INF;
+            for (int i = 0; i < chosen.size(); i++) {
+                if (i > 0 && separate) emit(p.separator(), lexical, depth);
+                emit(chosen.get(i), lexical, depth);
             }
         }
 

@@ -53,7 +53,7 @@ final class CompileCommand implements Callable<Integer> {
     String jsonWhitespace = "flexible";
 
     @Option(names = "--json-property-order", paramLabel = "schema|any",
-            description = "JSON Schema object properties: any order (default; objects with at most 8 declared properties) or schema order")
+            description = "JSON Schema object properties: any order (default; additional properties anywhere) or schema order")
     String jsonPropertyOrder = "any";
 
     @Option(names = "--json-max-whitespace", paramLabel = "N|unbounded",

@@ -5,6 +5,7 @@ import dev.domino.compiler.ir.Grammar;
 
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -82,6 +83,7 @@ public final class ExprMatcher {
             }
             return out;
         }
+        if (e instanceof Expr.Perm perm) return matchPerm(perm, p);
         if (e instanceof Expr.Ref ref) {
             Integer id = ruleIds.get(ref.name());
             if (id == null) throw new IllegalStateException("undefined rule " + ref.name());
@@ -95,6 +97,42 @@ public final class ExprMatcher {
             return m;
         }
         throw new IllegalStateException(String.valueOf(e));
+    }
+
+    /** Search over (position, members used, step): 0 = nothing read, 1 = after a member, 2 = after a separator. */
+    private BitSet matchPerm(Expr.Perm perm, int p) {
+        BitSet out = new BitSet();
+        record Node(int pos, BitSet used, int step) {}
+        java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>();
+        java.util.Set<Node> visited = new java.util.HashSet<>();
+        Node start = new Node(p, new BitSet(), 0);
+        work.add(start);
+        visited.add(start);
+        while (!work.isEmpty()) {
+            Node n = work.poll();
+            List<Node> next = new java.util.ArrayList<>();
+            boolean allRequired = true;
+            for (int i = 0; i < perm.members().size(); i++) if (perm.members().get(i).required() && !n.used().get(i)) allRequired = false;
+            if (allRequired && n.step() != 2 && (n.step() == 1 || n.used().isEmpty())) out.set(n.pos());
+            if (n.step() == 1 && perm.hasSeparator()) {
+                BitSet ends = match(perm.separator(), n.pos());
+                for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) next.add(new Node(q, n.used(), 2));
+            } else {
+                for (int i = 0; i < perm.members().size(); i++) {
+                    if (n.used().get(i)) continue;
+                    BitSet ends = match(perm.members().get(i).body(), n.pos());
+                    BitSet used = (BitSet) n.used().clone();
+                    used.set(i);
+                    for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) next.add(new Node(q, used, 1));
+                }
+                if (perm.hasOther()) {
+                    BitSet ends = match(perm.other(), n.pos());
+                    for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) next.add(new Node(q, n.used(), 1));
+                }
+            }
+            for (Node x : next) if (visited.add(x)) work.add(x);
+        }
+        return out;
     }
 
     private BitSet step(Expr e, BitSet from) {

@@ -66,20 +66,22 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
 
     /**
      * Order in which an object's declared properties ({@code properties}, plus names only listed in
-     * {@code required}) may appear. Either way each appears at most once, every required one is present, and
-     * additional / pattern properties (when allowed) may only follow the declared ones.
+     * {@code required}) may appear. Either way each appears at most once and every required one is present.
      */
     public enum PropertyOrder {
-        /** Only in the order {@code properties} lists them (optional ones may be skipped). */
+        /** Only in the order {@code properties} lists them (optional ones may be skipped), additional / pattern properties after them. */
         SCHEMA,
         /**
-         * In any order. The grammar needs one rule per subset of the properties still to come (up to 2^n rules
-         * of n alternatives), so this applies only to objects with at most {@value #MAX_ANY_ORDER_PROPERTIES}
-         * declared properties; larger objects fall back to {@link #SCHEMA} order.
+         * In any order, with additional / pattern properties anywhere between them, for any number of
+         * properties (one permutation in the grammar, see {@code Expr.Perm}). With {@code minProperties} /
+         * {@code maxProperties} the grammar counts members with one rule per subset of the properties still
+         * to come, so there any order applies only to objects with at most {@value #MAX_ANY_ORDER_PROPERTIES}
+         * declared properties (larger ones keep {@link #SCHEMA} order), and additional properties follow the
+         * declared ones.
          */
         ANY;
 
-        /** Largest number of declared properties for which {@link #ANY} order is applied. */
+        /** Largest number of declared properties for which {@link #ANY} order is applied to a counted object. */
         public static final int MAX_ANY_ORDER_PROPERTIES = 8;
     }
 

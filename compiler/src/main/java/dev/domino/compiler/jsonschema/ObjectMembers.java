@@ -10,11 +10,13 @@ import java.util.Map;
 /**
  * The member list of an object: the declared properties (slots, each at most once, required ones
  * present) and the extra members (additional or pattern properties), separated by commas.
+ * With {@link JsonSchemaOptions.PropertyOrder#ANY} and no count constraints the members come in any
+ * order, extra members anywhere between the declared ones: one permutation ({@link #anyOrder}).
  * With {@code min/maxProperties} the count of members is tracked in the rule names ({@link Counted});
  * with {@link JsonSchemaOptions.PropertyOrder#ANY} and at most
  * {@value JsonSchemaOptions.PropertyOrder#MAX_ANY_ORDER_PROPERTIES} slots the declared properties come in
  * any order ({@link AnyOrder}: one rule per subset of slots still to come); otherwise in schema order.
- * Extra members follow the declared ones.
+ * There extra members follow the declared ones.
  */
 final class ObjectMembers {
     record Slot(Expr member, boolean required) {}
@@ -25,6 +27,7 @@ final class ObjectMembers {
 
     Expr objectBody(String name, List<Slot> slots, Expr extra, int minP, int maxP) {
         boolean counted = minP > 0 || maxP >= 0;
+        if (sc.opt.propertyOrder() == JsonSchemaOptions.PropertyOrder.ANY && !counted) return anyOrder(slots, extra);
         boolean allOptional = slots.stream().noneMatch(Slot::required);
         List<Expr> opts = new ArrayList<>();
         if (allOptional && minP == 0) opts.add(sc.syn.bracket("{", null, "}"));
@@ -37,6 +40,21 @@ final class ObjectMembers {
         }
         if (!(first instanceof Expr.Alt a && a.options().isEmpty())) opts.add(sc.syn.bracket("{", first, "}"));
         return opts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(opts);
+    }
+
+    /**
+     * An object whose declared properties come in any order, each at most once, the required ones
+     * present, extra members anywhere between them: one permutation ({@link Expr.Perm}), for any
+     * number of properties. Whitespace before a member belongs to the member, before a comma to the
+     * separator, before the brace to the object, so each text has one parse.
+     */
+    private Expr anyOrder(List<Slot> slots, Expr extra) {
+        Expr ws = sc.syn.ws;
+        List<Expr.Perm.Member> members = new ArrayList<>();
+        for (Slot s : slots) members.add(new Expr.Perm.Member(JsonSyntax.seq(ws, s.member()), s.required()));
+        Expr other = extra == null ? Expr.NOTHING : JsonSyntax.seq(ws, extra);
+        Expr separator = sc.syn.flexible() ? JsonSyntax.seq(ws, Expr.literal(",")) : sc.syn.comma();
+        return JsonSyntax.seq(Expr.literal("{"), new Expr.Perm(members, other, separator), ws, Expr.literal("}"));
     }
 
     /**

@@ -136,13 +136,17 @@ class JsonSchemaPropertyOrderTest {
             List.of("{'c':1,'a':2}", "{'b':1,'a':3}", "{'a':'s'}", "{'a':1,,'b':'x'}", "{,'a':1}", "{'a':1,}", "{'b':'x'}"));
     }
 
-    @Test void additionalPropertiesOnlyAfterDeclared() {
+    @Test void additionalPropertiesAnywhere() {
         String open = schema(List.of("a", "b", "c"), Set.of("b"), null);
-        check(open, List.of("{'c':true,'b':'x','z':1}", "{'b':'x','a':1,'y':[],'z':{}}", "{'b':'x'}"),
-            List.of("{'z':1,'b':'x'}", "{'b':'x','z':1,'a':1}", "{'c':true,'z':1}", "{'b':'x','a':'s'}", "{'b':'x','b':'x'}"));
+        check(open, List.of("{'c':true,'b':'x','z':1}", "{'b':'x','a':1,'y':[],'z':{}}", "{'b':'x'}", "{'z':1,'b':'x'}",
+                "{'$schema':'s','b':'x','z':1,'a':1}"),
+            List.of("{'c':true,'z':1}", "{'b':'x','a':'s'}", "{'b':'x','b':'x'}", "{'z':1,'b':'x','z':2,'b':'y'}"));
         String typed = schema(List.of("a", "b"), Set.of(), "{'type':'integer'}");
-        check(typed, List.of("{}", "{'z':1}", "{'b':'x','a':1,'z':2}", "{'b':'x','z':2,'y':3}"),
-            List.of("{'z':'s'}", "{'z':1,'a':1}", "{'b':'x','a':1,'z':null}"));
+        check(typed, List.of("{}", "{'z':1}", "{'b':'x','a':1,'z':2}", "{'b':'x','z':2,'y':3}", "{'z':1,'a':1}"),
+            List.of("{'z':'s'}", "{'b':'x','a':1,'z':null}", "{'z':1,'a':1,'a':1}"));
+        // with min/maxProperties (one rule per subset, up to the limit), additional ones still follow the declared
+        String counted = "{'type':'object','properties':{'a':{'type':'integer'}},'minProperties':1}";
+        check(counted, List.of("{'a':1,'z':1}", "{'z':1}"), List.of("{'z':1,'a':1}", "{}"));
     }
 
     @Test void minAndMaxProperties() {
@@ -167,11 +171,28 @@ class JsonSchemaPropertyOrderTest {
             List.of("{'b':'x','a':1}", "{'c':true,'b':'x'}", "{'c':true,'a':1,'b':'x'}", "{'a':1}"), PropertyOrder.SCHEMA);
     }
 
-    @Test void upToTheLimitAnyOrderAboveSchemaOrder() {
+    /** Any order whatever the number of declared properties: one permutation, no rule per subset. */
+    @Test void anyOrderForManyProperties() {
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 1; i <= 300; i++) names.add("p" + i);
+        String s = schema(names, Set.of("p2", "p150", "p299"), "false");
+        Grammar g = JsonSchemaGrammar.from(j(s), JsonSchemaOptions.compact()).grammar();
+        StringBuilder reversed = new StringBuilder("{");
+        for (int i = 300; i >= 1; i--) reversed.append(i < 300 ? "," : "").append("'p").append(i).append("':null");
+        assertThat(ExprMatcher.matches(g, j(reversed.append("}").toString()))).isTrue();
+        assertThat(ExprMatcher.matches(g, j("{'p299':null,'p2':null,'p150':null}"))).isTrue();
+        assertThat(ExprMatcher.matches(g, j("{'p299':null,'p2':null,'p7':null,'p150':null}"))).isTrue();
+        assertThat(ExprMatcher.matches(g, j("{'p299':null,'p2':null}"))).isFalse();
+        assertThat(ExprMatcher.matches(g, j("{'p299':null,'p2':null,'p150':null,'p2':null}"))).isFalse();
+        assertThat(g.rules().size()).isLessThan(10);
+    }
+
+    /** With min/maxProperties, any order applies up to the limit of declared properties, schema order above. */
+    @Test void countedUpToTheLimitAnyOrderAboveSchemaOrder() {
         int limit = JsonSchemaOptions.PropertyOrder.MAX_ANY_ORDER_PROPERTIES;
         List<String> names = new java.util.ArrayList<>();
         for (int i = 1; i <= limit; i++) names.add("p" + i);
-        String s = schema(names, Set.of("p2", "p5"), "false");
+        String s = schema(names, Set.of("p2", "p5"), "false").replace("'required'", "'maxProperties':20,'required'");
         Grammar g = JsonSchemaGrammar.from(j(s), JsonSchemaOptions.compact()).grammar();
         StringBuilder reversed = new StringBuilder("{");
         for (int i = limit; i >= 1; i--) reversed.append(i < limit ? "," : "").append("'p").append(i).append("':null");
@@ -184,7 +205,7 @@ class JsonSchemaPropertyOrderTest {
 
         List<String> more = new java.util.ArrayList<>(names);
         more.add("p" + (limit + 1));
-        String sMore = schema(more, Set.of("p2"), "false");
+        String sMore = schema(more, Set.of("p2"), "false").replace("'required'", "'maxProperties':20,'required'");
         Grammar gMore = JsonSchemaGrammar.from(j(sMore), JsonSchemaOptions.compact()).grammar();
         assertThat(ExprMatcher.matches(gMore, j("{'p1':null,'p2':null,'p" + (limit + 1) + "':null}"))).isTrue();
         assertThat(ExprMatcher.matches(gMore, j("{'p2':null,'p1':null}"))).isFalse();

@@ -304,6 +304,10 @@ public final class StructuralTags {
             else if (e instanceof Expr.Alt a) out = new Expr.Alt(a.options().stream().map(this::rename).toList());
             else if (e instanceof Expr.Repeat rep) out = new Expr.Repeat(rename(rep.body()), rep.min(), rep.max());
             else if (e instanceof Expr.Lazy u) out = new Expr.Lazy(rename(u.body()), u.consume());
+            else if (e instanceof Expr.Perm p) {
+                out = new Expr.Perm(p.members().stream().map(m -> new Expr.Perm.Member(rename(m.body()), m.required())).toList(),
+                        rename(p.other()), rename(p.separator()));
+            }
             else out = e; // literals, classes, token references
             done.put(e, out);
             return out;

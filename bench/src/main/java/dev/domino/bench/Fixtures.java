@@ -29,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Fixtures {
     private Fixtures() {}
 
-    /** Default vocabulary; {@code -p vocab=/work/shared/vocab/llama3-tokenizer.json} for Llama 3. */
+    /** Default vocabulary; {@code -p vocab=../shared/vocab/llama3-tokenizer.json} for Llama 3. */
     public static final String DEFAULT_VOCAB = "o200k_base";
 
     private static final Map<String, Vocabulary> VOCABS = new ConcurrentHashMap<>();

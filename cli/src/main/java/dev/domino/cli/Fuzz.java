@@ -231,7 +231,7 @@ public final class Fuzz {
         final int header = 24;
         byte[] b = original.clone();
         int edits = 1 + rnd.nextInt(4);
-        for (int i = 0; i < edits; i++) {
+        for (int i = 0; i < edits && b.length > header; i++) { // a truncation may leave the header alone
             int pos = header + rnd.nextInt(b.length - header);
             switch (rnd.nextInt(4)) {
                 case 0 -> b[pos] ^= (byte) (1 << rnd.nextInt(8));

@@ -1,7 +1,7 @@
 package dev.domino.bench;
 
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.ArtifactFormat;
+import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.Matcher;
 import org.openjdk.jol.info.GraphLayout;
 

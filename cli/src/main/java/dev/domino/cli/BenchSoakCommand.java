@@ -2,7 +2,7 @@ package dev.domino.cli;
 
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;
-import dev.domino.runtime.MatcherStats;
+import dev.domino.runtime.diagnostics.MatcherStats;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -7,7 +7,7 @@ import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.ArtifactFormat;
+import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.ArtifactFormatException;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.Vocabulary;

@@ -8,7 +8,7 @@ import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.compiler.vocab.VocabularyLoader;
-import dev.domino.runtime.ArtifactFormat;
+import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.Artifact;
 
 import java.io.IOException;

@@ -3,7 +3,7 @@ package dev.domino.cli;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;
-import dev.domino.runtime.TokenTrace;
+import dev.domino.runtime.diagnostics.TokenTrace;
 import dev.domino.runtime.Vocabulary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

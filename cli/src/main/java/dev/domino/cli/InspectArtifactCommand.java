@@ -1,10 +1,10 @@
 package dev.domino.cli;
 
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.ArtifactFormat;
+import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.ArtifactInfo;
-import dev.domino.runtime.ArtifactStats;
-import dev.domino.runtime.Terminal;
+import dev.domino.runtime.diagnostics.ArtifactStats;
+import dev.domino.runtime.internal.Terminal;
 import dev.domino.runtime.Vocabulary;
 import picocli.CommandLine.Command;
 

@@ -1,7 +1,7 @@
 package dev.domino.cli;
 
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.Terminal;
+import dev.domino.runtime.internal.Terminal;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

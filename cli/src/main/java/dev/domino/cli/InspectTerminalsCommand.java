@@ -1,8 +1,8 @@
 package dev.domino.cli;
 
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.ByteDfa;
-import dev.domino.runtime.Terminal;
+import dev.domino.runtime.internal.ByteDfa;
+import dev.domino.runtime.internal.Terminal;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;

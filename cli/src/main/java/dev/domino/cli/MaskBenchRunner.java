@@ -6,9 +6,9 @@ import dev.domino.compiler.GrammarCompiler;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.ArtifactFormat;
+import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.Matcher;
-import dev.domino.runtime.MatcherStats;
+import dev.domino.runtime.diagnostics.MatcherStats;
 import dev.domino.runtime.Vocabulary;
 
 import java.io.ByteArrayInputStream;
@@ -234,7 +234,7 @@ final class MaskBenchRunner {
             return r;
         }
         stage = "masking";
-        dev.domino.runtime.BackgroundTrees building = background == null ? null
+        dev.domino.runtime.internal.BackgroundTrees building = background == null ? null
                 : artifact.buildTreesInBackground(background, config.backgroundThreads);
         try {
             runTests(schema, artifact, r, profile);

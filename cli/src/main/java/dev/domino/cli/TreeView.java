@@ -1,8 +1,8 @@
 package dev.domino.cli;
 
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.TokenSets;
-import dev.domino.runtime.TokenTree;
+import dev.domino.runtime.internal.TokenSets;
+import dev.domino.runtime.internal.TokenTree;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

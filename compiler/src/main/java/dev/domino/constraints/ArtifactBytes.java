@@ -1,8 +1,8 @@
 package dev.domino.constraints;
 
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.TokenSet;
-import dev.domino.runtime.TokenTree;
+import dev.domino.runtime.internal.TokenSet;
+import dev.domino.runtime.internal.TokenTree;
 
 import java.util.Collections;
 import java.util.IdentityHashMap;

@@ -68,7 +68,7 @@ class ConcurrentMatchersTest {
             for (Future<?> f : done) f.get();
         } finally {
             pool.shutdownNow();
-            dev.domino.runtime.VocabTrie.of(O200K.vocabulary()); // warm again for the tests after this one
+            dev.domino.runtime.internal.VocabTrie.of(O200K.vocabulary()); // warm again for the tests after this one
         }
     }
 

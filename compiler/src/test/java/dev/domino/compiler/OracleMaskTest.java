@@ -217,8 +217,8 @@ class OracleMaskTest {
         Artifact compiled = GrammarCompiler.compile(g, o200k.vocabulary(), "test", "ir", "test", options);
         Artifact artifact;
         try {
-            artifact = roundTrip ? dev.domino.runtime.ArtifactFormat.read(new java.io.ByteArrayInputStream(
-                    dev.domino.runtime.ArtifactFormat.toBytes(compiled))) : compiled;
+            artifact = roundTrip ? dev.domino.runtime.internal.ArtifactFormat.read(new java.io.ByteArrayInputStream(
+                    dev.domino.runtime.internal.ArtifactFormat.toBytes(compiled))) : compiled;
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }

@@ -1,5 +1,8 @@
 package dev.domino.runtime;
 
+import dev.domino.runtime.internal.*;
+import dev.domino.runtime.diagnostics.*;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

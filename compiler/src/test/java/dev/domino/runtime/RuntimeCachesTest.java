@@ -1,5 +1,8 @@
 package dev.domino.runtime;
 
+import dev.domino.runtime.internal.*;
+import dev.domino.runtime.diagnostics.*;
+
 import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.GrammarCompiler;
 import dev.domino.compiler.jsonschema.JsonSchemaGrammar;

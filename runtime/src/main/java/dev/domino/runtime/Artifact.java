@@ -1,5 +1,8 @@
 package dev.domino.runtime;
 
+import dev.domino.runtime.internal.*;
+import dev.domino.runtime.diagnostics.*;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -36,10 +39,10 @@ public final class Artifact {
     private final int[] stateOffset;
     private final int[] stateTerminal;
     private final int[] stateLocal;
-    final int[][] terminalsByFirstByte;
+    public final int[][] terminalsByFirstByte;
     /** The same as bitsets over terminals (64 per long): ANDed with a parser state's expected terminals. */
     final long[][] startersBitsByByte;
-    final EarleyParser parser;
+    public final EarleyParser parser;
     final int vocabWords;
     /** The longest token's bytes: how far one token can advance a counted terminal's count. */
     private final int maxTokenBytes;
@@ -284,7 +287,7 @@ public final class Artifact {
         return terminals[stateTerminal[scannerState]].name() + ":" + stateLocal[scannerState];
     }
 
-    synchronized void backgroundFinished(BackgroundTrees bg) {
+    public synchronized void backgroundFinished(BackgroundTrees bg) {
         if (background == bg) background = null;
     }
 
@@ -294,10 +297,10 @@ public final class Artifact {
     void onLazyBuild(Runnable hook) { onLazyBuild = hook; }
 
     /** True when the scanner state's tree is stored in the artifact (not built lazily). */
-    boolean isStored(int scannerState) { return treeOfState[scannerState] >= 0; }
+    public boolean isStored(int scannerState) { return treeOfState[scannerState] >= 0; }
 
-    int[] treeOfStateArray() { return treeOfState; }
-    BitSet[] followArray() { return follow; }
-    Terminal[] terminalsArray() { return terminals; }
-    TokenTree[] treesArray() { return trees; }
+    public int[] treeOfStateArray() { return treeOfState; }
+    public BitSet[] followArray() { return follow; }
+    public Terminal[] terminalsArray() { return terminals; }
+    public TokenTree[] treesArray() { return trees; }
 }

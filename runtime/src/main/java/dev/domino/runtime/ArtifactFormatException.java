@@ -1,8 +1,15 @@
 package dev.domino.runtime;
 
+import dev.domino.runtime.internal.*;
+import dev.domino.runtime.diagnostics.*;
+
 import java.io.IOException;
 
-/** An artifact file that cannot be used: foreign, truncated, corrupted, or another format version. */
+/**
+ * An artifact file that cannot be used: foreign, truncated, corrupted, or another format version.
+ *
+ * <p>An exception: confined to the thread that caught it.
+ */
 public class ArtifactFormatException extends IOException {
     public ArtifactFormatException(String message) { super(message); }
     public ArtifactFormatException(String message, Throwable cause) { super(message, cause); }

@@ -1,5 +1,8 @@
 package dev.domino.runtime;
 
+import dev.domino.runtime.internal.*;
+import dev.domino.runtime.diagnostics.*;
+
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +15,8 @@ import java.util.Map;
  * @param options         compile options as strings (lookahead defaults, whitespace mode, ...)
  * @param ignoredKeywords JSON Schema keywords the user asked to ignore, with their pointers
  * @param dynamicCap      traversals per token above which a token is checked at run time
+ *
+ * <p>Immutable, so thread-safe.
  */
 public record ArtifactInfo(String sourceName, String sourceFormat, String sourceSha256,
                            Map<String, String> options, List<String> ignoredKeywords, int dynamicCap) {

@@ -1,5 +1,8 @@
 package dev.domino.runtime;
 
+import dev.domino.runtime.internal.*;
+import dev.domino.runtime.diagnostics.*;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +21,8 @@ import java.util.stream.Stream;
  * Every artifact of a directory, loaded in parallel at server start and keyed by file name
  * without the {@code .domino} extension. A file that fails to load is reported in
  * {@link #failures()} and does not stop the others.
+ *
+ * <p>Thread-safe: loaded once, then read by any number of threads.
  */
 public final class ArtifactRegistry {
     public static final String EXTENSION = ".domino";

@@ -1,5 +1,8 @@
 package dev.domino.runtime;
 
+import dev.domino.runtime.internal.*;
+import dev.domino.runtime.diagnostics.*;
+
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
 
@@ -703,7 +706,7 @@ public final class Matcher {
     }
 
     /** The parser states of every history node (for {@link MatcherStats#reachableParserStates}). */
-    void collectParserStates(java.util.List<EarleyState> out) {
+    public void collectParserStates(java.util.List<EarleyState> out) {
         for (History h = history; h != null; h = h.previous) out.addAll(java.util.Arrays.asList(h.configs.parsers));
     }
 
@@ -776,7 +779,7 @@ public final class Matcher {
     }
 
     /** The live configurations (for {@link TokenTrace}). */
-    Configurations configurations() { return history.configs; }
+    public Configurations configurations() { return history.configs; }
 
     /** Live configurations, for inspection: pairs {scannerState, parserItemCount}. */
     public int[][] liveConfigurations() {
@@ -799,5 +802,5 @@ public final class Matcher {
     public boolean tryAcceptToken(int tokenId) { return acceptToken(tokenId); }
 
     /** The live configurations (for speculation contexts; not part of the public API). */
-    Configurations currentConfigurations() { return history.configs; }
+    public Configurations currentConfigurations() { return history.configs; }
 }

@@ -1,5 +1,8 @@
 package dev.domino.runtime;
 
+import dev.domino.runtime.internal.*;
+import dev.domino.runtime.diagnostics.*;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,8 @@
 package dev.domino.runtime;
 
+import dev.domino.runtime.internal.*;
+import dev.domino.runtime.diagnostics.*;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,6 +14,8 @@ import java.util.HexFormat;
  * A model's vocabulary as the engine sees it: token id to exact bytes, which ids are special
  * (never produced by grammar text), and which ids end the output (EOS).
  * Immutable; the arrays handed in are not copied, so callers must not change them afterwards.
+ *
+ * <p>Immutable, so thread-safe: one instance is shared by every artifact of the vocabulary.
  */
 public final class Vocabulary {
     private final String name;
@@ -18,7 +23,7 @@ public final class Vocabulary {
     private final BitSet special;
     private final int[] eosIds;
     /** This vocabulary's encoded artifact section, once written or read (see {@link VocabularySection}). */
-    volatile byte[] sectionBlob;
+    public volatile byte[] sectionBlob;
     private volatile String fingerprint; // computed on first use: loading stays cheap
 
     /**

@@ -1,7 +1,7 @@
 package dev.domino.compiler.lexer;
 
-import dev.domino.runtime.ParserGrammar;
-import dev.domino.runtime.Terminal;
+import dev.domino.runtime.internal.ParserGrammar;
+import dev.domino.runtime.internal.Terminal;
 
 import java.util.BitSet;
 import java.util.List;

@@ -6,12 +6,12 @@ import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.ExprPrinter;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
-import dev.domino.runtime.ByteDfa;
-import dev.domino.runtime.CountedLoop;
-import dev.domino.runtime.ParserGrammar;
-import dev.domino.runtime.Permutation;
-import dev.domino.runtime.Terminal;
-import dev.domino.runtime.TokenMatch;
+import dev.domino.runtime.internal.ByteDfa;
+import dev.domino.runtime.internal.CountedLoop;
+import dev.domino.runtime.internal.ParserGrammar;
+import dev.domino.runtime.internal.Permutation;
+import dev.domino.runtime.internal.Terminal;
+import dev.domino.runtime.internal.TokenMatch;
 
 import java.util.ArrayList;
 import java.util.BitSet;

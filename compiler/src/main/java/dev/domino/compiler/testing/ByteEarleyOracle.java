@@ -4,7 +4,7 @@ import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.TokenReferences;
-import dev.domino.runtime.TokenMatch;
+import dev.domino.runtime.internal.TokenMatch;
 import dev.domino.runtime.Vocabulary;
 
 import java.nio.charset.StandardCharsets;
@@ -646,7 +646,7 @@ public final class ByteEarleyOracle {
             } else if (e instanceof Expr.Lazy u) {
                 // right-linear over the body's automaton: N_q -> b N_q' while nothing has matched;
                 // N_q -> ε where the text may end (at the first match, or before any)
-                dev.domino.runtime.ByteDfa dfa = dev.domino.compiler.automata.LazyAutomaton.of(u.body(), g.rules()::get);
+                dev.domino.runtime.internal.ByteDfa dfa = dev.domino.compiler.automata.LazyAutomaton.of(u.body(), g.rules()::get);
                 int[] nt = new int[dfa.stateCount()];
                 for (int q = 0; q < nt.length; q++) nt[q] = newNt();
                 for (int q = 0; q < nt.length; q++) {

@@ -11,7 +11,7 @@ import dev.domino.compiler.structural.StructuralTags;
 import dev.domino.compiler.testing.ByteEarleyOracle;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;
-import dev.domino.runtime.MatcherStats;
+import dev.domino.runtime.diagnostics.MatcherStats;
 import dev.domino.runtime.Vocabulary;
 import org.junit.jupiter.api.Test;
 

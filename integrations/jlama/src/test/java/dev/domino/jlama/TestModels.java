@@ -10,7 +10,7 @@ import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.ArtifactFormat;
+import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.Vocabulary;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

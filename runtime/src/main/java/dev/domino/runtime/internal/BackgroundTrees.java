@@ -1,0 +1,153 @@
+package dev.domino.runtime.internal;
+
+import dev.domino.runtime.*;
+import dev.domino.runtime.diagnostics.*;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Builds a lazy artifact's missing trees on a server's executor while decoding goes on (see
+ * {@link Artifact#buildTreesInBackground}): the trees nearest to the states masks were last asked
+ * about first (the rest of the key or string being written), then in {@link TreeOrder}'s order.
+ * A mask that needs a tree no task has started builds it itself; one that needs a tree a task is
+ * building waits for that tree only (see {@link LazyTrees}).
+ *
+ * <p>Thread-safe. Each task runs until every tree is built or claimed, or until {@link #cancel}.
+ * Builds recurse once per byte of a token: the executor's threads need an ordinary stack (the
+ * JVM's default of 512 KB–1 MB is plenty for vocabularies with tokens of up to a few hundred bytes).
+ */
+public final class BackgroundTrees {
+    /** Hinted neighbourhoods are cut at this many states: decoding moves on before they are all built. */
+    private static final int NEAR_STATES = 256;
+
+    private final Artifact artifact;
+    private final LazyTrees lazy;
+    /** Global scanner states in build order. */
+    private final int[] order;
+    private int nextInOrder;
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicInteger built = new AtomicInteger();
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
+    private volatile boolean cancelled;
+
+    /** The scanner state a mask last asked about (plain writes from mask threads: a hint, not a promise). */
+    private volatile int hint = -1;
+    /** The hint being worked through: its nearest states by distance, and the next to look at. */
+    private int expanded = -1;
+    private int[] near = new int[0];
+    private int nextNear;
+
+    public BackgroundTrees(Artifact artifact, LazyTrees lazy, Terminal[] terminals, int maxTokenBytes) {
+        this.artifact = artifact;
+        this.lazy = lazy;
+        if (lazy == null) {
+            order = new int[0];
+            return;
+        }
+        List<int[]> states = TreeOrder.treeStates(terminals, maxTokenBytes);
+        int[] byIndex = TreeOrder.buildOrder(terminals, states);
+        int[] o = new int[byIndex.length];
+        int n = 0;
+        for (int q : byIndex) if (!artifact.isStored(states.get(q)[2])) o[n++] = states.get(q)[2];
+        order = java.util.Arrays.copyOf(o, n);
+    }
+
+    public void start(Executor executor, int tasks) {
+        running.set(tasks);
+        for (int i = 0; i < tasks; i++) {
+            try {
+                executor.execute(this::run);
+            } catch (RuntimeException e) { // rejected: fewer tasks
+                finishTask();
+            }
+        }
+    }
+
+    /** Called by masks with each live configuration's scanner state (cheap: one volatile read when unchanged). */
+    public void near(int scannerState) {
+        if (hint != scannerState) hint = scannerState;
+    }
+
+    private void run() {
+        try {
+            int q;
+            while (!cancelled && (q = next()) >= 0) {
+                try {
+                    if (lazy.buildIfUnclaimed(q) != null) built.incrementAndGet();
+                } catch (RuntimeException | StackOverflowError e) {
+                    // left unbuilt: the mask that needs it builds it and reports the error
+                }
+            }
+        } finally {
+            finishTask();
+        }
+    }
+
+    private void finishTask() {
+        if (running.decrementAndGet() == 0) {
+            artifact.backgroundFinished(this); // masks stop sending hints
+            done.complete(null);
+        }
+    }
+
+    /** The next unclaimed state to build, or -1 when none is left. */
+    private synchronized int next() {
+        int h = hint;
+        if (h != expanded && h > 0) {
+            expanded = h;
+            near = nearest(h);
+            nextNear = 0;
+        }
+        while (nextNear < near.length) {
+            int q = near[nextNear++];
+            if (!lazy.claimed(q)) return q;
+        }
+        while (nextInOrder < order.length) {
+            int q = order[nextInOrder++];
+            if (!lazy.claimed(q)) return q;
+        }
+        return -1;
+    }
+
+    /** Up to {@link #NEAR_STATES} tree states of {@code state}'s terminal reachable from it, nearest first. */
+    private int[] nearest(int state) {
+        int t = artifact.stateTerminal(state);
+        Terminal terminal = artifact.terminal(t);
+        if (terminal.counted() != null) return new int[0]; // counted loops share a few trees
+        int[] d = TreeOrder.distancesFrom(terminal.dfa(), artifact.stateLocal(state));
+        long[] keys = new long[d.length];
+        int n = 0;
+        int offset = artifact.stateOffset(t);
+        for (int s = 0; s < d.length; s++) if (d[s] > 0 && !artifact.isStored(offset + s)) keys[n++] = ((long) d[s] << 32) | s;
+        java.util.Arrays.sort(keys, 0, n);
+        int[] r = new int[Math.min(n, NEAR_STATES)];
+        for (int i = 0; i < r.length; i++) r[i] = offset + (int) keys[i];
+        return r;
+    }
+
+    /** Stops the tasks after the trees they are building (masks still build what they need). */
+    public void cancel() { cancelled = true; }
+
+    /** True once every task has finished (all trees built or claimed, or cancelled). */
+    public boolean isDone() { return done.isDone(); }
+
+    /** Waits until {@link #isDone}; false on time-out. */
+    public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
+        try {
+            done.get(timeout, unit);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Trees the tasks built so far. */
+    public int builtTrees() { return built.get(); }
+}

@@ -1,0 +1,564 @@
+package dev.domino.runtime.internal;
+
+import dev.domino.runtime.*;
+import dev.domino.runtime.diagnostics.*;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds the subterminal prefix tree T_q of one scanner state by walking the vocabulary trie
+ * with the scanner: a dead scanner branch prunes every token below that trie node at once.
+ *
+ * <p>From position (t, s) a byte either continues t, or, when s is accepting, ends t (an edge
+ * labelled t) and starts a terminal that may follow t. Tokens are recorded at the node of the
+ * path in a group keyed by the terminal they end inside. The first terminal's part comes from
+ * {@link TerminalWalks} (computed once per automaton state and shared); only what happens after
+ * it ends is walked here. When one trie node is reached by more than {@code cap} paths
+ * (lexically ambiguous grammars can make that exponential), every token below it becomes
+ * <em>dynamic</em> instead: the runtime checks it byte by byte.
+ *
+ * <p>Used by the compiler for eager artifacts and by {@link Artifact} for lazy ones.
+ */
+public final class TreeBuilder {
+    private final Terminal[] terminals;
+    private final BitSet[] follow;
+    private final BitSet first;
+    private final VocabTrie trie;
+    private final int cap;
+    private final int vocabSize;
+    private final int[][] startersByByte;
+    /**
+     * Per terminal, non-null for a counted terminal whose bounds a token entering it can reach
+     * (see {@link CountedLoop#plainEntry}): walks into it count copies. Other terminals, counted
+     * ones included, are walked on their automaton alone.
+     */
+    private final CountedLoop[] countedEntry;
+
+    public TreeBuilder(Terminal[] terminals, BitSet[] follow, BitSet first, VocabTrie trie, int cap, int vocabSize) {
+        this.terminals = terminals;
+        this.follow = follow;
+        this.first = first;
+        this.trie = trie;
+        this.cap = cap;
+        this.vocabSize = vocabSize;
+        startersByByte = Terminal.startersByByte(terminals);
+        countedEntry = new CountedLoop[terminals.length];
+        for (int t = 0; t < terminals.length; t++) {
+            CountedLoop counted = terminals[t].counted();
+            if (counted != null && !counted.plainEntry(trie.maxTokenBytes())) countedEntry[t] = counted;
+        }
+        followStartersCache = new java.util.concurrent.atomic.AtomicReferenceArray<>(terminals.length);
+    }
+
+    private final java.util.concurrent.atomic.AtomicReferenceArray<int[][]> followStartersCache;
+
+    /** Per byte, the terminals that may follow t and start with that byte (computed once per t). */
+    private int[][] followStarters(int t) {
+        int[][] r = followStartersCache.get(t);
+        if (r == null) {
+            r = new int[256][];
+            for (int b = 0; b < 256; b++) {
+                int[] all = startersByByte[b];
+                int n = 0;
+                int[] keep = new int[all.length];
+                for (int t2 : all) if (follow[t].get(t2)) keep[n++] = t2;
+                r[b] = Arrays.copyOf(keep, n);
+            }
+            followStartersCache.set(t, r);
+        }
+        return r;
+    }
+
+    private static final class Node {
+        public final TreeMap<Integer, Node> children = new TreeMap<>();
+        public final Map<Integer, IntList> groups = new java.util.HashMap<>(); // order comes from flatten
+        public final TreeMap<Integer, TokenSet> sharedGroups = new TreeMap<>();
+        /** Annotated builds: per shared group, the fewest copies of the root terminal its tokens used. */
+        public final TreeMap<Integer, Integer> sharedCopies = new TreeMap<>();
+    }
+
+    private final class Walk {
+        public final Node root = new Node();
+        public final VisitCounter visits = VisitCounter.forTrie(trie);
+        public final List<Integer> dynamicSubtrees = new ArrayList<>();
+        /** Paths per trie node above which its tokens become dynamic. */
+        public int nodeCap;
+        /** Set once the excess budget ran out and the cap came down to the configured one. */
+        private java.util.BitSet overLoweredCap;
+        /** Visits beyond the configured cap still allowed in this build (see {@link #build}). */
+        public long excessBudget;
+        /**
+         * Annotated builds (see {@link #annotated}): every token added is recorded with the copies
+         * of the counted root terminal its path used, {@link #copies} for the path being walked.
+         */
+        public boolean annotate;
+        public int copies;
+
+        public Walk(int nodeCap, long excessBudget) {
+            this.nodeCap = nodeCap;
+            this.excessBudget = excessBudget;
+        }
+
+        /** Terminal t from state s of automaton dfa at the trie root, hanging at tree node {@code node}, via the shared walk. */
+        public void fromRoot(Node node, int t, ByteDfa dfa, int s) {
+            TerminalWalks.Walk w = trie.walks().get(dfa, s, vocabSize);
+            if (w.continuation().size() > 0) {
+                if (annotate) node.sharedCopies.merge(t, copies, Math::min);
+                TokenSet before = node.sharedGroups.get(t);
+                node.sharedGroups.put(t, before == null ? w.continuation()
+                        : TokenSet.of(union(before.toArray(), w.continuation().toArray()), vocabSize));
+            }
+            if (w.endsAtRoot()) {
+                // ended before the token's first byte: what follows is a whole-trie walk of each
+                // next terminal, which the shared walks already know
+                Node ended = node.children.computeIfAbsent(t, k -> new Node());
+                for (int t2 = follow[t].nextSetBit(0); t2 >= 0; t2 = follow[t].nextSetBit(t2 + 1)) enterAtRoot(ended, t2);
+            }
+            if (w.endChildCount() == 0) return;
+            Node ended = null;
+            int[][] next = followStarters(t);
+            int[] byteStart = w.endChildStart(), children = w.endChildNode();
+            for (int b = 0; b < 256; b++) {
+                int from = byteStart[b], to = byteStart[b + 1];
+                if (from == to || next[b].length == 0) continue;
+                if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
+                for (int i = from; i < to; i++) startNext(children[i], b, next[b], ended);
+            }
+            int[] loopNodes = w.loopEndNodes();
+            if (loopNodes.length == 0) return;
+            long[] loopBytes = w.loopEndBytes();
+            long startLo = 0, startHi = 0; // ASCII bytes some follow terminal starts with
+            for (int b = 0; b < 128; b++) {
+                if (next[b].length == 0) continue;
+                if (b < 64) startLo |= 1L << b; else startHi |= 1L << b;
+            }
+            for (int i = 0; i < loopNodes.length; i++) {
+                long lo = loopBytes[2 * i] & startLo, hi = loopBytes[2 * i + 1] & startHi;
+                while ((lo | hi) != 0) {
+                    int b;
+                    if (lo != 0) { b = Long.numberOfTrailingZeros(lo); lo &= lo - 1; }
+                    else { b = 64 + Long.numberOfTrailingZeros(hi); hi &= hi - 1; }
+                    if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
+                    for (int e = trie.byteEdgesFrom(b, loopNodes[i]), to = trie.byteEdgesTo(b, loopNodes[i]); e < to; e++) {
+                        startNext(trie.childNode(trie.byteEdge(e)), b, next[b], ended);
+                    }
+                }
+            }
+        }
+
+        /** Terminal t ended at trie node n (not the root), inside a walk: start every terminal that may follow it. */
+        public void afterEnd(int n, int t, Node node) {
+            Node ended = null;
+            int[][] next = followStarters(t);
+            for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                int b = trie.childByte(c);
+                if (next[b].length == 0) continue;
+                if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
+                startNext(trie.childNode(c), b, next[b], ended);
+            }
+        }
+
+        /** Terminal t starting at the trie root (the previous one ended before the token's first byte). */
+        public void enterAtRoot(Node node, int t) {
+            CountedLoop counted = countedEntry[t];
+            ByteDfa dfa = terminals[t].dfa();
+            if (counted == null) {
+                fromRoot(node, t, dfa, dfa.start());
+                return;
+            }
+            // the same for every tree: walked once, then copied in (see enteredAtRoot)
+            Entered e = enteredAtRoot(t);
+            graft(node, e.node());
+            dynamicSubtrees.addAll(e.dynamicSubtrees());
+        }
+
+        /** Walks counted terminal t from the trie root into {@code node} (see enteredAtRoot). */
+        public void walkCountedFromRoot(Node node, int t) {
+            ByteDfa dfa = terminals[t].dfa();
+            for (int c = trie.firstChild(0); c < trie.endChild(0); c++) {
+                int s2 = dfa.step(dfa.start(), trie.childByte(c));
+                if (s2 >= 0) dfsCounted(trie.childNode(c), t, countedEntry[t], s2, 1, node);
+            }
+        }
+
+        /** Adds the shared sets of a detached subtree ({@link #toShared}) to {@code to}, recursively. */
+        public void graft(Node to, Node from) {
+            for (Map.Entry<Integer, TokenSet> g : from.sharedGroups.entrySet()) {
+                int t = g.getKey();
+                if (annotate) to.sharedCopies.merge(t, copies, Math::min);
+                TokenSet before = to.sharedGroups.get(t);
+                to.sharedGroups.put(t, before == null ? g.getValue() : TokenSet.of(union(before.toArray(), g.getValue().toArray()), vocabSize));
+            }
+            for (Map.Entry<Integer, Node> c : from.children.entrySet()) graft(to.children.computeIfAbsent(c.getKey(), k -> new Node()), c.getValue());
+        }
+
+        /** The terminals {@code starters} begin with byte b, which led to trie node {@code child}. */
+        public void startNext(int child, int b, int[] starters, Node ended) {
+            for (int t2 : starters) {
+                ByteDfa dfa2 = terminals[t2].dfa();
+                int s2 = dfa2.step(dfa2.start(), b);
+                if (countedEntry[t2] != null) dfsCounted(child, t2, countedEntry[t2], s2, 1, ended);
+                else dfs(child, t2, s2, ended);
+            }
+        }
+
+        /** Like {@link #dfs}, in a counted terminal whose bounds matter: {@code used} copies started. */
+        public void dfsCounted(int n, int t, CountedLoop counted, int s, int used, Node node) {
+            if (!visit(n)) return;
+            addTokens(n, node, t);
+            ByteDfa dfa = terminals[t].dfa();
+            boolean starts = counted.startsCopy(s);
+            if (!starts || used < counted.max()) {
+                int next = starts ? used + 1 : used;
+                for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                    int s2 = dfa.step(s, trie.childByte(c));
+                    if (s2 >= 0) dfsCounted(trie.childNode(c), t, counted, s2, next, node);
+                }
+            }
+            if (dfa.isAccepting(s) && used >= counted.min()) afterEnd(n, t, node);
+        }
+
+        // the group last looked up: a dfs adds to the same (node, terminal) many times in a row
+        private Node lastNode;
+        private int lastTerminal;
+        private IntList lastGroup;
+
+        public IntList group(Node node, int t) {
+            if (node != lastNode || t != lastTerminal) {
+                lastGroup = node.groups.computeIfAbsent(t, k -> new IntList());
+                lastNode = node;
+                lastTerminal = t;
+            }
+            return lastGroup;
+        }
+
+        public void addTokens(int n, Node node, int t) {
+            if (trie.tokenEnd(n) == trie.tokenStart(n)) return;
+            IntList group = group(node, t);
+            for (int i = trie.tokenStart(n); i < trie.tokenEnd(n); i++) {
+                if (annotate) group.add(trie.token(i), copies);
+                else group.add(trie.token(i));
+            }
+        }
+
+        /**
+         * The counted root terminal t from loop state s, walked directly (not via the shared
+         * walks) to know the copies each path has started when a token ends inside t or t ends.
+         */
+        public void countedRoot(int n, int t, CountedLoop counted, ByteDfa loop, int s, int used, Node node) {
+            copies = used;
+            addTokens(n, node, t);
+            int next = used + (counted.startsCopy(s) ? 1 : 0);
+            for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                int s2 = loop.step(s, trie.childByte(c));
+                if (s2 >= 0) countedRoot(trie.childNode(c), t, counted, loop, s2, next, node);
+            }
+            if (loop.isAccepting(s)) {
+                copies = used;
+                afterEnd(n, t, node);
+            }
+        }
+
+        /**
+         * Counts a path through trie node n; false when the node has had more than the cap (its
+         * tokens become dynamic). Over the configured cap, spends the build's excess budget.
+         */
+        public boolean visit(int n) {
+            int v = visits.increment(n);
+            if (v > nodeCap) {
+                if (v == nodeCap + 1) dynamicSubtrees.add(n);
+                else if (overLoweredCap != null && !overLoweredCap.get(n)) { overLoweredCap.set(n); dynamicSubtrees.add(n); }
+                return false;
+            }
+            if (v > cap && --excessBudget < 0) {
+                // paths grow like a lexically ambiguous grammar's: the configured cap from here on.
+                // Nodes already past it keep the paths they have (complete unless visited again:
+                // then their tokens become dynamic too, and dynamic tokens leave every group)
+                nodeCap = cap;
+                overLoweredCap = new java.util.BitSet();
+                overLoweredCap.set(n);
+                dynamicSubtrees.add(n);
+                return false;
+            }
+            return true;
+        }
+
+        public void dfs(int n, int t, int s, Node node) {
+            if (!visit(n)) return;
+            addTokens(n, node, t);
+            ByteDfa dfa = terminals[t].dfa();
+            for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                int s2 = dfa.step(s, trie.childByte(c));
+                if (s2 >= 0) dfs(trie.childNode(c), t, s2, node);
+            }
+            if (dfa.isAccepting(s)) afterEnd(n, t, node);
+        }
+    }
+
+    /**
+     * Paths per trie node tried first. Many terminals sharing a prefix (the keys of a large
+     * object all start with {@code "}) reach a node once per terminal: linear, not the
+     * exponential path growth the configured cap guards against, and checking those tokens
+     * byte by byte at run time costs far more than a group per terminal in the tree.
+     */
+    public static final int WIDE_CAP = 1024;
+    /** A tree's walk: {@link #WIDE_CAP} paths per trie node until the excess budget runs out, then the configured cap. */
+    private Walk newWalk() { return cap < WIDE_CAP ? new Walk(WIDE_CAP, EXCESS_BUDGET) : new Walk(cap, 0); }
+
+    /** Visits beyond the configured cap one build may spend before falling back to it. */
+    public static final long EXCESS_BUDGET = 1 << 18;
+
+
+    /** @param terminal -1 for the between-terminals state, else the terminal of local scanner state {@code state} */
+    public TokenTree build(int terminal, int state) {
+        CountedLoop counted = terminal < 0 ? null : terminals[terminal].counted();
+        if (counted != null && !counted.sharesLoopTree(state, trie.maxTokenBytes())) {
+            Annotated a = annotated(terminal, counted.loopState(state));
+            return a.builtFor() == terminal ? a.tree() : a.tree().renamedRoot(a.builtFor(), terminal);
+        }
+        return build(terminal, state, newWalk());
+    }
+
+    /**
+     * The tree of a counted terminal's loop state with, per group, the copies of the terminal
+     * each token's path started (see {@link CountedLoop}). Every state of that loop state below
+     * the minimum or within a token's length of the maximum uses it: masks keep the tokens whose
+     * copies fit the state's count (see Matcher), instead of a walk over the whole vocabulary
+     * per count. Built once per loop state and terminals alike but for their name.
+     */
+    private Annotated annotated(int terminal, int loopState) {
+        // terminals with the same loop and the same followers have the same tree but for their
+        // own name at the root (strings with different bounds): built once
+        AnnotatedKey key = new AnnotatedKey(terminals[terminal].dfa(), follow[terminal], loopState);
+        Annotated a = annotatedTrees.get(key);
+        if (a == null) {
+            a = buildAnnotated(terminal, loopState);
+            Annotated known = annotatedTrees.putIfAbsent(key, a);
+            if (known != null) a = known;
+        }
+        return a;
+    }
+
+    private record AnnotatedKey(ByteDfa loop, BitSet follow, int loopState) {}
+
+    private final java.util.concurrent.ConcurrentHashMap<AnnotatedKey, Annotated> annotatedTrees = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * What a counted terminal whose bounds matter contributes when it starts at the trie root (a
+     * tree whose terminal ends before the token's first byte: a key literal followed by a string
+     * value): the same subtree for every such tree, so walked once per terminal.
+     */
+    private record Entered(Node node, List<Integer> dynamicSubtrees) {}
+
+    private final java.util.concurrent.ConcurrentHashMap<Integer, Entered> entered = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Turns a detached subtree's token lists into sets, so trees grafting it share them instead of copying and sorting. */
+    private void toShared(Node node) {
+        for (Map.Entry<Integer, IntList> g : node.groups.entrySet()) {
+            TokenSet before = node.sharedGroups.get(g.getKey());
+            int[] ids = g.getValue().sortedDistinct();
+            node.sharedGroups.put(g.getKey(), TokenSet.of(before == null ? ids : union(before.toArray(), ids), vocabSize));
+        }
+        node.groups.clear();
+        for (Node child : node.children.values()) toShared(child);
+    }
+
+    private Entered enteredAtRoot(int t) {
+        Entered e = entered.get(t);
+        if (e == null) {
+            Walk w = new Walk(cap, 0);
+            w.walkCountedFromRoot(w.root, t);
+            w.visits.release();
+            toShared(w.root);
+            e = new Entered(w.root, List.copyOf(w.dynamicSubtrees));
+            Entered known = entered.putIfAbsent(t, e);
+            if (known != null) e = known;
+        }
+        return e;
+    }
+
+    private Annotated buildAnnotated(int terminal, int loopState) {
+        return buildAnnotated(terminal, loopState, newWalk());
+    }
+
+    private Annotated buildAnnotated(int terminal, int loopState, Walk w) {
+        CountedLoop counted = terminals[terminal].counted();
+        w.annotate = true;
+        w.countedRoot(0, terminal, counted, terminals[terminal].dfa(), loopState, 0, w.root);
+        w.visits.release();
+        BitSet dynamic = new BitSet();
+        int[] dynamicTokens = dynamicTokens(w, dynamic);
+        prune(w.root, dynamic);
+        List<int[]> copiesOfGroup = new ArrayList<>();
+        TokenTree tree = flatten(w.root, dynamicTokens, copiesOfGroup);
+        return new Annotated(tree.withCopies(copiesOfGroup.toArray(new int[0][])), terminal);
+    }
+
+    /** An annotated tree (see {@link TokenTree#copies}) and the terminal it was built for. */
+    private record Annotated(TokenTree tree, int builtFor) {}
+
+    private TokenTree build(int terminal, int state, Walk w) {
+        if (terminal < 0) {
+            for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.enterAtRoot(w.root, t);
+        } else {
+            CountedLoop counted = terminals[terminal].counted();
+            // a counted terminal's state here shares the plain loop's tree (see build(int, int))
+            w.fromRoot(w.root, terminal, terminals[terminal].dfa(), counted == null ? state : counted.loopState(state));
+        }
+        w.visits.release();
+        BitSet dynamic = new BitSet();
+        int[] dynamicTokens = dynamicTokens(w, dynamic);
+        prune(w.root, dynamic);
+        return flatten(w.root, dynamicTokens, null);
+    }
+
+    /** The walk's dynamic tokens, in byte order, also set in {@code dynamic}. */
+    private int[] dynamicTokens(Walk w, BitSet dynamic) {
+        // dynamic tokens in trie preorder, i.e. sorted by their bytes: the runtime checks them with
+        // shared prefixes stepped once (subtrees nested in an earlier one are already covered)
+        int[] order = w.dynamicSubtrees.stream().mapToInt(Integer::intValue).sorted().toArray();
+        IntList dynamicInByteOrder = new IntList();
+        int coveredEnd = 0;
+        for (int n : order) {
+            if (n < coveredEnd) continue;
+            coveredEnd = trie.subtreeEnd(n);
+            for (int i = trie.subtreeTokenStart(n); i < trie.subtreeTokenEnd(n); i++) {
+                dynamic.set(trie.token(i));
+                dynamicInByteOrder.add(trie.token(i));
+            }
+        }
+        return dynamicInByteOrder.toArray();
+    }
+
+    /** @param copiesOfGroup when non-null (annotated build): receives each group's copies, aligned with its set's ids */
+    private TokenTree flatten(Node root, int[] dynamicTokens, List<int[]> copiesOfGroup) {
+        List<Node> order = new ArrayList<>();
+        order.add(root);
+        for (int i = 0; i < order.size(); i++) order.addAll(order.get(i).children.values());
+        Map<Node, Integer> ids = new IdentityHashMap<>();
+        for (int i = 0; i < order.size(); i++) ids.put(order.get(i), i);
+        int nodes = order.size();
+        int[] edgeStart = new int[nodes + 1], groupStart = new int[nodes + 1];
+        IntList edgeTerminal = new IntList(), edgeChild = new IntList(), groupTerminal = new IntList(), groupSet = new IntList();
+        List<TokenSet> sets = new ArrayList<>();
+        Map<IntArrayKey, Integer> classes = new java.util.HashMap<>();
+        for (int i = 0; i < nodes; i++) {
+            Node node = order.get(i);
+            edgeStart[i] = edgeTerminal.size();
+            groupStart[i] = groupTerminal.size();
+            for (Map.Entry<Integer, Node> e : node.children.entrySet()) {
+                edgeTerminal.add(e.getKey());
+                edgeChild.add(ids.get(e.getValue()));
+            }
+            List<GroupClasses.Group> perTerminal;
+            if (copiesOfGroup != null) {
+                perTerminal = annotatedGroups(node);
+            } else {
+                TreeMap<Integer, TokenSet> all = new TreeMap<>(node.sharedGroups);
+                for (Map.Entry<Integer, IntList> g : node.groups.entrySet()) {
+                    TokenSet shared = all.get(g.getKey());
+                    int[] ids2 = g.getValue().sortedDistinct();
+                    if (shared != null) ids2 = union(shared.toArray(), ids2);
+                    all.put(g.getKey(), intern(TokenSet.of(ids2, vocabSize)));
+                }
+                perTerminal = new ArrayList<>();
+                for (Map.Entry<Integer, TokenSet> g : all.entrySet()) perTerminal.add(GroupClasses.Group.single(g.getKey(), g.getValue(), null));
+            }
+            for (GroupClasses.Group g : GroupClasses.regroup(perTerminal, vocabSize, this::intern)) {
+                int[] ts = g.terminals();
+                groupTerminal.add(ts.length == 1 ? ts[0] : ~classes.computeIfAbsent(new IntArrayKey(ts), k -> classes.size()));
+                groupSet.add(sets.size());
+                sets.add(g.tokens());
+                if (copiesOfGroup != null) copiesOfGroup.add(g.values());
+            }
+        }
+        edgeStart[nodes] = edgeTerminal.size();
+        groupStart[nodes] = groupTerminal.size();
+        int[][] classArray = new int[classes.size()][];
+        for (Map.Entry<IntArrayKey, Integer> c : classes.entrySet()) classArray[c.getValue()] = c.getKey().values();
+        return new TokenTree(edgeStart, edgeTerminal.toArray(), edgeChild.toArray(), groupStart, groupTerminal.toArray(),
+                groupSet.toArray(), dynamicTokens, new TokenSets(sets.toArray(new TokenSet[0])), classArray);
+    }
+
+    /** One node's groups of an annotated build, one per terminal: per token the fewest copies over its paths. */
+    private List<GroupClasses.Group> annotatedGroups(Node node) {
+        List<GroupClasses.Group> out = new ArrayList<>();
+        java.util.TreeSet<Integer> terminalsHere = new java.util.TreeSet<>(node.groups.keySet());
+        terminalsHere.addAll(node.sharedGroups.keySet());
+        for (int t : terminalsHere) {
+            IntList g = node.groups.get(t);
+            TokenSet shared = node.sharedGroups.get(t);
+            int[] sharedIds = shared == null ? new int[0] : shared.toArray();
+            int sharedK = shared == null ? 0 : node.sharedCopies.get(t);
+            int n = (g == null ? 0 : g.size()) + sharedIds.length;
+            int[] ids = new int[Math.min(n, vocabSize)], k = new int[ids.length];
+            int m = 0;
+            if (n * 16L < vocabSize) {
+                // (token << 32 | copies), sorted: the first entry of each token has its fewest copies
+                long[] packed = new long[n];
+                int p = 0;
+                if (g != null) for (int i = 0; i < g.size(); i++) packed[p++] = (long) g.a[i] << 32 | g.k[i];
+                for (int id : sharedIds) packed[p++] = (long) id << 32 | sharedK;
+                Arrays.sort(packed);
+                for (long v : packed) {
+                    int id = (int) (v >>> 32);
+                    if (m > 0 && ids[m - 1] == id) continue;
+                    ids[m] = id;
+                    k[m++] = (int) v;
+                }
+            } else {
+                // large groups (a string's characters): fewest copies by id in a dense array
+                int[] fewest = new int[vocabSize];
+                Arrays.fill(fewest, Integer.MAX_VALUE);
+                if (g != null) for (int i = 0; i < g.size(); i++) fewest[g.a[i]] = Math.min(fewest[g.a[i]], g.k[i]);
+                for (int id : sharedIds) fewest[id] = Math.min(fewest[id], sharedK);
+                for (int id = 0; id < vocabSize; id++) {
+                    if (fewest[id] == Integer.MAX_VALUE) continue;
+                    ids[m] = id;
+                    k[m++] = fewest[id];
+                }
+            }
+            out.add(GroupClasses.Group.single(t, TokenSet.of(Arrays.copyOf(ids, m), vocabSize), Arrays.copyOf(k, m)));
+        }
+        return out;
+    }
+
+    /**
+     * Equal sets of different trees as one object: less memory for lazily built trees, and a
+     * mask with several live configurations ORs each distinct large set once (see Matcher).
+     */
+    private final java.util.concurrent.ConcurrentHashMap<TokenSet, TokenSet> internedSets = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private TokenSet intern(TokenSet set) {
+        if (set.size() < 64) return set; // small sets: cheaper to OR again than to hash
+        TokenSet known = internedSets.putIfAbsent(set, set);
+        return known == null ? set : known;
+    }
+
+    private static int[] union(int[] a, int[] b) {
+        int[] out = new int[a.length + b.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        Arrays.sort(out);
+        int n = 0;
+        for (int i = 0; i < out.length; i++) if (n == 0 || out[n - 1] != out[i]) out[n++] = out[i];
+        return Arrays.copyOf(out, n);
+    }
+
+    /** Removes dynamic tokens from walked groups (shared sets stay: union semantics keep masks exact); true when empty. */
+    private static boolean prune(Node node, BitSet dynamic) {
+        if (!dynamic.isEmpty()) {
+            node.groups.values().forEach(g -> g.removeIf(dynamic));
+            node.groups.values().removeIf(IntList::isEmpty);
+        }
+        node.children.values().removeIf(child -> prune(child, dynamic));
+        return node.groups.isEmpty() && node.sharedGroups.isEmpty() && node.children.isEmpty();
+    }
+
+}

@@ -1,0 +1,16 @@
+/**
+ * The Domino runtime: load an artifact, create one matcher per request, fill token masks.
+ *
+ * <p>{@code dev.domino.runtime} is the API a server embeds ({@code Artifact}, {@code ArtifactRegistry},
+ * {@code Matcher}, {@code BatchMasks}, {@code Vocabulary}, {@code Speculator}, {@code SpeculationPriors},
+ * {@code RuntimeCaches}, the exceptions and info records); {@code dev.domino.runtime.diagnostics} explains
+ * masks and counts their work. {@code dev.domino.runtime.internal} (the parser, trees, artifact format,
+ * tree builder) is exported only to the compiler and the CLI: no compatibility promise.
+ */
+module dev.domino.runtime {
+    requires com.esotericsoftware.kryo;
+
+    exports dev.domino.runtime;
+    exports dev.domino.runtime.diagnostics;
+    exports dev.domino.runtime.internal to dev.domino.compiler, dev.domino.cli, dev.domino.bench, dev.domino.jlama;
+}

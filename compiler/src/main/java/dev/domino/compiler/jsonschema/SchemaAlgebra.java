@@ -95,7 +95,7 @@ final class SchemaAlgebra {
                         out.set(k, e.decimalValue().compareTo(v.decimalValue()) >= 0 ? e : v);
                     case "maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum" ->
                         out.set(k, e.decimalValue().compareTo(v.decimalValue()) <= 0 ? e : v);
-                    case "items", "additionalItems" -> out.set(k, NF.objectNode().set("allOf", NF.arrayNode().add(e).add(v)));
+                    case "items", "additionalItems", "propertyNames" -> out.set(k, NF.objectNode().set("allOf", NF.arrayNode().add(e).add(v)));
                     case "nullable" -> out.set(k, BooleanNode.valueOf(e.asBoolean() && v.asBoolean()));
                     case "not" -> out.set(k, NF.objectNode().set("anyOf", NF.arrayNode().add(e).add(v)));
                     case "anyOf" -> {

@@ -72,7 +72,7 @@ final class SchemaNormalizer {
                 if (k.equals("propertyNames")) {
                     JsonNode pn = clean(v, SchemaCompiler.child(ptr, k));
                     if (isTrivial(pn) || (pn.size() == 1 && pn.path("type").asText("").equals("string"))) continue;
-                    sc.unsupported(ptr, k, null);
+                    out.set(k, v); // the object's key languages (ObjectSchemas, KeyConstraint)
                     continue;
                 }
                 if (k.equals("nullable") && !v.asBoolean(false)) continue;

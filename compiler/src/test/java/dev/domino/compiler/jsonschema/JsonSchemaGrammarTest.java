@@ -161,6 +161,40 @@ class JsonSchemaGrammarTest {
         check(trivial, l("{}", "{'x-a':1}", "{'y':'z'}"), l("[]"));
     }
 
+    @Test void patternPropertiesBesideDeclaredProperties() {
+        // undeclared keys matching the pattern get its schema, every other undeclared key additionalProperties
+        String s = "{'type':'object','properties':{'a':{'type':'integer'}},'patternProperties':{'^x-':{'type':'string'}}}";
+        check(s, l("{}", "{'a':1}", "{'x-a':'s'}", "{'b':true}", "{'a':1,'x-b':'s','c':null}", "{'x':1}"),
+            l("{'x-a':1}", "{'a':'s'}", "{'a':1,'a':2}"));
+        // a declared name that matches a pattern gets both schemas
+        check("{'type':'object','properties':{'ab':{'type':'integer'}},'patternProperties':{'^a':{'type':'integer','maximum':5}},"
+                + "'additionalProperties':{'type':'string'}}",
+            l("{'ab':3}", "{'ac':5}", "{'b':'s'}", "{'ab':1,'b':'s','ax':0}"), l("{'ab':7}", "{'ac':'s'}", "{'b':1}", "{'ab':'s'}"));
+        // overlapping patterns with different schemas: a key matching both gets their conjunction
+        check("{'type':'object','patternProperties':{'^a':{'type':'integer'},'b$':{'type':'integer','minimum':1}},"
+                + "'additionalProperties':{'type':'string'}}",
+            l("{'ab':2,'ax':0,'xb':5,'zz':'s'}", "{'b':3}", "{'a':-1}"), l("{'ab':0}", "{'zz':1}", "{'xb':0}", "{'ax':'s'}", "{'ab':'s'}"));
+        // several patterns with different schemas, nothing else allowed
+        check("{'type':'object','patternProperties':{'^i':{'type':'integer'},'^s':{'type':'string'}},'additionalProperties':false}",
+            l("{}", "{'i1':1,'s1':'x'}"), l("{'i1':'x'}", "{'s1':1}", "{'z':1}"));
+        // a false pattern schema forbids its keys
+        check("{'type':'object','properties':{'a':{}},'patternProperties':{'^_':false}}", l("{'a':1,'b':2}"), l("{'_a':1}"));
+    }
+
+    @Test void propertyNames() {
+        check("{'type':'object','propertyNames':{'pattern':'^[a-z]+$'}}", l("{}", "{'abc':1}", "{'a':1,'b':[]}"), l("{'Abc':1}", "{'a1':1}", "{'':1}"));
+        check("{'type':'object','propertyNames':{'maxLength':3}}", l("{'abc':1}", "{'':1}"), l("{'abcd':1}"));
+        check("{'type':'object','properties':{'ABC':{},'abc':{}},'propertyNames':{'pattern':'^[a-z]+$'}}",
+            l("{'abc':1}", "{'x':2}"), l("{'ABC':1}", "{'X':1}"));
+        check("{'type':'object','required':['ABC'],'propertyNames':{'pattern':'^[a-z]+$'}}", l(), l("{}", "{'ABC':1}"));
+        check("{'type':'object','propertyNames':{'not':{'enum':['x','y']}}}", l("{'z':1}", "{'xx':1}"), l("{'x':1}", "{'z':1,'y':2}"));
+        check("{'type':'object','propertyNames':{'$ref':'#/$defs/n'},'$defs':{'n':{'type':'string','enum':['p','q']}}}",
+            l("{'p':1,'q':2}"), l("{'r':1}"));
+        check("{'type':'object','patternProperties':{'^x':{'type':'integer'}},'propertyNames':{'minLength':2}}",
+            l("{'xa':1,'ab':'s'}"), l("{'x':1}", "{'xa':'s'}", "{'a':1}"));
+        check("{'type':'object','propertyNames':false}", l("{}"), l("{'a':1}"));
+    }
+
     @Test void minMaxProperties() {
         String s = "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'}},'minProperties':1,'maxProperties':2}";
         check(s, l("{'a':1}", "{'b':1}", "{'a':1,'b':2}", "{'x':1}", "{'a':1,'x':1}", "{'x':1,'y':2}"),
@@ -294,7 +328,6 @@ class JsonSchemaGrammarTest {
             {"{'dependentRequired':{'a':['b']}}", "unsupported keyword 'dependentRequired' at /"},
             {"{'dependencies':{'a':['b']}}", "unsupported keyword 'dependencies' at /"},
             {"{'unevaluatedProperties':false}", "unsupported keyword 'unevaluatedProperties' at /"},
-            {"{'type':'object','propertyNames':{'pattern':'^a'}}", "unsupported keyword 'propertyNames' at /"},
             {"{'type':'number','multipleOf':0.5}", "unsupported keyword 'multipleOf' at /"},
             {"{'type':'integer','multipleOf':3}", "unsupported keyword 'multipleOf' at /"},
             {"{'type':'number','minimum':1}", "unsupported keyword 'minimum' at /"},
@@ -306,9 +339,9 @@ class JsonSchemaGrammarTest {
             {"{'allOf':[{'pattern':'a'},{'pattern':'b'}]}", "unsupported keyword 'allOf' at /"},
             {"{'not':{'minimum':3}}", "unsupported keyword 'not' at /"},
             {"{'type':'string','pattern':'a+','maxLength':3}", "unsupported keyword 'maxLength' at /"},
-            {"{'type':'object','patternProperties':{'^a':{'type':'integer'}}}", "unsupported keyword 'patternProperties' at /"},
-            {"{'type':'object','properties':{'ab':{}},'patternProperties':{'^a':{'type':'integer'}},'additionalProperties':false}",
-                "unsupported keyword 'patternProperties' at /"},
+            {"{'type':'object','propertyNames':{'format':'email'}}", "unsupported keyword 'propertyNames' at /"},
+            {"{'type':'object','properties':{'p':{'type':'object','propertyNames':{'maxLength':100000}}}}",
+                "unsupported keyword 'propertyNames' at /properties/p"},
             {"{'type':'array','items':{'unevaluatedItems':false}}", "unsupported keyword 'unevaluatedItems' at /items"},
             {"{'$defs':{'x~y/z':{'type':'array','uniqueItems':true}},'$ref':'#/$defs/x~0y~1z'}", "unsupported keyword 'uniqueItems' at /$defs/x~0y~1z"},
         };

@@ -61,6 +61,10 @@ class JsonSchemaValidatorHarnessTest {
         "{'type':'array','prefixItems':[{'type':'boolean'},{'type':'string','maxLength':3}],'items':{'type':'integer'},'minItems':1,'maxItems':4}",
         "{'type':'object','patternProperties':{'^x-':{'type':'string'}},'additionalProperties':false,'minProperties':1,'maxProperties':3}",
         "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'boolean'}},'additionalProperties':{'type':'string'}}",
+        "{'type':'object','properties':{'ab':{'type':'integer'},'c':{'type':'boolean'}},'patternProperties':{'^a':{'type':'integer','maximum':5},"
+            + "'b$':{'type':'integer','minimum':1}},'additionalProperties':{'type':'string'}}",
+        "{'type':'object','properties':{'id':{'type':'integer'}},'propertyNames':{'pattern':'^[a-z]{1,3}$','not':{'enum':['no']}},"
+            + "'additionalProperties':{'type':'boolean'}}",
         "{'allOf':[{'type':'object','properties':{'a':{'type':'string'}},'required':['a']},{'properties':{'b':{'type':'integer','multipleOf':1}},'required':['b']}]}",
         "{'type':['string','null'],'maxLength':4}",
         "{'enum':[1,'one',[1],{'k':null},true]}",

@@ -2,6 +2,9 @@ package dev.domino.cli;
 
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.runtime.Artifact;
+import dev.domino.runtime.internal.ArtifactInternals;
+import dev.domino.runtime.internal.RuntimeAccess;
+import dev.domino.runtime.internal.ScannerStates;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.diagnostics.TokenTrace;
 import dev.domino.runtime.Vocabulary;
@@ -44,7 +47,7 @@ final class InspectAlignCommand extends InspectSubcommand {
             r.put("index", i);
             r.put("id", id);
             r.put("bytes", v.display(id));
-            r.put("live_configurations", m.liveConfigurations().length);
+            r.put("live_configurations", RuntimeAccess.get().liveConfigurations(m).length);
             r.put("mask_size", m.countAllowed());
             TokenTrace.Result trace = TokenTrace.explainToken(m, id);
             boolean allowed = m.acceptToken(id);

@@ -1,6 +1,9 @@
 package dev.domino.cli;
 
 import dev.domino.runtime.Artifact;
+import dev.domino.runtime.internal.ArtifactInternals;
+import dev.domino.runtime.internal.RuntimeAccess;
+import dev.domino.runtime.internal.ScannerStates;
 import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.ArtifactInfo;
 import dev.domino.runtime.diagnostics.ArtifactStats;
@@ -21,6 +24,7 @@ final class InspectArtifactCommand extends InspectSubcommand {
     @Override int execute() throws Exception {
         long t0 = System.nanoTime();
         Artifact a = load();
+        ArtifactInternals ai = RuntimeAccess.of(a);
         double loadMs = (System.nanoTime() - t0) / 1e6;
         long fileBytes = Files.size(artifactPath);
         ArtifactInfo info = a.info();
@@ -47,11 +51,11 @@ final class InspectArtifactCommand extends InspectSubcommand {
             voc.put("eos", v.eosIds());
             o.put("vocabulary", voc);
             List<Object> terms = new ArrayList<>();
-            for (int t = 0; t < a.terminalCount(); t++) terms.add(terminalJson(a, t));
+            for (int t = 0; t < ai.terminalCount(); t++) terms.add(terminalJson(a, t));
             o.put("terminals", terms);
             o.put("scanner_states", s.scannerStates());
             o.put("productions", s.productions());
-            o.put("nonterminals", a.grammar().nonterminalCount());
+            o.put("nonterminals", ai.grammar().nonterminalCount());
             o.put("trees", s.trees());
             o.put("tree_nodes", s.treeNodes());
             o.put("token_entries", s.tokenEntries());
@@ -70,14 +74,14 @@ final class InspectArtifactCommand extends InspectSubcommand {
         w.printf("vocabulary      %s: %,d tokens (%d special), fingerprint %s%n", v.name(), v.size(),
                 v.specialIds().cardinality(), v.fingerprint());
         w.printf("EOS             %s%n", eosText(v));
-        w.printf("terminals       %d%n", a.terminalCount());
-        for (int t = 0; t < a.terminalCount(); t++) {
-            Terminal term = a.terminal(t);
+        w.printf("terminals       %d%n", ai.terminalCount());
+        for (int t = 0; t < ai.terminalCount(); t++) {
+            Terminal term = ai.terminal(t);
             w.printf("  %3d  %-16s %4d states%s  %s%n", t, term.name(), term.dfa().stateCount(),
                     term.ignored() ? " (ignored)" : "", term.description());
         }
         w.printf("scanner states  %d (between + automaton states)%n", s.scannerStates());
-        w.printf("parser          %d productions over %d nonterminals%n", s.productions(), a.grammar().nonterminalCount());
+        w.printf("parser          %d productions over %d nonterminals%n", s.productions(), ai.grammar().nonterminalCount());
         w.printf("trees           %d distinct, %,d nodes%n", s.trees(), s.treeNodes());
         w.printf("token entries   %,d in %d distinct sets%n", s.tokenEntries(), s.tokenSets());
         w.printf("dynamic tokens  %,d (cap %d traversals per token)%n", s.dynamicTokens(), info.dynamicCap());

@@ -1,6 +1,9 @@
 package dev.domino.cli;
 
 import dev.domino.runtime.Artifact;
+import dev.domino.runtime.internal.ArtifactInternals;
+import dev.domino.runtime.internal.RuntimeAccess;
+import dev.domino.runtime.internal.ScannerStates;
 import dev.domino.runtime.internal.Terminal;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -41,27 +44,29 @@ abstract class InspectSubcommand implements Callable<Integer> {
     abstract int execute() throws Exception;
 
     static Map<String, Object> terminalJson(Artifact a, int t) {
-        Terminal term = a.terminal(t);
+        ArtifactInternals ai = RuntimeAccess.of(a);
+        Terminal term = ai.terminal(t);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", t);
         m.put("name", term.name());
         m.put("description", term.description());
         m.put("ignored", term.ignored());
         m.put("automaton_states", term.dfa().stateCount());
-        m.put("first_scanner_state", a.stateOffset(t));
+        m.put("first_scanner_state", ai.stateOffset(t));
         return m;
     }
 
     /** Numeric id, {@code between}, or {@code TERMINAL:state} (split at the last colon: names may hold one). */
     static int parseState(Artifact a, String s) {
+        ArtifactInternals ai = RuntimeAccess.of(a);
         String spec = s.trim();
-        if (spec.equalsIgnoreCase("between")) return Artifact.BETWEEN;
+        if (spec.equalsIgnoreCase("between")) return ScannerStates.BETWEEN;
         if (spec.matches("\\d+")) {
             int q;
             try { q = Integer.parseInt(spec); } catch (NumberFormatException e) { q = -1; }
-            if (q < 0 || q >= a.scannerStateCount()) {
+            if (q < 0 || q >= ai.scannerStateCount()) {
                 throw new IllegalArgumentException("scanner state " + spec + " does not exist: the artifact has states 0.."
-                        + (a.scannerStateCount() - 1) + " (see 'inspect terminals')");
+                        + (ai.scannerStateCount() - 1) + " (see 'inspect terminals')");
             }
             return q;
         }
@@ -72,14 +77,14 @@ abstract class InspectSubcommand implements Callable<Integer> {
         String name = spec.substring(0, colon);
         int local = Integer.parseInt(spec.substring(colon + 1));
         List<String> names = new ArrayList<>();
-        for (int t = 0; t < a.terminalCount(); t++) {
-            names.add(a.terminal(t).name());
-            if (a.terminal(t).name().equals(name)) {
-                int states = a.terminal(t).dfa().stateCount();
+        for (int t = 0; t < ai.terminalCount(); t++) {
+            names.add(ai.terminal(t).name());
+            if (ai.terminal(t).name().equals(name)) {
+                int states = ai.terminal(t).dfa().stateCount();
                 if (local >= states) {
                     throw new IllegalArgumentException("terminal " + name + " has automaton states 0.." + (states - 1) + ", not " + local);
                 }
-                return a.stateOffset(t) + local;
+                return ai.stateOffset(t) + local;
             }
         }
         throw new IllegalArgumentException("no terminal named '" + name + "'; terminals: " + String.join(" ", names));

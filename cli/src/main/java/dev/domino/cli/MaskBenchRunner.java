@@ -234,7 +234,7 @@ final class MaskBenchRunner {
             return r;
         }
         stage = "masking";
-        dev.domino.runtime.internal.BackgroundTrees building = background == null ? null
+        dev.domino.runtime.BackgroundBuild building = background == null ? null
                 : artifact.buildTreesInBackground(background, config.backgroundThreads);
         try {
             runTests(schema, artifact, r, profile);
@@ -274,7 +274,7 @@ final class MaskBenchRunner {
                 int configs = 0;
                 MatcherStats.Snapshot s0 = null;
                 if (profile) {
-                    configs = m.liveConfigurations().length;
+                    configs = dev.domino.runtime.internal.RuntimeAccess.get().liveConfigurations(m).length;
                     s0 = MatcherStats.snapshot();
                 }
                 if (config.gapMicros > 0) java.util.concurrent.locks.LockSupport.parkNanos(config.gapMicros * 1000); // a GPU forward pass

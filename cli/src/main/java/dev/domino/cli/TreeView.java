@@ -1,6 +1,9 @@
 package dev.domino.cli;
 
 import dev.domino.runtime.Artifact;
+import dev.domino.runtime.internal.ArtifactInternals;
+import dev.domino.runtime.internal.RuntimeAccess;
+import dev.domino.runtime.internal.ScannerStates;
 import dev.domino.runtime.internal.TokenSets;
 import dev.domino.runtime.internal.TokenTree;
 
@@ -12,6 +15,7 @@ import java.util.Map;
 /** One state's tree with per-node token counts, rendered three ways. */
 final class TreeView {
     final Artifact a;
+    final ArtifactInternals ai;
     final int state;
     final TokenTree tree;
     final int maxDepth;
@@ -22,8 +26,9 @@ final class TreeView {
 
     TreeView(Artifact a, int state, int maxDepth, int samples) {
         this.a = a;
+        this.ai = RuntimeAccess.of(a);
         this.state = state;
-        this.tree = a.treeOfState(state);
+        this.tree = ai.treeOfState(state);
         this.maxDepth = maxDepth;
         this.samples = samples;
         int n = tree.nodeCount();
@@ -41,13 +46,13 @@ final class TreeView {
         }
     }
 
-    boolean insideTerminal() { return state != Artifact.BETWEEN; }
+    boolean insideTerminal() { return state != ScannerStates.BETWEEN; }
 
     String edgeKind(int node) { return node == 0 && insideTerminal() ? "end" : "full"; }
 
     String groupKind(int node) { return node == 0 && insideTerminal() ? "continuation" : "start"; }
 
-    String name(int t) { return a.terminal(t).name(); }
+    String name(int t) { return ai.terminal(t).name(); }
 
     /** A group's terminal, or "any of {a | b | ...}" for a terminal class. */
     String groupName(int g) {
@@ -68,14 +73,14 @@ final class TreeView {
     }
 
     String header() {
-        return "tree of scanner state " + state + " (" + a.stateName(state) + "): tree #" + a.treeIndexOfState(state) + ", "
+        return "tree of scanner state " + state + " (" + ai.stateName(state) + "): tree #" + ai.treeIndexOfState(state) + ", "
                 + tree.nodeCount() + " nodes, " + subtree[0] + " tokens" + (tree.dynamicTokenCount() > 0
                 ? ", " + tree.dynamicTokenCount() + " dynamic tokens (checked at run time)" : "");
     }
 
     String text() {
         StringBuilder sb = new StringBuilder(header()).append('\n');
-        sb.append("[0] ").append(a.stateName(state)).append("  (").append(subtree[0]).append(" tokens)\n");
+        sb.append("[0] ").append(ai.stateName(state)).append("  (").append(subtree[0]).append(" tokens)\n");
         textNode(sb, 0, 0, "  ");
         if (tree.dynamicTokenCount() > 0) {
             sb.append("dynamic: ");
@@ -121,7 +126,7 @@ final class TreeView {
     }
 
     private void dotNode(StringBuilder sb, int node, int d) {
-        String label = (node == 0 ? a.stateName(state) : "node " + node) + "\n" + subtree[node] + " tokens";
+        String label = (node == 0 ? ai.stateName(state) : "node " + node) + "\n" + subtree[node] + " tokens";
         sb.append("  n").append(node).append(" [shape=ellipse, label=").append(dq(label)).append("];\n");
         for (int g = tree.firstGroup(node); g < tree.endGroup(node); g++) {
             int set = tree.groupSet(g);
@@ -150,8 +155,8 @@ final class TreeView {
     Map<String, Object> json() {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("state", state);
-        o.put("state_name", a.stateName(state));
-        o.put("tree", a.treeIndexOfState(state));
+        o.put("state_name", ai.stateName(state));
+        o.put("tree", ai.treeIndexOfState(state));
         o.put("nodes", tree.nodeCount());
         o.put("tokens", subtree[0]);
         o.put("dynamic_tokens", tree.dynamicTokenCount());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.runtime.Artifact;
+import dev.domino.runtime.internal.RuntimeAccess;
 import dev.domino.runtime.internal.ByteDfa;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.diagnostics.TokenTrace;
@@ -39,10 +40,10 @@ class InspectCommandTest {
 
     /** Scanner state just after the opening quote of a string: "inside a string". */
     static int insideString(Artifact a) {
-        for (int t = 0; t < a.terminalCount(); t++) {
-            if (a.terminal(t).name().equals("str")) {
-                ByteDfa dfa = a.terminal(t).dfa();
-                return a.stateOffset(t) + dfa.step(dfa.start(), '"');
+        for (int t = 0; t < RuntimeAccess.of(a).terminalCount(); t++) {
+            if (RuntimeAccess.of(a).terminal(t).name().equals("str")) {
+                ByteDfa dfa = RuntimeAccess.of(a).terminal(t).dfa();
+                return RuntimeAccess.of(a).stateOffset(t) + dfa.step(dfa.start(), '"');
             }
         }
         throw new AssertionError("no terminal str");
@@ -69,9 +70,9 @@ class InspectCommandTest {
         assertThat(j.get("grammar").get("sha256").asText()).hasSize(64);
         assertThat(j.get("vocabulary").get("size").asInt()).isEqualTo(a.vocabulary().size());
         assertThat(j.get("vocabulary").get("eos").size()).isEqualTo(a.vocabulary().eosIds().length);
-        assertThat(j.get("terminals").size()).isEqualTo(a.terminalCount());
+        assertThat(j.get("terminals").size()).isEqualTo(RuntimeAccess.of(a).terminalCount());
         assertThat(j.get("terminals").get(0).get("automaton_states").asInt()).isPositive();
-        assertThat(j.get("scanner_states").asInt()).isEqualTo(a.scannerStateCount());
+        assertThat(j.get("scanner_states").asInt()).isEqualTo(RuntimeAccess.of(a).scannerStateCount());
         long sum = 0;
         for (JsonNode n : j.get("bytes_by_section")) sum += n.asLong();
         assertThat(sum).as("sections add up to the file").isEqualTo(Files.size(TestArtifacts.file()));
@@ -85,17 +86,17 @@ class InspectCommandTest {
         Artifact a = TestArtifacts.artifact();
         Run r = run("inspect", "terminals", file());
         assertThat(r.code()).isZero();
-        for (int q = 1; q < a.scannerStateCount(); q++) assertThat(r.out()).contains(" " + a.stateName(q) + " ");
+        for (int q = 1; q < RuntimeAccess.of(a).scannerStateCount(); q++) assertThat(r.out()).contains(" " + RuntimeAccess.of(a).stateName(q) + " ");
         assertThat(r.out()).contains("regex", "accepting", "start");
 
         JsonNode j = run("inspect", "terminals", file(), "--json").json();
-        assertThat(j.get("terminals").size()).isEqualTo(a.terminalCount());
+        assertThat(j.get("terminals").size()).isEqualTo(RuntimeAccess.of(a).terminalCount());
         int states = 1;
         for (JsonNode t : j.get("terminals")) {
             states += t.get("scanner_states").size();
             assertThat(t.get("description").asText()).isNotEmpty();
         }
-        assertThat(states).isEqualTo(a.scannerStateCount());
+        assertThat(states).isEqualTo(RuntimeAccess.of(a).scannerStateCount());
     }
 
     // ------------------------------------------------------------------ tree
@@ -103,9 +104,9 @@ class InspectCommandTest {
     @Test void treeTextShowsKindsCountsAndSamples() {
         Artifact a = TestArtifacts.artifact();
         int q = insideString(a);
-        Run r = run("inspect", "tree", file(), "--state", a.stateName(q));
+        Run r = run("inspect", "tree", file(), "--state", RuntimeAccess.of(a).stateName(q));
         assertThat(r.code()).isZero();
-        assertThat(r.out()).startsWith("tree of scanner state " + q + " (" + a.stateName(q) + ")");
+        assertThat(r.out()).startsWith("tree of scanner state " + q + " (" + RuntimeAccess.of(a).stateName(q) + ")");
         assertThat(r.out()).contains("tokens in str [continuation]", "edge str [end]", "[start]", "e.g. ");
         // the same state by number gives the same tree
         assertThat(run("inspect", "tree", file(), "--state", String.valueOf(q)).out()).isEqualTo(r.out());
@@ -114,7 +115,7 @@ class InspectCommandTest {
         // deeper edges are full subterminals
         assertThat(r.out()).contains("[full]");
         // depth 0: no edge expanded
-        Run shallow = run("inspect", "tree", file(), "--state", a.stateName(q), "--depth", "0");
+        Run shallow = run("inspect", "tree", file(), "--state", RuntimeAccess.of(a).stateName(q), "--depth", "0");
         assertThat(shallow.out()).contains("raise --depth").doesNotContain("[full]");
     }
 
@@ -123,7 +124,7 @@ class InspectCommandTest {
         int q = insideString(a);
         JsonNode j = run("inspect", "tree", file(), "--state", String.valueOf(q), "--json").json();
         assertThat(j.get("state").asInt()).isEqualTo(q);
-        assertThat(j.get("nodes").asInt()).isEqualTo(a.treeOfState(q).nodeCount());
+        assertThat(j.get("nodes").asInt()).isEqualTo(RuntimeAccess.of(a).treeOfState(q).nodeCount());
         assertThat(checkNode(j.get("root"))).isEqualTo(j.get("tokens").asLong());
         assertThat(j.get("root").get("groups").get(0).get("kind").asText()).isEqualTo("continuation");
         assertThat(j.get("root").get("edges").get(0).get("kind").asText()).isEqualTo("end");
@@ -149,7 +150,7 @@ class InspectCommandTest {
     @Test void treeDot(@TempDir Path dir) throws Exception {
         Artifact a = TestArtifacts.artifact();
         int q = insideString(a);
-        Run r = run("inspect", "tree", file(), "--state", a.stateName(q), "--format", "dot");
+        Run r = run("inspect", "tree", file(), "--state", RuntimeAccess.of(a).stateName(q), "--format", "dot");
         assertThat(r.code()).isZero();
         String dot = r.out();
         assertThat(dot).startsWith("digraph tree {").contains("n0 -> n1", "[end]", "[continuation]", "shape=box");
@@ -159,7 +160,7 @@ class InspectCommandTest {
             assertThat(line.replace("\\\\", "").replace("\\\"", "").chars().filter(c -> c == '"').count() % 2).as(line).isZero();
         }
         Path out = dir.resolve("t.dot");
-        assertThat(run("inspect", "tree", file(), "--state", a.stateName(q), "--format", "dot", "-o", out.toString()).code()).isZero();
+        assertThat(run("inspect", "tree", file(), "--state", RuntimeAccess.of(a).stateName(q), "--format", "dot", "-o", out.toString()).code()).isZero();
         assertThat(Files.readString(out)).isEqualTo(dot);
     }
 

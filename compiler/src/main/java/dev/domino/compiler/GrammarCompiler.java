@@ -5,6 +5,7 @@ import dev.domino.compiler.lexer.LexedGrammar;
 import dev.domino.compiler.lexer.TerminalDerivation;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.ArtifactInfo;
+import dev.domino.runtime.internal.RuntimeAccess;
 import dev.domino.runtime.internal.Terminal;
 import dev.domino.runtime.internal.TokenTree;
 import dev.domino.runtime.internal.TreeBuilder;
@@ -50,7 +51,7 @@ public final class GrammarCompiler {
         ArtifactInfo info = new ArtifactInfo(sourceName, sourceFormat, sha256(sourceText), recorded,
                 options.ignoredKeywords(), options.dynamicCap());
         if (options.lazy() && options.prebuildMillis() <= 0) {
-            return new Artifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(), null, null);
+            return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(), null, null);
         }
         TreeBuilder builder = new TreeBuilder(terminals, lexed.follow(), lexed.first(), VocabTrie.of(vocab),
                 options.dynamicCap(), vocab.size());
@@ -63,7 +64,7 @@ public final class GrammarCompiler {
         int[] treeOfState = new int[stateTotal];
         java.util.Arrays.fill(treeOfState, -1);
         for (int q = 0; q < trees.length; q++) treeOfState[states.get(q)[2]] = q;
-        return new Artifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(), trees, treeOfState);
+        return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(), trees, treeOfState);
     }
 
     /**
@@ -82,7 +83,7 @@ public final class GrammarCompiler {
             treeOfState[states.get(q)[2]] = stored.size();
             stored.add(builder.build(states.get(q)[0], states.get(q)[1]));
         }
-        return new Artifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(),
+        return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(),
                 stored.toArray(new TokenTree[0]), treeOfState);
     }
 

@@ -1,6 +1,8 @@
 package dev.domino.constraints;
 
 import dev.domino.runtime.Artifact;
+import dev.domino.runtime.internal.ArtifactInternals;
+import dev.domino.runtime.internal.RuntimeAccess;
 import dev.domino.runtime.internal.TokenSet;
 import dev.domino.runtime.internal.TokenTree;
 
@@ -17,7 +19,8 @@ import java.util.Set;
 final class ArtifactBytes {
     private ArtifactBytes() {}
 
-    static long estimate(Artifact a) {
+    static long estimate(Artifact artifact) {
+        ArtifactInternals a = RuntimeAccess.of(artifact);
         long bytes = 4096 + 1024L * a.scannerStateCount() + 64L * a.grammar().productionCount();
         Set<TokenSet> sets = Collections.newSetFromMap(new IdentityHashMap<>());
         for (int i = 0; i < a.treeCount(); i++) {
@@ -27,7 +30,7 @@ final class ArtifactBytes {
             for (int g = 0; g < t.groupCount(); g++) {
                 TokenSet s = t.groupTokens(g);
                 bytes += 16;
-                if (sets.add(s)) bytes += s.isBitmap() ? (a.vocabulary().size() + 7) / 8 : 4L * s.size();
+                if (sets.add(s)) bytes += s.isBitmap() ? (artifact.vocabulary().size() + 7) / 8 : 4L * s.size();
             }
         }
         return bytes;

@@ -10,6 +10,8 @@ import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.Vocabulary;
+import dev.domino.runtime.internal.ArtifactInternals;
+import dev.domino.runtime.internal.RuntimeAccess;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -64,7 +66,8 @@ class OracleMaskTest {
         check(TestGrammars.wordSoup(), 4, 62, tinyCap.withLazy(true), true);
         Artifact a = GrammarCompiler.compile(TestGrammars.wordSoup(), o200k.vocabulary(), "t", "ir", "t", tinyCap);
         int dynamic = 0;
-        for (int q = 0; q < a.scannerStateCount(); q++) dynamic += a.treeOfState(q).dynamicTokenCount();
+        ArtifactInternals ai = RuntimeAccess.of(a);
+        for (int q = 0; q < ai.scannerStateCount(); q++) dynamic += ai.treeOfState(q).dynamicTokenCount();
         assertThat(dynamic).as("dynamic tokens").isGreaterThan(1000);
     }
 
@@ -181,7 +184,7 @@ class OracleMaskTest {
         Artifact a = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true).withFineTerminals(true));
         Matcher m = a.newMatcher();
         assertThat(m.acceptString("[{\"error\": \"x\", \"name\": \"R")).isTrue();
-        int[][] live = m.liveConfigurations();
+        int[][] live = RuntimeAccess.get().liveConfigurations(m);
         assertThat(java.util.Arrays.stream(live).mapToInt(c -> c[0]).distinct().count()).isEqualTo(live.length);
         assertThat(m.acceptString("\"}, {\"name\": \"P\", \"error\": \"\"}]")).isTrue();
         assertThat(m.isAccepting()).isTrue();
@@ -207,7 +210,8 @@ class OracleMaskTest {
         check(g, 6, 52, CompileOptions.defaults().withLazy(true).withPrebuildMillis(60_000), true);
         Artifact a = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true));
         boolean anyClass = false;
-        for (int q = 0; q < a.scannerStateCount() && !anyClass; q++) anyClass = a.treeOfState(q).terminalClassCount() > 0;
+        ArtifactInternals ai = RuntimeAccess.of(a);
+        for (int q = 0; q < ai.scannerStateCount() && !anyClass; q++) anyClass = ai.treeOfState(q).terminalClassCount() > 0;
         assertThat(anyClass).as("some tree groups tokens by terminal class").isTrue();
     }
 

@@ -82,7 +82,8 @@ class LazyTreesConcurrencyTest {
 
     private static int builtTrees(Artifact a) {
         int n = 0;
-        for (int q = 0; q < a.treeCount(); q++) if (a.tree(q) != null) n++;
+        ArtifactInternals ai = RuntimeAccess.of(a);
+        for (int q = 0; q < ai.treeCount(); q++) if (ai.tree(q) != null) n++;
         return n;
     }
 
@@ -92,7 +93,7 @@ class LazyTreesConcurrencyTest {
         List<int[]> expected = masks(compile(tok.vocabulary(), false), outputs);
         Artifact lazy = compile(tok.vocabulary(), true);
         AtomicInteger builds = new AtomicInteger();
-        lazy.onLazyBuild(builds::incrementAndGet);
+        RuntimeAccess.of(lazy).onLazyBuild(builds::incrementAndGet);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try {
             CyclicBarrier start = new CyclicBarrier(THREADS);
@@ -120,10 +121,10 @@ class LazyTreesConcurrencyTest {
         List<int[]> expected = masks(compile(tok.vocabulary(), false), outputs);
         Artifact lazy = compile(tok.vocabulary(), true);
         AtomicInteger builds = new AtomicInteger();
-        lazy.onLazyBuild(builds::incrementAndGet);
+        RuntimeAccess.of(lazy).onLazyBuild(builds::incrementAndGet);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            BackgroundTrees bg = lazy.buildTreesInBackground(pool, 2);
+            BackgroundBuild bg = lazy.buildTreesInBackground(pool, 2);
             List<int[]> got = masks(lazy, outputs);
             for (int i = 0; i < got.size(); i++) assertThat(got.get(i)).as("mask %d", i).isEqualTo(expected.get(i));
             assertThat(bg.await(5, TimeUnit.MINUTES)).isTrue();
@@ -134,15 +135,13 @@ class LazyTreesConcurrencyTest {
         assertThat(builds.get()).isEqualTo(builtTrees(lazy));
         // every tree the build order names is built (the rest are start states no mask sits in)
         List<int[]> states = TreeOrder.treeStates(terminalsOf(lazy), lazy.vocabulary().maxTokenBytes());
-        for (int q : TreeOrder.buildOrder(terminalsOf(lazy), states)) assertThat(lazy.tree(states.get(q)[2])).isNotNull();
+        for (int q : TreeOrder.buildOrder(terminalsOf(lazy), states)) assertThat(RuntimeAccess.of(lazy).tree(states.get(q)[2])).isNotNull();
         assertThat(masks(lazy, outputs).size()).isEqualTo(expected.size());
         assertThat(builds.get()).as("nothing rebuilt afterwards").isEqualTo(builtTrees(lazy));
     }
 
     private static Terminal[] terminalsOf(Artifact a) {
-        Terminal[] t = new Terminal[a.terminalCount()];
-        for (int i = 0; i < t.length; i++) t[i] = a.terminal(i);
-        return t;
+        return RuntimeAccess.of(a).terminals();
     }
 
     @Test void aFailedBuildReachesItsWaitersAndIsRetried() throws Exception {

@@ -36,12 +36,13 @@ class TerminalWalksTest {
                 parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
         TerminalWalks walks = new TerminalWalks(VocabTrie.of(vocab)); // fresh: nothing cached from other tests
         int checked = 0, big = 0;
-        for (int t = 0; t < a.terminalCount(); t++) {
-            ByteDfa dfa = a.terminal(t).dfa();
+        Terminal[] terminals = RuntimeAccess.of(a).terminals();
+        for (int t = 0; t < terminals.length; t++) {
+            ByteDfa dfa = terminals[t].dfa();
             for (int s = 0; s < dfa.stateCount(); s++) {
                 TerminalWalks.Walk shared = walks.get(dfa, s, vocab.size());
                 TerminalWalks.Walk plain = walks.compute(dfa, s, vocab.size());
-                String where = a.terminal(t).name() + " state " + s;
+                String where = terminals[t].name() + " state " + s;
                 assertThat(shared.continuation().toArray()).as(where).isEqualTo(plain.continuation().toArray());
                 assertThat(shared.endsAtRoot()).as(where).isEqualTo(plain.endsAtRoot());
                 assertThat(endChildren(shared)).as(where).isEqualTo(endChildren(plain));

@@ -9,15 +9,21 @@ import java.nio.file.Path;
 import java.util.BitSet;
 
 /**
- * A compiled grammar bound to one vocabulary: terminals, parser grammar, and the subterminal
- * trees of every scanner state. Immutable and thread-safe: load it once, then create one
- * {@link Matcher} per request.
+ * A compiled grammar bound to one vocabulary: load it once ({@link #load}), then create one
+ * {@link Matcher} per request. Its terminals, parser and trees are internal (see
+ * {@code dev.domino.runtime.internal.RuntimeAccess}); {@link #info()} describes it.
  *
- * <p>Scanner states are numbered globally: 0 is "between terminals"; terminal t's automaton
- * state s is {@code stateOffset(t) + s}.
+ * <p>Thread-safe: immutable apart from the trees a lazy artifact builds on first use, each built
+ * once however many threads need it, and the parser states it shares between requests (bounded).
+ * Any number of threads may create and use matchers of one artifact at once.
  */
 public final class Artifact {
-    public static final int BETWEEN = 0;
+    /** The scanner state between terminals (see {@link ScannerStates}). */
+    static final int BETWEEN = ScannerStates.BETWEEN;
+
+    static {
+        RuntimeAccess.register(new Access());
+    }
 
     private final ArtifactInfo info;
     private final Vocabulary vocabulary;
@@ -36,18 +42,12 @@ public final class Artifact {
     private boolean backgroundStarted; // guarded by this
 
     // derived
-    private final int[] stateOffset;
-    private final int[] stateTerminal;
-    private final int[] stateLocal;
-    public final int[][] terminalsByFirstByte;
-    /** The same as bitsets over terminals (64 per long): ANDed with a parser state's expected terminals. */
-    final long[][] startersBitsByByte;
-    public final EarleyParser parser;
+    final ScannerStates scanner;
+    final EarleyParser parser;
     final int vocabWords;
     /** The longest token's bytes: how far one token can advance a counted terminal's count. */
     private final int maxTokenBytes;
-    /** Bound on scanner states (two ints each, plus a tree slot when lazy). */
-    static final int MAX_SCANNER_STATES = 1 << 23;
+    private final ArtifactInternals internals = new Internals();
 
     /**
      * @param follow      per terminal, the terminals that may follow it (tree pruning)
@@ -56,8 +56,8 @@ public final class Artifact {
      * @param treeOfState per scanner state, its tree's index in {@code trees}, or -1 when that tree is
      *                    built on first use; null when lazy
      */
-    public Artifact(ArtifactInfo info, Vocabulary vocabulary, Terminal[] terminals, ParserGrammar grammar,
-                    BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState) {
+    private Artifact(ArtifactInfo info, Vocabulary vocabulary, Terminal[] terminals, ParserGrammar grammar,
+                     BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState) {
         this.info = info;
         this.vocabulary = vocabulary;
         this.terminals = terminals;
@@ -74,22 +74,8 @@ public final class Artifact {
         if (first == null || first.length() > terminals.length) throw new IllegalArgumentException("first set names an unknown terminal");
         if ((trees == null) != (treeOfState == null)) throw new IllegalArgumentException("trees and tree index must both be present or absent");
 
-        stateOffset = new int[terminals.length];
-        int states = 1;
-        for (int t = 0; t < terminals.length; t++) {
-            stateOffset[t] = states;
-            states += terminals[t].stateCount();
-            if (states > MAX_SCANNER_STATES) throw new IllegalArgumentException("too many scanner states");
-        }
-        stateTerminal = new int[states];
-        stateLocal = new int[states];
-        stateTerminal[0] = -1;
-        for (int t = 0; t < terminals.length; t++) {
-            for (int s = 0; s < terminals[t].stateCount(); s++) {
-                stateTerminal[stateOffset[t] + s] = t;
-                stateLocal[stateOffset[t] + s] = s;
-            }
-        }
+        scanner = new ScannerStates(terminals);
+        int states = scanner.count();
         vocabWords = (vocabulary.size() + 63) >>> 6;
         maxTokenBytes = vocabulary.maxTokenBytes();
         if (trees == null) {
@@ -108,9 +94,6 @@ public final class Artifact {
         this.treeOfState = treeOfState;
         lazyTrees = anyLazy ? new LazyTrees(states, this::buildTree) : null;
 
-        terminalsByFirstByte = Terminal.startersByByte(terminals);
-        startersBitsByByte = new long[256][(terminals.length + 63) >>> 6];
-        for (int b = 0; b < 256; b++) for (int t : terminalsByFirstByte[b]) startersBitsByByte[b][t >>> 6] |= 1L << t;
         boolean[] ignored = new boolean[terminals.length];
         for (int t = 0; t < terminals.length; t++) ignored[t] = terminals[t].ignored();
         parser = new EarleyParser(grammar, ignored);
@@ -147,9 +130,10 @@ public final class Artifact {
         for (int id : tree.dynamicTokens) if (id < 0 || id >= vocabulary.size()) throw new IllegalArgumentException("dynamic token outside vocabulary");
     }
 
-    /** Loads an artifact file (see {@link ArtifactFormat} for the errors it reports). */
+    /** Loads an artifact file (errors: {@link ArtifactFormatException} for a bad file, {@link IOException} for I/O). */
     public static Artifact load(Path path) throws IOException { return ArtifactFormat.read(path); }
 
+    /** Loads an artifact from a stream (read to its end, not closed). */
     public static Artifact load(InputStream in) throws IOException { return ArtifactFormat.read(in); }
 
     /** A fresh matcher at the start of the output, with unlimited lookahead. */
@@ -162,6 +146,7 @@ public final class Artifact {
      */
     public Matcher newMatcher(int[] stopTokens) { return new Matcher(this, Matcher.UNLIMITED_LOOKAHEAD, stopTokens); }
 
+    /** A fresh matcher with lookahead k (see {@link #newMatcher(int)}) and this request's stop tokens. */
     public Matcher newMatcher(int lookahead, int[] stopTokens) { return new Matcher(this, lookahead, stopTokens); }
 
     /**
@@ -187,30 +172,11 @@ public final class Artifact {
 
     public ArtifactInfo info() { return info; }
     public Vocabulary vocabulary() { return vocabulary; }
-    public int terminalCount() { return terminals.length; }
-    public Terminal terminal(int t) { return terminals[t]; }
-    public ParserGrammar grammar() { return grammar; }
     /** True when some trees are built on first use instead of stored in the file. */
     public boolean isLazy() { return lazyTrees != null; }
-    /** Scanner states whose tree is stored (precomputed) in the artifact. */
-    public int storedTreeStates() {
-        int n = 0;
-        for (int tree : treeOfState) if (tree >= 0) n++;
-        return n;
-    }
-    /** Fully stored: distinct trees. Otherwise: scanner states (some trees not built yet). */
-    public int treeCount() { return lazyTrees == null ? trees.length : lazyTrees.length(); }
-    /** Fully stored: a distinct tree. Otherwise: the tree of scanner state {@code index}, or null if not built yet. */
-    public TokenTree tree(int index) {
-        if (lazyTrees == null) return trees[index];
-        return treeOfState[index] >= 0 ? trees[treeOfState[index]] : lazyTrees.ifBuilt(index);
-    }
-    public int scannerStateCount() { return stateTerminal.length; }
-    public BitSet follow(int terminal) { return (BitSet) follow[terminal].clone(); }
-    public BitSet first() { return (BitSet) first.clone(); }
 
     /** The tree of a scanner state (built now if the artifact is lazy and nobody needed it yet). */
-    public TokenTree treeOfState(int scannerState) {
+    TokenTree treeOfState(int scannerState) {
         scannerState = canonicalState(scannerState);
         int stored = treeOfState[scannerState];
         if (stored >= 0) return trees[stored];
@@ -222,7 +188,7 @@ public final class Artifact {
     /** Builds the tree of a (canonical) scanner state: called once per state by {@link LazyTrees}. */
     private TokenTree buildTree(int scannerState) {
         long t0 = MatcherStats.enabled ? System.nanoTime() : 0;
-        TokenTree t = lazyTreeBuilder().build(stateTerminal[scannerState], stateLocal[scannerState]);
+        TokenTree t = lazyTreeBuilder().build(scanner.terminalOf(scannerState), scanner.localOf(scannerState));
         Runnable hook = onLazyBuild;
         if (hook != null) hook.run();
         if (MatcherStats.enabled) MatcherStats.treeBuilt(System.nanoTime() - t0);
@@ -232,16 +198,16 @@ public final class Artifact {
     /**
      * Builds the trees not stored in this lazy artifact on {@code executor} with {@code tasks}
      * tasks, and returns at once: nearest to the states masks are at first, then in the order
-     * decoding usually needs them (see {@link BackgroundTrees}). Masks keep working meanwhile; one
-     * that needs a tree being built waits for that tree only. Without this call every tree is
-     * built by the first mask that needs it (single-threaded mode). Call it at most once per
-     * artifact; returns a finished handle when nothing is left to build.
+     * decoding usually needs them. Masks keep working meanwhile; one that needs a tree being
+     * built waits for that tree only. Without this call every tree is built by the first mask
+     * that needs it. Call it at most once per artifact; returns a finished handle when nothing is
+     * left to build.
      */
-    public synchronized BackgroundTrees buildTreesInBackground(java.util.concurrent.Executor executor, int tasks) {
+    public synchronized BackgroundBuild buildTreesInBackground(java.util.concurrent.Executor executor, int tasks) {
         if (tasks < 1) throw new IllegalArgumentException("tasks must be at least 1: " + tasks);
         if (backgroundStarted) throw new IllegalStateException("trees are already built in the background");
         backgroundStarted = true;
-        BackgroundTrees bg = new BackgroundTrees(this, lazyTrees, terminals, maxTokenBytes);
+        BackgroundTrees bg = new BackgroundTrees(internals, lazyTrees, maxTokenBytes);
         if (lazyTrees == null) {
             bg.start(Runnable::run, 1); // nothing to build: done at once
             return bg;
@@ -251,21 +217,15 @@ public final class Artifact {
         return bg;
     }
 
-    /** Fully stored: index of the state's tree among the distinct trees. Otherwise: the state whose tree it uses. */
-    public int treeIndexOfState(int scannerState) {
-        scannerState = canonicalState(scannerState);
-        return lazyTrees == null ? treeOfState[scannerState] : scannerState;
-    }
-
     /**
      * The scanner state whose tree this state uses: itself, except in a counted terminal far
      * from its maximum, where every count shares the loop automaton's tree (see {@link CountedLoop}).
      */
-    public int canonicalState(int scannerState) {
-        int t = stateTerminal[scannerState];
+    int canonicalState(int scannerState) {
+        int t = scanner.terminalOf(scannerState);
         if (t < 0) return scannerState;
         CountedLoop counted = terminals[t].counted();
-        return counted == null ? scannerState : stateOffset[t] + counted.canonical(stateLocal[scannerState], maxTokenBytes);
+        return counted == null ? scannerState : scanner.offset(t) + counted.canonical(scanner.localOf(scannerState), maxTokenBytes);
     }
 
     /** One builder per artifact (it caches per-terminal tables), made by the first build. */
@@ -275,32 +235,65 @@ public final class Artifact {
         }
         return lazyBuilder;
     }
-    public int stateOffset(int terminal) { return stateOffset[terminal]; }
-    /** Terminal of a scanner state, or -1 for {@link #BETWEEN}. */
-    public int stateTerminal(int scannerState) { return stateTerminal[scannerState]; }
-    public int stateLocal(int scannerState) { return stateLocal[scannerState]; }
-    public EarleyParser parser() { return parser; }
-
-    /** Display name of a scanner state: {@code between} or {@code TERMINAL:s}. */
-    public String stateName(int scannerState) {
-        if (scannerState == BETWEEN) return "between";
-        return terminals[stateTerminal[scannerState]].name() + ":" + stateLocal[scannerState];
-    }
-
-    public synchronized void backgroundFinished(BackgroundTrees bg) {
-        if (background == bg) background = null;
-    }
 
     /** Tests: called after each lazy tree build. */
     private volatile Runnable onLazyBuild;
 
-    void onLazyBuild(Runnable hook) { onLazyBuild = hook; }
+    /** The internals, for {@link RuntimeAccess}. */
+    private final class Internals implements ArtifactInternals {
+        @Override public ScannerStates scanner() { return scanner; }
+        @Override public EarleyParser parser() { return parser; }
+        @Override public ParserGrammar grammar() { return grammar; }
+        @Override public Terminal[] terminals() { return terminals; }
+        @Override public int terminalCount() { return terminals.length; }
+        @Override public Terminal terminal(int t) { return terminals[t]; }
+        @Override public BitSet[] follow() { return follow; }
+        @Override public BitSet first() { return (BitSet) first.clone(); }
+        @Override public int scannerStateCount() { return scanner.count(); }
+        @Override public int stateOffset(int terminal) { return scanner.offset(terminal); }
+        @Override public int stateTerminal(int scannerState) { return scanner.terminalOf(scannerState); }
+        @Override public int stateLocal(int scannerState) { return scanner.localOf(scannerState); }
+        @Override public String stateName(int scannerState) { return scanner.name(scannerState); }
+        @Override public int canonicalState(int scannerState) { return Artifact.this.canonicalState(scannerState); }
+        @Override public TokenTree[] storedTrees() { return trees; }
+        @Override public int[] storedTreeIndex() { return treeOfState; }
+        @Override public boolean isStored(int scannerState) { return treeOfState[scannerState] >= 0; }
+        @Override public int storedTreeStates() {
+            int n = 0;
+            for (int tree : treeOfState) if (tree >= 0) n++;
+            return n;
+        }
+        @Override public int treeCount() { return lazyTrees == null ? trees.length : lazyTrees.length(); }
+        @Override public TokenTree tree(int index) {
+            if (lazyTrees == null) return trees[index];
+            return treeOfState[index] >= 0 ? trees[treeOfState[index]] : lazyTrees.ifBuilt(index);
+        }
+        @Override public TokenTree treeOfState(int scannerState) { return Artifact.this.treeOfState(scannerState); }
+        @Override public int treeIndexOfState(int scannerState) {
+            scannerState = Artifact.this.canonicalState(scannerState);
+            return lazyTrees == null ? treeOfState[scannerState] : scannerState;
+        }
+        @Override public void backgroundFinished(BackgroundTrees bg) {
+            synchronized (Artifact.this) {
+                if (background == bg) background = null;
+            }
+        }
+        @Override public void onLazyBuild(Runnable hook) { onLazyBuild = hook; }
+    }
 
-    /** True when the scanner state's tree is stored in the artifact (not built lazily). */
-    public boolean isStored(int scannerState) { return treeOfState[scannerState] >= 0; }
-
-    public int[] treeOfStateArray() { return treeOfState; }
-    public BitSet[] followArray() { return follow; }
-    public Terminal[] terminalsArray() { return terminals; }
-    public TokenTree[] treesArray() { return trees; }
+    /** The shared secrets of this package's API classes (see {@link RuntimeAccess}). */
+    private static final class Access extends RuntimeAccess {
+        @Override public Artifact newArtifact(ArtifactInfo info, Vocabulary vocabulary, Terminal[] terminals, ParserGrammar grammar,
+                                              BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState) {
+            return new Artifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState);
+        }
+        @Override public ArtifactInternals internals(Artifact artifact) { return artifact.internals; }
+        @Override public Configurations configurations(Matcher matcher) { return matcher.configurations(); }
+        @Override public Configurations advance(Matcher matcher, Configurations start, byte[] bytes) { return matcher.advance(start, bytes); }
+        @Override public boolean expectsTokenTerminal(Matcher matcher) { return matcher.expectsTokenTerminal(); }
+        @Override public void collectParserStates(Matcher matcher, java.util.List<EarleyState> out) { matcher.collectParserStates(out); }
+        @Override public int[][] liveConfigurations(Matcher matcher) { return matcher.liveConfigurations(); }
+        @Override public byte[] sectionBlob(Vocabulary vocabulary) { return vocabulary.sectionBlob; }
+        @Override public void setSectionBlob(Vocabulary vocabulary, byte[] blob) { vocabulary.sectionBlob = blob; }
+    }
 }

@@ -38,6 +38,7 @@ public final class Matcher {
 
     private final Artifact artifact;
     private final EarleyParser parser;
+    private final ScannerStates scanner;
     private final int lookahead;
     /** This request's stop tokens (sorted): they end the output where it is a sentence. */
     private final int[] stopIds;
@@ -52,6 +53,7 @@ public final class Matcher {
         if (lookahead < 0) throw new IllegalArgumentException("lookahead must be >= 0");
         this.artifact = artifact;
         this.parser = artifact.parser;
+        this.scanner = artifact.scanner;
         this.lookahead = lookahead;
         int[] stops = java.util.Arrays.stream(stopTokens).sorted().distinct().toArray();
         for (int id : stops) {
@@ -66,6 +68,7 @@ public final class Matcher {
     private Matcher(Matcher other) {
         this.artifact = other.artifact;
         this.parser = other.parser;
+        this.scanner = other.scanner;
         this.lookahead = other.lookahead;
         this.stopIds = other.stopIds;
         this.history = other.history;
@@ -171,8 +174,8 @@ public final class Matcher {
      */
     private EarleyState atBoundary(EarleyState p, int q) {
         if (q == Artifact.BETWEEN) return p;
-        int t = artifact.stateTerminal(q);
-        if (!artifact.terminal(t).isAccepting(artifact.stateLocal(q))) return null;
+        int t = scanner.terminalOf(q);
+        if (!scanner.terminal(t).isAccepting(scanner.localOf(q))) return null;
         EarleyState p2 = parser.scan(p, t);
         return p2 == parser.dead ? null : p2;
     }
@@ -184,7 +187,7 @@ public final class Matcher {
             EarleyState p = atBoundary(c.parsers[i], c.scanStates[i]);
             if (p == null) continue;
             for (int t : artifact.tokenTerminals) {
-                TokenMatch m = artifact.terminal(t).tokens();
+                TokenMatch m = scanner.terminal(t).tokens();
                 if (!p.expects(t) || !m.matches(id) || (stop && m.negated())) continue;
                 EarleyState p2 = parser.scan(p, t);
                 if (p2 == parser.dead) continue;
@@ -215,7 +218,7 @@ public final class Matcher {
                 if (!p.expects(t)) continue;
                 int[] negated = artifact.tokenTerminalMasks[k];
                 if (negated == null) {
-                    for (int id : artifact.terminal(t).tokens().ids()) mask[base + (id >>> 5)] |= 1 << id;
+                    for (int id : scanner.terminal(t).tokens().ids()) mask[base + (id >>> 5)] |= 1 << id;
                 } else if (k >= 64 || (orNegated & (1L << k)) == 0) {
                     orNegated |= k < 64 ? 1L << k : 0;
                     for (int w = 0; w < negated.length; w++) mask[base + w] |= negated[w];
@@ -243,7 +246,7 @@ public final class Matcher {
             EarleyState p = atBoundary(c.parsers[i], c.scanStates[i]);
             if (p == null) continue;
             for (int t : artifact.tokenTerminals) {
-                TokenMatch m = artifact.terminal(t).tokens();
+                TokenMatch m = scanner.terminal(t).tokens();
                 if (!m.negated() && p.expects(t) && m.matches(id)) return true;
             }
         }
@@ -394,8 +397,8 @@ public final class Matcher {
             if (tree.copies == null) {
                 walk(tree, 0, c.parsers[i], 0, 0, Integer.MAX_VALUE, mask, base);
             } else {
-                CountedLoop counted = artifact.terminal(artifact.stateTerminal(c.scanStates[i])).counted();
-                int local = artifact.stateLocal(c.scanStates[i]);
+                CountedLoop counted = scanner.terminal(scanner.terminalOf(c.scanStates[i])).counted();
+                int local = scanner.localOf(c.scanStates[i]);
                 walk(tree, 0, c.parsers[i], 0, counted.needed(local), counted.remaining(local), mask, base);
             }
             if (tree.dynamicTokens.length > 0) {
@@ -576,12 +579,12 @@ public final class Matcher {
         if (k == bytes.length) return true;
         int b = bytes[k] & 0xFF;
         if (q == Artifact.BETWEEN) return startsAndSurvives(p, b, bytes, k, search);
-        int t = artifact.stateTerminal(q);
-        Terminal terminal = artifact.terminal(t);
-        int s = artifact.stateLocal(q);
+        int t = scanner.terminalOf(q);
+        Terminal terminal = scanner.terminal(t);
+        int s = scanner.localOf(q);
         int s2 = terminal.step(s, b);
         if (s2 >= 0) {
-            int q2 = artifact.stateOffset(t) + s2;
+            int q2 = scanner.offset(t) + s2;
             if (search.seen[k + 1].addIfAbsent(p, q2) && survives(p, q2, bytes, k + 1, search)) return true;
         }
         if (terminal.isAccepting(s)) {
@@ -593,11 +596,11 @@ public final class Matcher {
 
     /** Whether a terminal that p expects, started by byte b = bytes[k], survives the rest. */
     private boolean startsAndSurvives(EarleyState p, int b, byte[] bytes, int k, DepthFirst search) {
-        long[] starters = artifact.startersBitsByByte[b], expected = p.expected;
+        long[] starters = scanner.startersBits(b), expected = p.expected;
         for (int w = 0; w < starters.length; w++) {
             for (long x = starters[w] & expected[w]; x != 0; x &= x - 1) {
                 int t = (w << 6) + Long.numberOfTrailingZeros(x);
-                int q2 = artifact.stateOffset(t) + artifact.terminal(t).startStep(b);
+                int q2 = scanner.offset(t) + scanner.terminal(t).startStep(b);
                 if (search.seen[k + 1].addIfAbsent(p, q2) && survives(p, q2, bytes, k + 1, search)) return true;
             }
         }
@@ -647,8 +650,8 @@ public final class Matcher {
             if (q == Artifact.BETWEEN) {
                 if (p.accepting) return true;
             } else {
-                int t = artifact.stateTerminal(q);
-                if (artifact.terminal(t).isAccepting(artifact.stateLocal(q)) && parser.scan(p, t).accepting) return true;
+                int t = scanner.terminalOf(q);
+                if (scanner.terminal(t).isAccepting(scanner.localOf(q)) && parser.scan(p, t).accepting) return true;
             }
         }
         return false;
@@ -684,11 +687,11 @@ public final class Matcher {
             startTerminal(p, b, out);
             return;
         }
-        int t = artifact.stateTerminal(q);
-        Terminal terminal = artifact.terminal(t);
-        int s = artifact.stateLocal(q);
+        int t = scanner.terminalOf(q);
+        Terminal terminal = scanner.terminal(t);
+        int s = scanner.localOf(q);
         int s2 = terminal.step(s, b);
-        if (s2 >= 0) out.add(p, artifact.stateOffset(t) + s2);
+        if (s2 >= 0) out.add(p, scanner.offset(t) + s2);
         if (terminal.isAccepting(s)) {
             EarleyState p2 = parser.scan(p, t);
             if (p2 != parser.dead) startTerminal(p2, b, crossed);
@@ -696,17 +699,17 @@ public final class Matcher {
     }
 
     private void startTerminal(EarleyState p, int b, Configurations.Builder out) {
-        long[] starters = artifact.startersBitsByByte[b], expected = p.expected;
+        long[] starters = scanner.startersBits(b), expected = p.expected;
         for (int w = 0; w < starters.length; w++) {
             for (long x = starters[w] & expected[w]; x != 0; x &= x - 1) {
                 int t = (w << 6) + Long.numberOfTrailingZeros(x);
-                out.add(p, artifact.stateOffset(t) + artifact.terminal(t).startStep(b));
+                out.add(p, scanner.offset(t) + scanner.terminal(t).startStep(b));
             }
         }
     }
 
     /** The parser states of every history node (for {@link MatcherStats#reachableParserStates}). */
-    public void collectParserStates(java.util.List<EarleyState> out) {
+    void collectParserStates(java.util.List<EarleyState> out) {
         for (History h = history; h != null; h = h.previous) out.addAll(java.util.Arrays.asList(h.configs.parsers));
     }
 
@@ -778,11 +781,11 @@ public final class Matcher {
         return out.toByteArray();
     }
 
-    /** The live configurations (for {@link TokenTrace}). */
-    public Configurations configurations() { return history.configs; }
+    /** The live configurations (for {@link TokenTrace} and speculation contexts, through {@link RuntimeAccess}). */
+    Configurations configurations() { return history.configs; }
 
     /** Live configurations, for inspection: pairs {scannerState, parserItemCount}. */
-    public int[][] liveConfigurations() {
+    int[][] liveConfigurations() {
         Configurations c = history.configs;
         int[][] out = new int[c.size()][];
         for (int i = 0; i < c.size(); i++) out[i] = new int[] {c.scanStates[i], c.parsers[i].itemCount()};
@@ -800,7 +803,4 @@ public final class Matcher {
      * {@link #fillNextTokenBitmask(int[], int)} to resample.
      */
     public boolean tryAcceptToken(int tokenId) { return acceptToken(tokenId); }
-
-    /** The live configurations (for speculation contexts; not part of the public API). */
-    public Configurations currentConfigurations() { return history.configs; }
 }

@@ -211,12 +211,12 @@ public final class SpeculationPriors {
             sb.append("vocab=").append(a.vocabulary().fingerprint()).append('\n');
             sb.append("source=").append(a.info().sourceSha256()).append(' ').append(a.info().sourceFormat()).append('\n');
             sb.append("options=").append(new TreeMap<>(a.info().options())).append('\n');
-            sb.append("states=").append(a.scannerStateCount()).append('\n');
-            for (int t = 0; t < a.terminalCount(); t++) {
-                sb.append("t ").append(a.terminal(t).name()).append(' ').append(a.terminal(t).dfa().stateCount())
-                        .append(a.terminal(t).ignored() ? " i" : "").append('\n');
+            ArtifactInternals ai = RuntimeAccess.of(a);
+            sb.append("states=").append(ai.scannerStateCount()).append('\n');
+            for (Terminal t : ai.terminals()) {
+                sb.append("t ").append(t.name()).append(' ').append(t.dfa().stateCount()).append(t.ignored() ? " i" : "").append('\n');
             }
-            ParserGrammar g = a.grammar();
+            ParserGrammar g = ai.grammar();
             sb.append("nt=").append(g.nonterminalCount()).append(" start=").append(g.start()).append('\n');
             md.update(sb.toString().getBytes(StandardCharsets.UTF_8));
             for (int p = 0; p < g.productionCount(); p++) {

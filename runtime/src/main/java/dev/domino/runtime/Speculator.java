@@ -51,9 +51,9 @@ public final class Speculator {
             int c = Arrays.compareUnsigned(v.bytes(a), v.bytes(b));
             return c != 0 ? c : Integer.compare(a, b);
         });
-        firstBytes = new long[artifact.terminalCount()][4];
-        for (int t = 0; t < artifact.terminalCount(); t++) {
-            ByteDfa dfa = artifact.terminal(t).dfa();
+        firstBytes = new long[artifact.scanner.terminals().length][4];
+        for (int t = 0; t < artifact.scanner.terminals().length; t++) {
+            ByteDfa dfa = artifact.scanner.terminal(t).dfa();
             for (int b = 0; b < 256; b++) if (dfa.step(dfa.start(), b) >= 0) firstBytes[t][b >>> 6] |= 1L << b;
         }
         sortedIds = new int[n];
@@ -148,7 +148,7 @@ public final class Speculator {
             }
             if (found[1] >= 2) return -1;
         }
-        Configurations c = matcher.currentConfigurations();
+        Configurations c = matcher.configurations();
         long[] first = viableFirstBytes(c);
         // depth 0 by hand: only bytes that can start the continuation are stepped
         for (int w = 0; w < 4 && found[1] < 2; w++) {
@@ -176,9 +176,9 @@ public final class Speculator {
             if (q == Artifact.BETWEEN) {
                 startBytes(p, bits);
             } else {
-                int t = artifact.stateTerminal(q);
-                Terminal dfa = artifact.terminal(t);
-                int s = artifact.stateLocal(q);
+                int t = artifact.scanner.terminalOf(q);
+                Terminal dfa = artifact.scanner.terminal(t);
+                int s = artifact.scanner.localOf(q);
                 for (int b = 0; b < 256; b++) if (dfa.step(s, b) >= 0) bits[b >>> 6] |= 1L << b;
                 if (dfa.isAccepting(s)) {
                     EarleyState p2 = parser.scan(p, t);
@@ -190,7 +190,7 @@ public final class Speculator {
     }
 
     private void startBytes(EarleyState p, long[] bits) {
-        for (int t = 0; t < artifact.terminalCount(); t++) {
+        for (int t = 0; t < artifact.scanner.terminals().length; t++) {
             if (p.expects(t)) {
                 long[] f = firstBytes[t];
                 for (int w = 0; w < 4; w++) bits[w] |= f[w];

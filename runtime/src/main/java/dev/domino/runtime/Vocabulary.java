@@ -23,7 +23,7 @@ public final class Vocabulary {
     private final BitSet special;
     private final int[] eosIds;
     /** This vocabulary's encoded artifact section, once written or read (see {@link VocabularySection}). */
-    public volatile byte[] sectionBlob;
+    volatile byte[] sectionBlob;
     private volatile String fingerprint; // computed on first use: loading stays cheap
 
     /**

@@ -20,7 +20,8 @@ import dev.domino.runtime.internal.*;
 public record ArtifactStats(int terminals, int scannerStates, int trees, long treeNodes, long tokenEntries,
                             int tokenSets, long dynamicTokens, int productions) {
 
-    public static ArtifactStats of(Artifact a) {
+    public static ArtifactStats of(Artifact artifact) {
+        ArtifactInternals a = RuntimeAccess.of(artifact);
         long nodes = 0, entries = 0, dynamic = 0;
         int trees = 0;
         java.util.Set<TokenSet> sets = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());

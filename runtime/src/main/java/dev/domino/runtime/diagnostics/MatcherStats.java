@@ -55,8 +55,8 @@ public final class MatcherStats {
      */
     public static long reachableParserStates(Artifact artifact, Iterable<Matcher> live) {
         java.util.List<EarleyState> roots = new java.util.ArrayList<>();
-        for (Matcher m : live) m.collectParserStates(roots);
-        return artifact.parser.reachableStates(roots);
+        for (Matcher m : live) RuntimeAccess.get().collectParserStates(m, roots);
+        return RuntimeAccess.of(artifact).parser().reachableStates(roots);
     }
 
     /** The counters so far. */

@@ -63,13 +63,12 @@ public final class TokenTrace {
 
     /** Explains token {@code id} at the matcher's current position (EOS and special tokens included). */
     public static Result explainToken(Matcher matcher, int id) {
-        Artifact a = matcher.artifact();
-        Vocabulary v = a.vocabulary();
+        Vocabulary v = matcher.artifact().vocabulary();
         if (id < 0 || id >= v.size()) throw new IllegalArgumentException("token id " + id + " outside the vocabulary (size " + v.size() + ")");
         if (matcher.isTerminated()) return new Result(false, List.of(), 0, "the output is already terminated (EOS accepted)", 0);
-        if (matcher.isStopToken(id) && matcher.isAccepting()) return new Result(true, List.of(), -1, null, matcher.configurations().size());
+        if (matcher.isStopToken(id) && matcher.isAccepting()) return new Result(true, List.of(), -1, null, RuntimeAccess.get().configurations(matcher).size());
         if (v.isSpecial(id) || matcher.isStopToken(id)) {
-            if (matcher.isAllowed(id)) return new Result(true, List.of(), -1, null, matcher.configurations().size()); // a token reference
+            if (matcher.isAllowed(id)) return new Result(true, List.of(), -1, null, RuntimeAccess.get().configurations(matcher).size()); // a token reference
             return new Result(false, List.of(), 0, matcher.isStopToken(id) ? "EOS is only allowed after a complete sentence"
                     : "special token: never matches grammar text, and no token reference allows it here", 0);
         }
@@ -79,12 +78,12 @@ public final class TokenTrace {
 
     /** Explains raw bytes at the matcher's current position. */
     public static Result explainBytes(Matcher matcher, byte[] bytes) {
-        Artifact a = matcher.artifact();
-        Configurations start = matcher.configurations();
+        ArtifactInternals a = RuntimeAccess.of(matcher.artifact());
+        Configurations start = RuntimeAccess.get().configurations(matcher);
         Map<Conf, List<List<Seg>>> cur = new LinkedHashMap<>();
         for (int i = 0; i < start.size(); i++) {
             int q = start.scanStates[i];
-            List<Seg> path = q == Artifact.BETWEEN ? List.of() : List.of(new Seg(a.stateTerminal(q), 0, -1, true));
+            List<Seg> path = q == ScannerStates.BETWEEN ? List.of() : List.of(new Seg(a.stateTerminal(q), 0, -1, true));
             add(cur, new Conf(start.parsers[i], q), path);
         }
         if (cur.isEmpty()) return new Result(false, List.of(), 0, "no live configuration (the output is not viable)", 0);
@@ -117,9 +116,9 @@ public final class TokenTrace {
         if (paths.size() < MAX_TRACES) paths.add(path);
     }
 
-    private static void step(Artifact a, Conf c, List<List<Seg>> paths, int b, int i, Map<Conf, List<List<Seg>>> out) {
-        EarleyParser parser = a.parser;
-        if (c.scanState == Artifact.BETWEEN) {
+    private static void step(ArtifactInternals a, Conf c, List<List<Seg>> paths, int b, int i, Map<Conf, List<List<Seg>>> out) {
+        EarleyParser parser = a.parser();
+        if (c.scanState == ScannerStates.BETWEEN) {
             startTerminal(a, c.parser, b, i, paths, out);
             return;
         }
@@ -143,8 +142,8 @@ public final class TokenTrace {
         }
     }
 
-    private static void startTerminal(Artifact a, EarleyState p, int b, int i, List<List<Seg>> paths, Map<Conf, List<List<Seg>>> out) {
-        for (int t : a.terminalsByFirstByte[b]) {
+    private static void startTerminal(ArtifactInternals a, EarleyState p, int b, int i, List<List<Seg>> paths, Map<Conf, List<List<Seg>>> out) {
+        for (int t : a.scanner().starters(b)) {
             if (!p.expects(t)) continue;
             Terminal dfa = a.terminal(t);
             Conf c = new Conf(p, a.stateOffset(t) + dfa.step(dfa.start(), b));
@@ -156,7 +155,7 @@ public final class TokenTrace {
         }
     }
 
-    private static List<Segment> finish(Artifact a, List<Seg> path, int length) {
+    private static List<Segment> finish(ArtifactInternals a, List<Seg> path, int length) {
         List<Segment> out = new ArrayList<>(path.size());
         for (Seg s : path) {
             boolean open = s.to < 0;
@@ -168,12 +167,12 @@ public final class TokenTrace {
 
     // ------------------------------------------------------------------ reasons
 
-    private static String reason(Artifact a, Set<Conf> confs, int b, int i) {
+    private static String reason(ArtifactInternals a, Set<Conf> confs, int b, int i) {
         String byteText = "byte '" + Vocabulary.displayBytes(new byte[] {(byte) b}) + "'";
         Set<String> reasons = new LinkedHashSet<>();
         for (Conf c : confs) {
             if (reasons.size() >= 4) break;
-            if (c.scanState == Artifact.BETWEEN) {
+            if (c.scanState == ScannerStates.BETWEEN) {
                 reasons.add(noStarter(a, c.parser, byteText));
                 continue;
             }
@@ -185,8 +184,8 @@ public final class TokenTrace {
             if (!dfa.isAccepting(s)) {
                 r.append(", and ").append(name).append(" cannot end here (incomplete)");
             } else {
-                EarleyState p2 = a.parser.scan(c.parser, t);
-                if (p2 == a.parser.dead) r.append(", and the parser does not accept ").append(name).append(" here");
+                EarleyState p2 = a.parser().scan(c.parser, t);
+                if (p2 == a.parser().dead) r.append(", and the parser does not accept ").append(name).append(" here");
                 else r.append("; after ").append(name).append(" ends, ").append(noStarter(a, p2, byteText));
             }
             reasons.add(r.toString());
@@ -195,14 +194,14 @@ public final class TokenTrace {
         return where + ": " + String.join("; or ", reasons);
     }
 
-    private static String noStarter(Artifact a, EarleyState p, String byteText) {
+    private static String noStarter(ArtifactInternals a, EarleyState p, String byteText) {
         List<String> expected = expectedNames(a, p);
         if (expected.isEmpty()) return "the parser expects no further terminal (the sentence is complete)";
         return "no terminal the parser expects (expected: " + String.join(", ", expected) + ") can start with " + byteText;
     }
 
     /** Names of the terminals a parser state can scan next (ignored terminals left out), capped at 12. */
-    public static List<String> expectedNames(Artifact a, EarleyState p) {
+    private static List<String> expectedNames(ArtifactInternals a, EarleyState p) {
         List<String> names = new ArrayList<>();
         for (int t = 0; t < a.terminalCount(); t++) {
             if (p.expects(t) && !a.terminal(t).ignored()) {
@@ -220,11 +219,11 @@ public final class TokenTrace {
      */
     public static List<String> expectedNames(Matcher m) {
         Set<String> names = new LinkedHashSet<>();
-        Configurations c = m.configurations();
-        Artifact a = m.artifact();
+        Configurations c = RuntimeAccess.get().configurations(m);
+        ArtifactInternals a = RuntimeAccess.of(m.artifact());
         for (int i = 0; i < c.size(); i++) {
             int q = c.scanStates[i];
-            if (q == Artifact.BETWEEN) {
+            if (q == ScannerStates.BETWEEN) {
                 names.addAll(expectedNames(a, c.parsers[i]));
                 if (c.parsers[i].isAccepting()) names.add("EOS");
                 continue;
@@ -235,8 +234,8 @@ public final class TokenTrace {
             for (int b = 0; b < 256 && !canContinue; b++) canContinue = dfa.step(a.stateLocal(q), b) >= 0;
             if (canContinue) names.add(a.terminal(t).name() + " (continued)");
             if (dfa.isAccepting(a.stateLocal(q))) {
-                EarleyState after = a.parser.scan(c.parsers[i], t);
-                if (after != a.parser.dead) {
+                EarleyState after = a.parser().scan(c.parsers[i], t);
+                if (after != a.parser().dead) {
                     names.addAll(expectedNames(a, after));
                     if (after.isAccepting()) names.add("EOS");
                 }

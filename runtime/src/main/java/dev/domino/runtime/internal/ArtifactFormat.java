@@ -165,9 +165,10 @@ public final class ArtifactFormat {
             sectionStart = out.total();
         }
 
-        @Override public void write(Kryo kryo, Output out, Artifact a) {
+        @Override public void write(Kryo kryo, Output out, Artifact artifact) {
+            ArtifactInternals a = RuntimeAccess.of(artifact);
             mark(out, "info");
-            ArtifactInfo info = a.info();
+            ArtifactInfo info = artifact.info();
             out.writeString(info.sourceName());
             out.writeString(info.sourceFormat());
             out.writeString(info.sourceSha256());
@@ -181,11 +182,11 @@ public final class ArtifactFormat {
             out.writeVarInt(info.dynamicCap(), true);
 
             mark(out, "vocabulary");
-            VocabularySection.write(out, a.vocabulary());
+            VocabularySection.write(out, artifact.vocabulary());
 
             mark(out, "terminals");
             out.writeVarInt(a.terminalCount(), true);
-            for (Terminal t : a.terminalsArray()) {
+            for (Terminal t : a.terminals()) {
                 out.writeString(t.name());
                 out.writeString(t.description());
                 out.writeBoolean(t.ignored());
@@ -226,13 +227,13 @@ public final class ArtifactFormat {
             }
 
             mark(out, "follow_sets");
-            for (BitSet f : a.followArray()) writeLongs(out, f.toLongArray());
+            for (BitSet f : a.follow()) writeLongs(out, f.toLongArray());
             writeLongs(out, a.first().toLongArray());
 
             mark(out, "token_sets");
             // one pool for all trees: shared sets are written once
             Map<TokenSet, Integer> pool = new LinkedHashMap<>();
-            for (TokenTree t : a.treesArray()) {
+            for (TokenTree t : a.storedTrees()) {
                 for (int k = 0; k < t.groupCount(); k++) pool.putIfAbsent(t.groupTokens(k), pool.size());
             }
             out.writeVarInt(pool.size(), true);
@@ -243,8 +244,8 @@ public final class ArtifactFormat {
             }
 
             mark(out, "trees");
-            out.writeVarInt(a.treesArray().length, true);
-            for (TokenTree t : a.treesArray()) {
+            out.writeVarInt(a.storedTrees().length, true);
+            for (TokenTree t : a.storedTrees()) {
                 int[] globalSets = new int[t.groupCount()];
                 for (int k = 0; k < globalSets.length; k++) globalSets[k] = pool.get(t.groupTokens(k));
                 writeInts(out, t.edgeStart);
@@ -261,7 +262,7 @@ public final class ArtifactFormat {
                 if (copies != null) for (int[] k : copies) writeInts(out, k);
             }
             mark(out, "tree_index");
-            writeInts(out, a.treeOfStateArray());
+            writeInts(out, a.storedTreeIndex());
         }
 
         @Override public Artifact read(Kryo kryo, Input in, Class<? extends Artifact> type) {
@@ -363,7 +364,7 @@ public final class ArtifactFormat {
                 }
             }
             int[] treeOfState = readInts(in);
-            return new Artifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState);
+            return RuntimeAccess.get().newArtifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState);
         }
     }
 

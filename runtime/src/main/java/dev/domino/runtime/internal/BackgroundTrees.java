@@ -21,11 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Builds recurse once per byte of a token: the executor's threads need an ordinary stack (the
  * JVM's default of 512 KB–1 MB is plenty for vocabularies with tokens of up to a few hundred bytes).
  */
-public final class BackgroundTrees {
+public final class BackgroundTrees implements BackgroundBuild {
     /** Hinted neighbourhoods are cut at this many states: decoding moves on before they are all built. */
     private static final int NEAR_STATES = 256;
 
-    private final Artifact artifact;
+    private final ArtifactInternals artifact;
     private final LazyTrees lazy;
     /** Global scanner states in build order. */
     private final int[] order;
@@ -42,15 +42,15 @@ public final class BackgroundTrees {
     private int[] near = new int[0];
     private int nextNear;
 
-    public BackgroundTrees(Artifact artifact, LazyTrees lazy, Terminal[] terminals, int maxTokenBytes) {
+    public BackgroundTrees(ArtifactInternals artifact, LazyTrees lazy, int maxTokenBytes) {
         this.artifact = artifact;
         this.lazy = lazy;
         if (lazy == null) {
             order = new int[0];
             return;
         }
-        List<int[]> states = TreeOrder.treeStates(terminals, maxTokenBytes);
-        int[] byIndex = TreeOrder.buildOrder(terminals, states);
+        List<int[]> states = TreeOrder.treeStates(artifact.terminals(), maxTokenBytes);
+        int[] byIndex = TreeOrder.buildOrder(artifact.terminals(), states);
         int[] o = new int[byIndex.length];
         int n = 0;
         for (int q : byIndex) if (!artifact.isStored(states.get(q)[2])) o[n++] = states.get(q)[2];
@@ -130,14 +130,11 @@ public final class BackgroundTrees {
         return r;
     }
 
-    /** Stops the tasks after the trees they are building (masks still build what they need). */
-    public void cancel() { cancelled = true; }
+    @Override public void cancel() { cancelled = true; }
 
-    /** True once every task has finished (all trees built or claimed, or cancelled). */
-    public boolean isDone() { return done.isDone(); }
+    @Override public boolean isDone() { return done.isDone(); }
 
-    /** Waits until {@link #isDone}; false on time-out. */
-    public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
+    @Override public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
         try {
             done.get(timeout, unit);
             return true;
@@ -148,6 +145,5 @@ public final class BackgroundTrees {
         }
     }
 
-    /** Trees the tasks built so far. */
-    public int builtTrees() { return built.get(); }
+    @Override public int builtTrees() { return built.get(); }
 }

@@ -27,11 +27,11 @@ public final class SpeculationContext {
     /** The context key of the matcher's current state (0 after EOS). */
     public static long of(Matcher matcher) {
         if (matcher.isTerminated()) return 0;
-        return of(matcher.artifact(), matcher.currentConfigurations());
+        return of(matcher.artifact(), RuntimeAccess.get().configurations(matcher));
     }
 
     public static long of(Artifact artifact, Configurations c) {
-        int[] ruleNext = artifact.grammar().ruleNext;
+        int[] ruleNext = RuntimeAccess.of(artifact).grammar().ruleNext;
         long[] pairs = new long[c.size()];
         for (int i = 0; i < c.size(); i++) {
             long h = 0x9E3779B97F4A7C15L;
@@ -62,11 +62,12 @@ public final class SpeculationContext {
     /** Human-readable α of the matcher's state, for diagnostics: scanner state names. */
     public static String describe(Matcher matcher) {
         if (matcher.isTerminated()) return "terminated";
-        Configurations c = matcher.currentConfigurations();
+        Configurations c = RuntimeAccess.get().configurations(matcher);
+        ArtifactInternals a = RuntimeAccess.of(matcher.artifact());
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < c.size(); i++) {
             if (i > 0) sb.append(' ');
-            sb.append(matcher.artifact().stateName(c.scanStates[i]));
+            sb.append(a.stateName(c.scanStates[i]));
         }
         return sb.toString();
     }

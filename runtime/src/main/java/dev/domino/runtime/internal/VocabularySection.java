@@ -43,7 +43,7 @@ public final class VocabularySection {
         WeakReference<Vocabulary> ref = key == null ? null : KNOWN.get(key);
         Vocabulary known = ref == null ? null : ref.get();
         if (known != null) {
-            byte[] blob = known.sectionBlob;
+            byte[] blob = RuntimeAccess.get().sectionBlob(known);
             if (blob != null && blob.length == n && Arrays.equals(buffer, pos, pos + n, blob, 0, n)) {
                 in.setPosition(pos + n);
                 return known;
@@ -51,7 +51,7 @@ public final class VocabularySection {
         }
         byte[] blob = in.readBytes(n);
         Vocabulary v = decode(blob);
-        v.sectionBlob = blob;
+        RuntimeAccess.get().setSectionBlob(v, blob);
         KNOWN.put(keyOf(blob, 0, n), new WeakReference<>(v)); // decode read the same two strings: not null
         return v;
     }
@@ -73,10 +73,10 @@ public final class VocabularySection {
     public static int knownCount() { return KNOWN.size(); }
 
     private static byte[] blobOf(Vocabulary v) {
-        byte[] blob = v.sectionBlob;
+        byte[] blob = RuntimeAccess.get().sectionBlob(v);
         if (blob != null) return blob;
         blob = encode(v);
-        v.sectionBlob = blob;
+        RuntimeAccess.get().setSectionBlob(v, blob);
         KNOWN.compute(keyOf(blob, 0, blob.length), (k, old) -> old == null || old.get() == null ? new WeakReference<>(v) : old);
         return blob;
     }

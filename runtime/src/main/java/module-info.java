@@ -5,7 +5,10 @@
  * {@code Matcher}, {@code BatchMasks}, {@code Vocabulary}, {@code Speculator}, {@code SpeculationPriors},
  * {@code RuntimeCaches}, the exceptions and info records); {@code dev.domino.runtime.diagnostics} explains
  * masks and counts their work. {@code dev.domino.runtime.internal} (the parser, trees, artifact format,
- * tree builder) is exported only to the compiler and the CLI: no compatibility promise.
+ * tree builder, the byte-stepping kernel) is exported only to the compiler, CLI, bench and jlama: no
+ * compatibility promise. The API classes keep their internals package-private and hand them to those
+ * modules through {@code RuntimeAccess} (the JDK's "shared secrets" pattern), so the exported
+ * packages show no internal type (checked by {@code PublicApiTest}).
  */
 module dev.domino.runtime {
     requires com.esotericsoftware.kryo;

@@ -543,18 +543,21 @@ public final class Matcher {
         }
     }
 
-    /** Per-thread scratch of the depth-first search: per depth, the configurations seen. */
+    /** Per-thread scratch of the depth-first search: per depth, the configurations seen and a byte-step cursor. */
     private static final class DepthFirst {
         Configurations.Builder[] seen = new Configurations.Builder[0];
+        ByteStep[] steps = new ByteStep[0];
         /** Most bytes some configuration survived in the last search. */
         int deepest;
 
-        void reset(int depths) {
+        void reset(int depths, ScannerStates scanner, EarleyParser parser) {
             if (seen.length < depths) {
                 int old = seen.length;
                 seen = java.util.Arrays.copyOf(seen, depths);
                 for (int d = old; d < depths; d++) seen[d] = new Configurations.Builder();
+                steps = java.util.Arrays.copyOf(steps, depths);
             }
+            if (steps[0] != null && !steps[0].isFor(scanner, parser)) java.util.Arrays.fill(steps, null); // another artifact
             // the last search filled depths 0..deepest + 1 at most
             for (int d = 0, end = Math.min(seen.length, deepest + 2); d < end; d++) seen[d].clear();
             deepest = 0;
@@ -565,7 +568,7 @@ public final class Matcher {
 
     /** True when some configuration of {@code start} survives all of {@code bytes}. */
     private boolean viable(Configurations start, byte[] bytes, DepthFirst search) {
-        search.reset(bytes.length + 1);
+        search.reset(bytes.length + 1, scanner, parser);
         for (int i = 0; i < start.size(); i++) {
             if (search.seen[0].addIfAbsent(start.parsers[i], start.scanStates[i])
                     && survives(start.parsers[i], start.scanStates[i], bytes, 0, search)) return true;
@@ -573,36 +576,18 @@ public final class Matcher {
         return false;
     }
 
-    /** Whether (p, q) survives {@code bytes[k..]}: {@link #stepByte}'s successors, each tried as soon as it is found. */
+    /** Whether (p, q) survives {@code bytes[k..]}: each successor of byte k tried as soon as the kernel yields it. */
     private boolean survives(EarleyState p, int q, byte[] bytes, int k, DepthFirst search) {
         if (k > search.deepest) search.deepest = k;
         if (k == bytes.length) return true;
-        int b = bytes[k] & 0xFF;
-        if (q == Artifact.BETWEEN) return startsAndSurvives(p, b, bytes, k, search);
-        int t = scanner.terminalOf(q);
-        Terminal terminal = scanner.terminal(t);
-        int s = scanner.localOf(q);
-        int s2 = terminal.step(s, b);
-        if (s2 >= 0) {
-            int q2 = scanner.offset(t) + s2;
-            if (search.seen[k + 1].addIfAbsent(p, q2) && survives(p, q2, bytes, k + 1, search)) return true;
-        }
-        if (terminal.isAccepting(s)) {
-            EarleyState p2 = parser.scan(p, t);
-            if (p2 != parser.dead && startsAndSurvives(p2, b, bytes, k, search)) return true;
-        }
-        return false;
-    }
-
-    /** Whether a terminal that p expects, started by byte b = bytes[k], survives the rest. */
-    private boolean startsAndSurvives(EarleyState p, int b, byte[] bytes, int k, DepthFirst search) {
-        long[] starters = scanner.startersBits(b), expected = p.expected;
-        for (int w = 0; w < starters.length; w++) {
-            for (long x = starters[w] & expected[w]; x != 0; x &= x - 1) {
-                int t = (w << 6) + Long.numberOfTrailingZeros(x);
-                int q2 = scanner.offset(t) + scanner.terminal(t).startStep(b);
-                if (search.seen[k + 1].addIfAbsent(p, q2) && survives(p, q2, bytes, k + 1, search)) return true;
-            }
+        ByteStep step = search.steps[k];
+        if (step == null) step = search.steps[k] = new ByteStep(scanner, parser);
+        step.reset(p, q, bytes[k] & 0xFF);
+        Configurations.Builder seen = search.seen[k + 1];
+        while (step.next()) {
+            EarleyState p2 = step.parser();
+            int q2 = step.state();
+            if (seen.addIfAbsent(p2, q2) && survives(p2, q2, bytes, k + 1, search)) return true;
         }
         return false;
     }
@@ -615,30 +600,32 @@ public final class Matcher {
      * scanner state, terminals completed) triples; a triple is kept once per byte position.
      */
     private boolean withinLookahead(Configurations start, byte[] bytes) {
-        int maxCompleted = lookahead + 1;
-        java.util.List<Object[]> cur = new java.util.ArrayList<>();
-        for (int i = 0; i < start.size(); i++) cur.add(new Object[] {start.parsers[i], start.scanStates[i], 0});
-        for (byte value : bytes) {
-            int b = value & 0xFF;
-            java.util.Set<java.util.List<Object>> seen = new java.util.HashSet<>();
-            java.util.List<Object[]> next = new java.util.ArrayList<>();
-            for (Object[] c : cur) {
-                EarleyState p = (EarleyState) c[0];
-                int q = (Integer) c[1], done = (Integer) c[2];
-                Configurations.Builder out = new Configurations.Builder();
-                Configurations.Builder crossed = new Configurations.Builder();
-                stepByte(p, q, b, out, crossed);
-                for (int j = 0; j < out.size; j++) {
-                    if (seen.add(java.util.List.of(out.parsers[j], out.scanStates[j], done))) next.add(new Object[] {out.parsers[j], out.scanStates[j], done});
-                }
-                if (done + 1 <= maxCompleted) {
-                    for (int j = 0; j < crossed.size; j++) {
-                        if (seen.add(java.util.List.of(crossed.parsers[j], crossed.scanStates[j], done + 1))) next.add(new Object[] {crossed.parsers[j], crossed.scanStates[j], done + 1});
+        long maxCompleted = (long) lookahead + 1;
+        // per number of terminals completed so far (a byte completes at most one), the configurations
+        Configurations.Builder[] cur = new Configurations.Builder[bytes.length + 1];
+        Configurations.Builder[] next = new Configurations.Builder[bytes.length + 1];
+        cur[0] = new Configurations.Builder();
+        for (int i = 0; i < start.size(); i++) cur[0].add(start.parsers[i], start.scanStates[i]);
+        for (int k = 0; k < bytes.length; k++) {
+            int b = bytes[k] & 0xFF;
+            for (Configurations.Builder n : next) if (n != null) n.clear();
+            boolean any = false;
+            for (int done = 0; done <= k; done++) {
+                Configurations.Builder c = cur[done];
+                if (c == null) continue;
+                for (int i = 0; i < c.size; i++) {
+                    ByteStep step = step().reset(c.parsers[i], c.scanStates[i], b);
+                    while (step.next()) {
+                        int completed = step.crossed() ? done + 1 : done;
+                        if (completed > maxCompleted) continue;
+                        if (next[completed] == null) next[completed] = new Configurations.Builder();
+                        next[completed].add(step.parser(), step.state());
+                        any = true;
                     }
                 }
             }
-            if (next.isEmpty()) return false;
-            cur = next;
+            if (!any) return false;
+            Configurations.Builder[] swap = cur; cur = next; next = swap;
         }
         return true;
     }
@@ -675,38 +662,20 @@ public final class Matcher {
         return cur.build();
     }
 
-    private void stepByte(EarleyState p, int q, int b, Configurations.Builder out) { stepByte(p, q, b, out, out); }
-
-    /**
-     * The configurations after byte b from (p, q): those that stay in q's terminal (or start one
-     * from between terminals) go to {@code out}, those that first complete q's terminal to
-     * {@code crossed}.
-     */
-    private void stepByte(EarleyState p, int q, int b, Configurations.Builder out, Configurations.Builder crossed) {
-        if (q == Artifact.BETWEEN) {
-            startTerminal(p, b, out);
-            return;
-        }
-        int t = scanner.terminalOf(q);
-        Terminal terminal = scanner.terminal(t);
-        int s = scanner.localOf(q);
-        int s2 = terminal.step(s, b);
-        if (s2 >= 0) out.add(p, scanner.offset(t) + s2);
-        if (terminal.isAccepting(s)) {
-            EarleyState p2 = parser.scan(p, t);
-            if (p2 != parser.dead) startTerminal(p2, b, crossed);
-        }
+    /** Adds the configurations after byte b from (p, q) to {@code out} (see {@link ByteStep}). */
+    private void stepByte(EarleyState p, int q, int b, Configurations.Builder out) {
+        ByteStep step = step().reset(p, q, b);
+        while (step.next()) out.add(step.parser(), step.state());
     }
 
-    private void startTerminal(EarleyState p, int b, Configurations.Builder out) {
-        long[] starters = scanner.startersBits(b), expected = p.expected;
-        for (int w = 0; w < starters.length; w++) {
-            for (long x = starters[w] & expected[w]; x != 0; x &= x - 1) {
-                int t = (w << 6) + Long.numberOfTrailingZeros(x);
-                out.add(p, scanner.offset(t) + scanner.terminal(t).startStep(b));
-            }
-        }
+    /** This matcher's byte-step cursor (commits, checks and jump-forward; masks use per-thread ones). */
+    private ByteStep step() {
+        ByteStep s = byteStep;
+        if (s == null) byteStep = s = new ByteStep(scanner, parser);
+        return s;
     }
+
+    private ByteStep byteStep;
 
     /** The parser states of every history node (for {@link MatcherStats#reachableParserStates}). */
     void collectParserStates(java.util.List<EarleyState> out) {

@@ -15,8 +15,8 @@ import java.util.Set;
  * subterminal sequences its bytes traverse from the live configurations, whether it survives,
  * and, when it does not, which terminal or parser expectation failed at which byte.
  *
- * <p>Stepping is the same as the matcher's (byte by byte over the deduplicated configuration
- * set, terminals ending lazily when the next byte arrives), so the verdict is exact; the traces
+ * <p>Bytes are stepped with the matcher's kernel ({@link ByteStep}: byte by byte over the deduplicated
+ * configuration set, terminals ending lazily when the next byte arrives), so the verdict is exact; the traces
  * kept per configuration are capped at {@link #MAX_TRACES} (they can be exponentially many in
  * lexically ambiguous grammars). Never changes the matcher.
  *
@@ -87,10 +87,11 @@ public final class TokenTrace {
             add(cur, new Conf(start.parsers[i], q), path);
         }
         if (cur.isEmpty()) return new Result(false, List.of(), 0, "no live configuration (the output is not viable)", 0);
+        ByteStep kernel = new ByteStep(a.scanner(), a.parser());
         for (int i = 0; i < bytes.length; i++) {
             int b = bytes[i] & 0xFF;
             Map<Conf, List<List<Seg>>> next = new LinkedHashMap<>();
-            for (Map.Entry<Conf, List<List<Seg>>> e : cur.entrySet()) step(a, e.getKey(), e.getValue(), b, i, next);
+            for (Map.Entry<Conf, List<List<Seg>>> e : cur.entrySet()) step(kernel, e.getKey(), e.getValue(), b, i, next);
             if (next.isEmpty()) return new Result(false, List.of(), i, reason(a, cur.keySet(), b, i), 0);
             cur = next;
         }
@@ -116,41 +117,33 @@ public final class TokenTrace {
         if (paths.size() < MAX_TRACES) paths.add(path);
     }
 
-    private static void step(ArtifactInternals a, Conf c, List<List<Seg>> paths, int b, int i, Map<Conf, List<List<Seg>>> out) {
-        EarleyParser parser = a.parser();
-        if (c.scanState == ScannerStates.BETWEEN) {
-            startTerminal(a, c.parser, b, i, paths, out);
-            return;
-        }
-        int t = a.stateTerminal(c.scanState);
-        Terminal dfa = a.terminal(t);
-        int s = a.stateLocal(c.scanState);
-        int s2 = dfa.step(s, b);
-        if (s2 >= 0) for (List<Seg> p : paths) add(out, new Conf(c.parser, a.stateOffset(t) + s2), p);
-        if (dfa.isAccepting(s)) {
-            EarleyState p2 = parser.scan(c.parser, t);
-            if (p2 != parser.dead) {
-                List<List<Seg>> closed = new ArrayList<>();
-                for (List<Seg> p : paths) {
-                    List<Seg> q = new ArrayList<>(p);
-                    Seg last = q.remove(q.size() - 1);
-                    q.add(new Seg(last.terminal, last.from, i, last.startedBefore));
-                    closed.add(q);
-                }
-                startTerminal(a, p2, b, i, closed, out);
+    /** The kernel's successors of c after byte b (at offset i), each with the paths that lead there. */
+    private static void step(ByteStep kernel, Conf c, List<List<Seg>> paths, int b, int i, Map<Conf, List<List<Seg>>> out) {
+        List<List<Seg>> closed = null; // the paths with the current terminal ended before byte i
+        kernel.reset(c.parser, c.scanState, b);
+        while (kernel.next()) {
+            Conf next = new Conf(kernel.parser(), kernel.state());
+            if (kernel.started() < 0) {
+                for (List<Seg> p : paths) add(out, next, p);
+                continue;
             }
-        }
-    }
-
-    private static void startTerminal(ArtifactInternals a, EarleyState p, int b, int i, List<List<Seg>> paths, Map<Conf, List<List<Seg>>> out) {
-        for (int t : a.scanner().starters(b)) {
-            if (!p.expects(t)) continue;
-            Terminal dfa = a.terminal(t);
-            Conf c = new Conf(p, a.stateOffset(t) + dfa.step(dfa.start(), b));
-            for (List<Seg> path : paths) {
+            List<List<Seg>> before = paths;
+            if (kernel.crossed()) {
+                if (closed == null) {
+                    closed = new ArrayList<>();
+                    for (List<Seg> p : paths) {
+                        List<Seg> q = new ArrayList<>(p);
+                        Seg last = q.remove(q.size() - 1);
+                        q.add(new Seg(last.terminal, last.from, i, last.startedBefore));
+                        closed.add(q);
+                    }
+                }
+                before = closed;
+            }
+            for (List<Seg> path : before) {
                 List<Seg> q = new ArrayList<>(path);
-                q.add(new Seg(t, i, -1, false));
-                add(out, c, q);
+                q.add(new Seg(kernel.started(), i, -1, false));
+                add(out, next, q);
             }
         }
     }

@@ -1,58 +1,48 @@
-package dev.domino.compiler;
+package dev.domino.runtime;
 
-import dev.domino.compiler.testing.SentenceSampler;
-import dev.domino.compiler.vocab.Tokenizer;
-import dev.domino.compiler.vocab.VocabularyLoader;
-import dev.domino.runtime.Artifact;
-import dev.domino.runtime.Matcher;
-import dev.domino.runtime.RuntimeCaches;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Many threads, each with its own matchers and forks, on one artifact (lazy: trees built on
  * first use while the others walk them; and eager): every mask equals the one a single thread
- * computed, also after the process-wide caches are cleared and bounded tightly mid-run.
+ * computed on its own artifact, also after the process-wide caches are cleared mid-run. The
+ * threads start together; {@code -Ddomino.test.long=true} runs more threads, outputs and rounds.
  */
 class ConcurrentMatchersTest {
-    static final Tokenizer O200K = VocabularyLoader.load("o200k_base", null);
+    static final boolean LONG = Boolean.getBoolean("domino.test.long");
 
     @Test void lazyArtifact() throws Exception { check(true); }
 
     @Test void eagerArtifact() throws Exception { check(false); }
 
     private static void check(boolean lazy) throws Exception {
-        var g = dev.domino.compiler.jsonschema.JsonSchemaGrammar.from("""
-                {"type": "object", "properties": {
-                   "name": {"type": "string"}, "n": {"type": "integer"}, "kind": {"enum": ["a", "b"]},
-                   "tags": {"type": "array", "items": {"type": "string", "maxLength": 20}}},
-                 "required": ["name"], "additionalProperties": {"type": "number"}}""").grammar();
-        SentenceSampler sampler = new SentenceSampler(g).maxLength(80);
-        Random random = new Random(lazy ? 1 : 2);
-        List<int[]> outputs = new ArrayList<>();
-        for (int i = 0; i < 6; i++) outputs.add(O200K.encode(sampler.sample(random)));
+        List<byte[][]> outputs = LazyTreesConcurrencyTest.outputs(LONG ? 24 : 6, lazy ? 1 : 2);
         // reference: a single thread on its own artifact
         List<List<int[]>> expected = new ArrayList<>();
-        Artifact reference = GrammarCompiler.compile(g, O200K.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(lazy));
-        for (int[] tokens : outputs) expected.add(masks(reference, tokens, 0));
-        Artifact shared = GrammarCompiler.compile(g, O200K.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(lazy));
-        int threads = 6;
+        Artifact reference = lazy ? Fixtures.json() : Fixtures.jsonEager();
+        for (byte[][] chunks : outputs) expected.add(masks(reference, chunks, 0));
+        Artifact shared = lazy ? Fixtures.json() : Fixtures.jsonEager();
+        int threads = LONG ? 8 : 4, rounds = LONG ? 3 : 2;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CyclicBarrier start = new CyclicBarrier(threads);
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int thread = t;
                 done.add(pool.submit(() -> {
-                    for (int round = 0; round < 2; round++) {
+                    start.await(5, TimeUnit.MINUTES);
+                    for (int round = 0; round < rounds; round++) {
                         for (int i = 0; i < outputs.size(); i++) {
                             int o = (i + thread) % outputs.size();
                             List<int[]> got = masks(shared, outputs.get(o), thread + round);
@@ -65,28 +55,27 @@ class ConcurrentMatchersTest {
                     return null;
                 }));
             }
-            for (Future<?> f : done) f.get();
+            for (Future<?> f : done) f.get(10, TimeUnit.MINUTES); // a hang guard
         } finally {
             pool.shutdownNow();
-            dev.domino.runtime.internal.VocabTrie.of(O200K.vocabulary()); // warm again for the tests after this one
         }
     }
 
-    /** The mask before each token and at the end; every few tokens through a fork. */
-    private static List<int[]> masks(Artifact a, int[] tokens, int salt) {
+    /** The mask before each chunk and at the end; every few chunks through a fork. */
+    private static List<int[]> masks(Artifact a, byte[][] chunks, int salt) {
         Matcher m = a.newMatcher();
         int[] row = new int[m.bitmaskInts()];
         List<int[]> out = new ArrayList<>();
-        for (int i = 0; i <= tokens.length; i++) {
+        for (int i = 0; i <= chunks.length; i++) {
             m.fillNextTokenBitmask(row, 0);
             out.add(Arrays.copyOf(row, row.length));
-            if (i == tokens.length) break;
+            if (i == chunks.length) break;
             if ((i + salt) % 3 == 0) {
                 Matcher f = m.fork();
-                assertThat(f.acceptToken(tokens[i])).isTrue();
+                assertThat(f.acceptBytes(chunks[i])).isTrue();
                 m = f;
             } else {
-                assertThat(m.acceptToken(tokens[i])).isTrue();
+                assertThat(m.acceptBytes(chunks[i])).isTrue();
             }
         }
         return out;

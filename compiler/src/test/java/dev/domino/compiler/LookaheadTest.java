@@ -24,17 +24,27 @@ import static org.assertj.core.api.Assertions.assertThat;
  * mask, holds every viable one-byte token (one byte completes at most one terminal, so the
  * output never dead-ends at a terminal boundary), and agrees with {@link Matcher#isAllowed} and
  * {@link Matcher#acceptToken}.
+ *
+ * <p>The random outputs are checked against a 4,097-token vocabulary (the first 4,096 of
+ * o200k_base, see {@link RuntimeFixturesTest#smallVocabulary()}), so that every token is asked at
+ * every checked position: {@code isAllowed} and the mask on all of them, the oracle on a quarter of
+ * the allowed ones. {@code -Ddomino.test.long=true} checks four times the outputs, every position,
+ * every allowed token with the oracle (see {@link LongTests}).
  */
 class LookaheadTest {
     static Tokenizer o200k;
+    static Vocabulary small;
 
-    @BeforeAll static void load() { o200k = VocabularyLoader.load("o200k_base", null); }
+    @BeforeAll static void load() {
+        o200k = VocabularyLoader.load("o200k_base", null);
+        small = RuntimeFixturesTest.smallVocabulary();
+    }
 
-    @Test void jsonAtEveryK() { check(TestGrammars.json(), 6, 3, false); }
+    @Test void jsonAtEveryK() { check(TestGrammars.json(), false, LongTests.scale(4, 16), 3); }
 
-    @Test void jsonLazyTrees() { check(TestGrammars.json(), 4, 4, true); }
+    @Test void jsonLazyTrees() { check(TestGrammars.json(), true, LongTests.scale(3, 12), 4); }
 
-    @Test void ambiguousLexing() { check(TestGrammars.wordSoup(), 2, 5, false); }
+    @Test void ambiguousLexing() { check(TestGrammars.wordSoup(), false, LongTests.scale(3, 12), 5); }
 
     @Test void kZeroAdmitsTheNextWholeTerminalAndKOneBridges() {
         Artifact a = GrammarCompiler.compile(TestGrammars.json(), o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults());
@@ -64,8 +74,8 @@ class LookaheadTest {
         throw new AssertionError("no token " + text);
     }
 
-    private static void check(Grammar g, int sentences, long seed, boolean lazy) {
-        Artifact a = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(lazy));
+    private static void check(Grammar g, boolean lazy, int sentences, long seed) {
+        Artifact a = GrammarCompiler.compile(g, small, "t", "ir", "t", CompileOptions.defaults().withLazy(lazy));
         ByteEarleyOracle oracle = new ByteEarleyOracle(g);
         SentenceSampler sampler = new SentenceSampler(g).maxLength(50);
         Random random = new Random(seed);
@@ -75,13 +85,13 @@ class LookaheadTest {
         int[] ks = {0, 1, 2};
         int checked = 0;
         for (int i = 0; i < sentences; i++) {
-            int[] tokens = o200k.encode(sampler.sample(random));
+            int[] tokens = greedy(v, sampler.sample(random).getBytes(java.nio.charset.StandardCharsets.UTF_8));
             Matcher full = a.newMatcher();
             Matcher[] bounded = new Matcher[ks.length];
             for (int j = 0; j < ks.length; j++) bounded[j] = a.newMatcher(ks[j]);
             ByteEarleyOracle.State state = oracle.start();
             for (int pos = 0; pos <= tokens.length; pos++) {
-                if (pos == tokens.length || random.nextInt(2) == 0) {
+                if (pos == tokens.length || LongTests.LONG || random.nextInt(2) == 0) {
                     compare(full, bounded, oracle, state, oneByte, random);
                     checked++;
                 }
@@ -93,6 +103,26 @@ class LookaheadTest {
             }
         }
         assertThat(checked).isGreaterThan(sentences);
+    }
+
+    /** Longest vocabulary entry first (the small vocabulary holds every single byte). */
+    private static int[] greedy(Vocabulary v, byte[] text) {
+        java.util.Map<String, Integer> ids = new java.util.HashMap<>();
+        int longest = 1;
+        for (int t = 0; t < v.size(); t++) {
+            if (!v.isGrammarToken(t)) continue;
+            ids.putIfAbsent(new String(v.bytes(t), java.nio.charset.StandardCharsets.ISO_8859_1), t);
+            longest = Math.max(longest, v.bytes(t).length);
+        }
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < text.length; ) {
+            for (int n = Math.min(longest, text.length - i); ; n--) {
+                if (n == 0) throw new AssertionError("no token for byte " + (text[i] & 0xFF));
+                Integer id = ids.get(new String(text, i, n, java.nio.charset.StandardCharsets.ISO_8859_1));
+                if (id != null) { out.add(id); i += n; break; }
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static void compare(Matcher full, Matcher[] bounded, ByteEarleyOracle oracle, ByteEarleyOracle.State state,
@@ -114,16 +144,14 @@ class LookaheadTest {
             for (int t : oneByte) {
                 if (unlimited.get(t)) assertThat(mask.get(t)).as("k=%d: viable one-byte token %s", m.lookahead(), v.display(t)).isTrue();
             }
-            // the mask and the opportunistic check agree: every allowed token and a sample of the rest
-            for (int t = unlimited.nextSetBit(0); t >= 0; t = unlimited.nextSetBit(t + 1)) {
-                if (!mask.get(t) && random.nextInt(8) != 0) continue;
-                if (mask.get(t) && random.nextInt(4) != 0) continue;
+            // the mask and the opportunistic check agree on every token
+            for (int t = 0; t < v.size(); t++) {
                 assertThat(m.isAllowed(t)).as("k=%d: isAllowed(%s) agrees with the mask", m.lookahead(), v.display(t)).isEqualTo(mask.get(t));
             }
             // sound: allowed tokens are viable (a sample, checked by the oracle)
             List<byte[]> sample = new ArrayList<>();
             for (int t = mask.nextSetBit(0); t >= 0; t = mask.nextSetBit(t + 1)) {
-                if (v.isGrammarToken(t) && random.nextInt(16) == 0) sample.add(v.bytes(t));
+                if (v.isGrammarToken(t) && (LongTests.LONG || random.nextInt(4) == 0)) sample.add(v.bytes(t));
             }
             BitSet viable = oracle.viableTokens(state, sample);
             assertThat(viable.cardinality()).as("k=%d: allowed tokens are viable", m.lookahead()).isEqualTo(sample.size());

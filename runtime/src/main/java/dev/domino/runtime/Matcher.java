@@ -663,10 +663,7 @@ public final class Matcher {
     }
 
     /** Adds the configurations after byte b from (p, q) to {@code out} (see {@link ByteStep}). */
-    private void stepByte(EarleyState p, int q, int b, Configurations.Builder out) {
-        ByteStep step = step().reset(p, q, b);
-        while (step.next()) out.add(step.parser(), step.state());
-    }
+    private void stepByte(EarleyState p, int q, int b, Configurations.Builder out) { step().addAll(p, q, b, out); }
 
     /** This matcher's byte-step cursor (commits, checks and jump-forward; masks use per-thread ones). */
     private ByteStep step() {

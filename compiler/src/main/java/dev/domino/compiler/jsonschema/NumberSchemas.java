@@ -13,8 +13,9 @@ import java.util.List;
 /**
  * {@code integer} and {@code number}. Integers: the bounds become an exact decimal-digit automaton for
  * the range ({@link IntegerRanges}); {@code multipleOf} is accepted only where it divides 1. Numbers: the
- * JSON number syntax, with bounds supported only at 0 (sign and zero spellings); other bounds and
- * {@code multipleOf} are unsupported keywords.
+ * JSON number syntax; bounds and a {@code multipleOf} that is a power of ten (0.01, 1.0, 10) become an exact
+ * automaton over the decimal and exponent spellings ({@link DecimalRanges}); another {@code multipleOf}
+ * is an unsupported keyword.
  */
 final class NumberSchemas {
     static final Expr INT = Expr.seq(Expr.optional(Expr.literal("-")),
@@ -24,7 +25,20 @@ final class NumberSchemas {
         Expr.optional(Expr.chars(CodePointSet.fromRanges(new int[] {'+', '+', '-', '-'}))), Expr.plus(IntegerRanges.DIGIT));
     static final Expr NUMBER = Expr.seq(INT, Expr.optional(FRAC), Expr.optional(EXP));
 
+    /**
+     * Longest decimal bound (digits written out without exponent) compiled exactly: the automaton grows with
+     * the digits (1e400 is 401 digits), so a bound such as 1e1000000 is refused instead of exhausting memory.
+     */
+    static final int MAX_BOUND_DIGITS = 400;
+
     private final SchemaCompiler sc;
+
+    /** Digits of the plain (exponent-free) spelling of v. */
+    static long plainDigits(BigDecimal v) {
+        BigDecimal s = v.stripTrailingZeros();
+        long scale = s.scale(), precision = s.precision();
+        return Math.max(precision - scale, 1) + Math.max(scale, 0);
+    }
 
     NumberSchemas(SchemaCompiler sc) { this.sc = sc; }
 
@@ -42,12 +56,15 @@ final class NumberSchemas {
             BigDecimal e = n.get("exclusiveMaximum").decimalValue();
             if (hi == null || e.compareTo(hi) <= 0) { hi = e; hiEx = true; hiKw = "exclusiveMaximum"; }
         }
+        int scale = DecimalRanges.ANY_SCALE;
         if (n.has("multipleOf")) {
-            BigDecimal m = n.get("multipleOf").decimalValue();
+            BigDecimal m = n.get("multipleOf").decimalValue().stripTrailingZeros();
             boolean trivial = integer && m.signum() > 0 && BigDecimal.ONE.remainder(m).signum() == 0;
-            if (!trivial) {
-                if (integer && m.stripTrailingZeros().scale() <= 0) sc.unsupported(ptr, "multipleOf", "multipleOf " + m.toPlainString() + " on integers");
-                else sc.unsupported(ptr, "multipleOf", integer ? null : "on numbers");
+            boolean powerOfTen = m.unscaledValue().equals(BigInteger.ONE);
+            if (!integer && powerOfTen && Math.abs((long) m.scale()) <= 1000) scale = m.scale();
+            else if (!trivial) {
+                if (integer && m.scale() <= 0) sc.unsupported(ptr, "multipleOf", "multipleOf " + m.toPlainString() + " on integers");
+                else sc.unsupported(ptr, "multipleOf", integer ? null : "multipleOf " + m.toPlainString() + " on numbers: only powers of ten");
             }
         }
         if (integer) {
@@ -59,20 +76,9 @@ final class NumberSchemas {
                 : hi.setScale(0, RoundingMode.FLOOR).toBigIntegerExact();
             return IntegerRanges.range(l, h);
         }
-        if (lo != null && lo.signum() != 0) { sc.unsupported(ptr, loKw, "bounds on 'number' are only supported at 0; use type integer"); lo = null; }
-        if (hi != null && hi.signum() != 0) { sc.unsupported(ptr, hiKw, "bounds on 'number' are only supported at 0; use type integer"); hi = null; }
-        Expr digitsStar = Expr.star(IntegerRanges.DIGIT);
-        Expr zero = JsonSyntax.seq(Expr.literal("0"), Expr.optional(JsonSyntax.seq(Expr.literal("."), Expr.plus(Expr.literal("0")))), Expr.optional(EXP));
-        Expr positive = JsonSyntax.alt(List.of(
-            JsonSyntax.seq(IntegerRanges.NONZERO, digitsStar, Expr.optional(FRAC), Expr.optional(EXP)),
-            JsonSyntax.seq(Expr.literal("0."), digitsStar, IntegerRanges.NONZERO, digitsStar, Expr.optional(EXP))));
-        if (lo == null && hi == null) return NUMBER;
-        boolean allowPos = hi == null, allowNeg = lo == null;
-        boolean allowZero = (lo == null || !loEx) && (hi == null || !hiEx);
-        List<Expr> alts = new ArrayList<>();
-        if (allowPos) alts.add(positive);
-        if (allowNeg) alts.add(JsonSyntax.seq(Expr.literal("-"), positive));
-        if (allowZero) alts.add(JsonSyntax.seq(Expr.optional(Expr.literal("-")), zero));
-        return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
+        if (lo == null && hi == null && scale == DecimalRanges.ANY_SCALE) return NUMBER;
+        if (lo != null && plainDigits(lo) > MAX_BOUND_DIGITS) { sc.unsupported(ptr, loKw, "a bound on 'number' with more than " + MAX_BOUND_DIGITS + " digits written out"); lo = null; }
+        if (hi != null && plainDigits(hi) > MAX_BOUND_DIGITS) { sc.unsupported(ptr, hiKw, "a bound on 'number' with more than " + MAX_BOUND_DIGITS + " digits written out"); hi = null; }
+        return DecimalRanges.numbers(lo, loEx, hi, hiEx, scale);
     }
 }

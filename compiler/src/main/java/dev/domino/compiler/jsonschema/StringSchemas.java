@@ -32,7 +32,7 @@ final class StringSchemas {
                 sc.unsupported(ptr, "pattern", e.getMessage());
             }
         }
-        if (n.has("format")) {
+        if (n.has("format") && !Formats.isAnyString(n.get("format").asText())) {
             Expr f = Formats.format(n.get("format").asText());
             if (f == null) sc.unsupported(ptr, "format", "unknown format '" + n.get("format").asText() + "'");
             else { constraints.add(f); kws.add("format"); }

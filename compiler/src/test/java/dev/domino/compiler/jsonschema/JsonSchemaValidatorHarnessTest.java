@@ -71,6 +71,11 @@ class JsonSchemaValidatorHarnessTest {
         "{'type':'integer','minimum':-50,'maximum':1000000}",
         "{'type':'string','format':'date'}",
         "{'type':'object','properties':{'p':{'type':'string','format':'json-pointer'},'u':{'type':'string','format':'uri-reference'}}}",
+        "{'type':'object','properties':{'p':{'type':'number','minimum':0.5,'exclusiveMaximum':100.25},"
+            + "'q':{'type':'number','multipleOf':0.01,'minimum':-1,'maximum':1},'r':{'type':['number','null'],'exclusiveMinimum':-90},"
+            + "'s':{'type':'number','multipleOf':10,'maximum':1000}},'required':['p','q','r','s']}",
+        "{'$schema':'http://json-schema.org/draft-04/schema#','type':'array','items':{'type':'number','minimum':0.5,'exclusiveMinimum':true,'maximum':2.5}}",
+        "{'type':'object','properties':{'b':{'type':'string','format':'byte','maxLength':6},'w':{'type':'string','format':'password','pattern':'^[a-z]+$'}}}",
     };
 
     record Counts(int[] c) {

@@ -11,8 +11,10 @@ import java.util.List;
 /**
  * {@code string}: characters (every JSON escaping) repeated {@code minLength..maxLength} times, or the
  * language of {@code pattern} (ECMA-262 search semantics, {@link RegexParser}) or {@code format}
- * ({@link Formats}) restricted to the length bounds where that can be done exactly
- * ({@link ExprLanguage#withLength}), mapped to JSON string content by {@link JsonStrings}.
+ * ({@link Formats}) restricted to the length bounds where that can be done exactly (structurally by
+ * {@link ExprLanguage#withLength}, else by unrolling derivatives, {@link LengthBounds}, while the result stays
+ * small), mapped to JSON string content by {@link JsonStrings}. Formats that accept every string
+ * (OpenAPI's {@code binary}, {@code byte}, {@code password}) constrain nothing.
  */
 final class StringSchemas {
     private final SchemaCompiler sc;
@@ -47,6 +49,7 @@ final class StringSchemas {
             int lo = ExprLanguage.minLen(c), hi = ExprLanguage.maxLen(c);
             if (lo < minL || (maxL != Expr.Repeat.UNBOUNDED && hi > maxL)) {
                 Expr restricted = ExprLanguage.withLength(c, minL, maxL);
+                if (restricted == null) restricted = LengthBounds.restrict(c, minL, maxL);
                 if (restricted != null) c = restricted;
                 else {
                     if (lo < minL) sc.unsupported(ptr, "minLength", "combined with '" + kws.get(0) + "'");

@@ -40,10 +40,36 @@ final class ConstantSchemas {
             if (raw.has("const") && raw.has("enum")) rest = r.set("enum", raw.get("enum"));
         }
         ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
+        boolean integerSpelling = integerOnly(rest);
         List<Expr> alts = new ArrayList<>();
-        for (JsonNode v : values) if (validator.valid(rest, v, ptr)) alts.add(serialize(v));
+        for (JsonNode v : values) {
+            if (!validator.valid(rest, v, ptr)) continue;
+            // under type integer a number constant is spelled as an integer: draft-04 ("a JSON number without
+            // a fraction or exponent part") rejects 0.0 for {"type":"integer","enum":[0]}, and later drafts'
+            // 0.0 is left out as for every integer schema (Github_easy---o44203..o44206)
+            if (integerSpelling && v.isNumber()) {
+                BigDecimal d = v.decimalValue().stripTrailingZeros();
+                if (d.precision() - d.scale() > 1000) { sc.unsupported(ptr, "enum", "an integer constant with more than 1000 digits"); continue; }
+                alts.add(Expr.literal(d.signum() == 0 ? "0" : d.toBigIntegerExact().toString()));
+            } else {
+                alts.add(serialize(v));
+            }
+        }
         return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
     }
+
+    /** True when {@code type} admits integers but not other numbers. */
+    private static boolean integerOnly(JsonNode schema) {
+        JsonNode t = schema.get("type");
+        if (t == null) return false;
+        boolean integer = false, number = false;
+        for (JsonNode x : t.isArray() ? t : List.of(t)) {
+            integer |= "integer".equals(x.asText());
+            number |= "number".equals(x.asText());
+        }
+        return integer && !number;
+    }
+
 
     static JsonType typeOf(JsonNode v) {
         if (v.isNull()) return JsonType.NULL;

@@ -316,6 +316,10 @@ class JsonSchemaGrammarTest {
         check("{'allOf':[{'not':{'type':'string'}},{'not':{'type':'null'}}]}", l("1", "[]"), l("'a'", "null"));
         check("{'not':{'anyOf':[{'type':'object'},{'type':'array'}]}}", l("1", "'x'", "null"), l("{}", "[]"));
         check("{'enum':[1,'a',[1]],'not':{'type':'integer'}}", l("'a'", "[1]"), l("1"));
+        // under type integer, number constants are spelled as integers (draft-04 rejects 0.0 as an integer)
+        check("{'type':'integer','enum':[0, 2.0, 1.5]}", l("0", "2"), l("0.0", "2.0", "1.5", "-0.0"));
+        check("{'type':['integer','string'],'enum':[3,'x']}", l("3", "'x'"), l("3.0"));
+        check("{'enum':[0]}", l("0", "0.0"), l("1"));
         check("{'not':{'type':'string'}}", l("1", "null", "[]"), l("'a'"));
         check("{'type':['string','null'],'not':{'type':'null'}}", l("'a'"), l("null"));
     }

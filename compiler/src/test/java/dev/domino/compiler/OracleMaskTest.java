@@ -71,6 +71,31 @@ class OracleMaskTest {
         assertThat(dynamic).as("dynamic tokens").isGreaterThan(1000);
     }
 
+    /**
+     * A literal set too large for the old one-terminal bound (4,000 words, ~40,000 NFA states):
+     * one trie-shaped terminal with a sparse automaton, in a list so that words meet at
+     * terminal boundaries, with prefixes of each other (bridge tokens, ambiguity).
+     */
+    @Test void largeLiteralSetIsOneSparseTerminal() {
+        Random random = new Random(71);
+        List<Expr> words = new ArrayList<>();
+        for (int i = 0; i < 4000; i++) {
+            StringBuilder w = new StringBuilder();
+            for (int k = 1 + random.nextInt(9); k > 0; k--) w.append((char) ('a' + random.nextInt(random.nextBoolean() ? 4 : 26)));
+            if (random.nextInt(20) == 0) w.append("é");
+            words.add(literal(w.toString()));
+        }
+        Map<String, Expr> r = new LinkedHashMap<>();
+        r.put("root", seq(literal("["), ref("word"), star(seq(literal(","), ref("word"))), literal("]")));
+        r.put("word", new Alt(words));
+        Grammar g = Grammar.of("root", r);
+        Artifact a = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true));
+        int big = 0;
+        for (int t = 0; t < a.terminalCount(); t++) if (a.terminal(t).dfa().stateCount() > 1000) { big++; assertThat(a.terminal(t).dfa().isDense()).isFalse(); }
+        assertThat(big).as("the word set (and \",\" word) as whole terminals").isBetween(1, 2);
+        check(g, 10, 72, CompileOptions.defaults().withLazy(true), true);
+    }
+
     @Test void keywordsVersusIdentifiers() {
         Map<String, Expr> r = new LinkedHashMap<>();
         r.put("root", plus(ref("stmt")));

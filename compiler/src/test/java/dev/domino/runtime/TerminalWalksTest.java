@@ -55,6 +55,35 @@ class TerminalWalksTest {
         assertThat(big).as("states keeping most of the vocabulary (inside strings, other keys)").isGreaterThan(10);
     }
 
+    /** A sparse automaton (byte ranges per state) walks the vocabulary exactly as its dense table does. */
+    @Test void sparseWalksEqualDenseWalks() {
+        Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
+        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults());
+        Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", SCHEMA,
+                parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
+        int checked = 0;
+        for (int t = 0; t < a.terminalCount(); t++) {
+            ByteDfa dense = a.terminal(t).dfa().dense(), sparse = dense.sparse();
+            assertThat(sparse.isDense()).isFalse();
+            assertThat(sparse).isEqualTo(dense);
+            TerminalWalks denseWalks = new TerminalWalks(VocabTrie.of(vocab)), sparseWalks = new TerminalWalks(VocabTrie.of(vocab));
+            for (int s = 0; s < dense.stateCount(); s++) {
+                for (int b = 0; b < 256; b++) assertThat(sparse.step(s, b)).isEqualTo(dense.step(s, b));
+                String where = a.terminal(t).name() + " state " + s;
+                for (boolean shared : new boolean[] {false, true}) {
+                    TerminalWalks.Walk d = shared ? denseWalks.get(dense, s, vocab.size()) : denseWalks.compute(dense, s, vocab.size());
+                    TerminalWalks.Walk w = shared ? sparseWalks.get(sparse, s, vocab.size()) : sparseWalks.compute(sparse, s, vocab.size());
+                    assertThat(w.continuation().toArray()).as(where).isEqualTo(d.continuation().toArray());
+                    assertThat(w.endsAtRoot()).as(where).isEqualTo(d.endsAtRoot());
+                    assertThat(endChildren(w)).as(where).isEqualTo(endChildren(d));
+                    assertThat(loopEnds(w)).as(where).isEqualTo(loopEnds(d));
+                }
+                checked++;
+            }
+        }
+        assertThat(checked).isGreaterThan(100);
+    }
+
     /** (byte, node) pairs, sorted: the order within a byte is the walk's, not part of the contract. */
     private static long[] endChildren(TerminalWalks.Walk w) {
         long[] out = new long[w.endChildNode().length];

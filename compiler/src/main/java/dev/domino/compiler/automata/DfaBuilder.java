@@ -3,7 +3,6 @@ package dev.domino.compiler.automata;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.runtime.internal.ByteDfa;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -13,8 +12,13 @@ import java.util.function.Function;
 
 /**
  * Regular IR expression → minimal byte DFA: Thompson NFA ({@link ByteNfa}), subset
- * construction over the 256 byte values, Moore partition refinement, dead states removed and
- * states numbered canonically (BFS in byte order), so equal languages give equal tables.
+ * construction into byte ranges per state, dead states removed, minimization by partition
+ * refinement ({@link Minimizer}), states numbered canonically (BFS in byte order), so equal
+ * languages give equal automata.
+ *
+ * <p>Everything is sparse (ranges and transitions, never a 256-entry row per state): a trie of
+ * 10,000 enum values has 100,000 states with one or two ranges each; dense rows made it 100 MB
+ * and 100 s of work.
  *
  * <p>Hand-written because this is the compile hot path: dk.brics.automaton, which works on
  * UTF-16 chars and minimizes with a high constant factor, serves as the independent reference
@@ -26,9 +30,9 @@ public final class DfaBuilder {
     /** Above this many DFA states a piece is not worth being one terminal (see {@link TooLarge}). */
     public static final int MAX_STATES = 4000;
 
-    /** Thrown when a terminal's automaton would exceed {@link #MAX_STATES}; the caller decomposes it instead. */
+    /** Thrown when a terminal's automaton would exceed its state bound; the caller decomposes it instead. */
     public static final class TooLarge extends RuntimeException {
-        TooLarge() { super("automaton larger than " + MAX_STATES + " states", null, false, false); }
+        TooLarge(int max) { super("automaton larger than " + max + " states", null, false, false); }
     }
 
     /** @param rules resolves a Ref's rule name to its (regular, non-recursive) body */
@@ -40,33 +44,56 @@ public final class DfaBuilder {
         public boolean isEmpty() { return dfa == null; }
     }
 
-    public Language build(Expr e) {
+    public Language build(Expr e) { return build(e, MAX_STATES); }
+
+    /** As {@link #build(Expr)}, throwing {@link TooLarge} past {@code maxStates} subset states. */
+    public Language build(Expr e, int maxStates) {
         ByteNfa.Fragment f = nfa.build(e);
-        Dense d = determinize(f);
+        Sparse d = determinize(f, maxStates);
         boolean nullable = d.accepting[0];
         if (nullable) d = d.withoutEmptyString();
-        return new Language(minimize(d), nullable);
+        return new Language(Minimizer.minimize(d), nullable);
     }
 
-    /** A dense DFA under construction: state 0 is the start. */
-    private static final class Dense {
-        int[] table; // state * 256 + byte -> state or -1
-        boolean[] accepting;
+    /**
+     * A DFA under construction as byte ranges: state 0 is the start; state s has ranges
+     * {@code rangeStart[s] .. rangeStart[s + 1]} ({@code lo..hi -> target}), sorted, disjoint.
+     */
+    static final class Sparse {
         int count;
+        boolean[] accepting = new boolean[16];
+        int[] rangeStart = new int[17];
+        int ranges;
+        int[] lo = new int[64], hi = new int[64], target = new int[64];
 
-        Dense withoutEmptyString() {
+        void addRange(int l, int h, int t) {
+            if (ranges > rangeStart[count] && target[ranges - 1] == t && hi[ranges - 1] + 1 == l) { hi[ranges - 1] = h; return; }
+            if (ranges == lo.length) {
+                int n = ranges * 2;
+                lo = Arrays.copyOf(lo, n); hi = Arrays.copyOf(hi, n); target = Arrays.copyOf(target, n);
+            }
+            lo[ranges] = l; hi[ranges] = h; target[ranges] = t; ranges++;
+        }
+
+        /** Closes the current state's ranges and opens the next state's. */
+        void endState(boolean acc) {
+            if (count + 2 > rangeStart.length) {
+                rangeStart = Arrays.copyOf(rangeStart, rangeStart.length * 2);
+                accepting = Arrays.copyOf(accepting, rangeStart.length);
+            }
+            accepting[count] = acc;
+            count++;
+            rangeStart[count] = ranges;
+        }
+
+        Sparse withoutEmptyString() {
             // a fresh start state, not accepting, with the old start's transitions
-            Dense r = new Dense();
-            r.count = count + 1;
-            r.table = new int[r.count * 256];
-            r.accepting = new boolean[r.count];
-            for (int i = 0; i < 256; i++) r.table[i] = table[i] < 0 ? -1 : table[i] + 1;
+            Sparse r = new Sparse();
+            for (int i = rangeStart[0]; i < rangeStart[1]; i++) r.addRange(lo[i], hi[i], target[i] + 1);
+            r.endState(false);
             for (int s = 0; s < count; s++) {
-                r.accepting[s + 1] = accepting[s];
-                for (int b = 0; b < 256; b++) {
-                    int t = table[s * 256 + b];
-                    r.table[(s + 1) * 256 + b] = t < 0 ? -1 : t + 1;
-                }
+                for (int i = rangeStart[s]; i < rangeStart[s + 1]; i++) r.addRange(lo[i], hi[i], target[i] + 1);
+                r.endState(accepting[s]);
             }
             return r;
         }
@@ -79,7 +106,7 @@ public final class DfaBuilder {
      */
     private int base; // first NFA state of the fragment being determinized (closure works relative to it)
 
-    private Dense determinize(ByteNfa.Fragment f) {
+    private Sparse determinize(ByteNfa.Fragment f, int maxStates) {
         base = f.firstState();
         int n = f.endState() - base;
         int start = f.start() - base, end = f.end() - base;
@@ -98,25 +125,21 @@ public final class DfaBuilder {
         int[] first = closure(new int[] {start}, 1, outStart, outEdge, mark, stamp);
         ids.put(new Key(first), 0);
         sets.add(first);
-        Dense d = new Dense();
-        d.table = new int[256 * 16];
-        d.accepting = new boolean[16];
-        ArrayDeque<Integer> work = new ArrayDeque<>();
-        work.add(0);
+        Sparse d = new Sparse();
         int[] targets = new int[64];
         int[] boundaries = new int[514];
-        while (!work.isEmpty()) {
+        // states are numbered in discovery order and processed in that order, so each state's
+        // ranges are appended right after the previous state's
+        for (int id = 0; id < sets.size(); id++) {
             // a server stops a compile past its time budget by interrupting it (ConstraintCache)
-            if (Thread.currentThread().isInterrupted()) throw new java.util.concurrent.CancellationException("compile interrupted");
-            int id = work.poll();
+            if ((id & 1023) == 0 && Thread.currentThread().isInterrupted()) throw new java.util.concurrent.CancellationException("compile interrupted");
             int[] set = sets.get(id);
-            ensure(d, id + 1);
-            for (int s : set) if (s == end) d.accepting[id] = true;
+            sets.set(id, null);
+            boolean accepting = false;
             // byte segments where the set of live edges is constant
             int nb = 0;
-            boundaries[nb++] = 0;
-            boundaries[nb++] = 256;
             for (int s : set) {
+                if (s == end) accepting = true;
                 for (int k = outStart[s]; k < outStart[s + 1]; k++) {
                     int e = outEdge[k];
                     if (nfa.lo[e] < 0) continue;
@@ -126,10 +149,9 @@ public final class DfaBuilder {
                 }
             }
             Arrays.sort(boundaries, 0, nb);
-            for (int i = 0; i < 256; i++) d.table[id * 256 + i] = -1;
             for (int i = 0; i + 1 < nb; i++) {
                 int lo = boundaries[i], hi = boundaries[i + 1];
-                if (lo == hi || lo >= 256) continue;
+                if (lo == hi) continue;
                 int tn = 0;
                 for (int s : set) {
                     for (int k = outStart[s]; k < outStart[s + 1]; k++) {
@@ -145,28 +167,16 @@ public final class DfaBuilder {
                 Key key = new Key(next);
                 Integer nid = ids.get(key);
                 if (nid == null) {
-                    if (sets.size() >= MAX_STATES) throw new TooLarge();
+                    if (sets.size() >= maxStates) throw new TooLarge(maxStates);
                     nid = sets.size();
                     ids.put(key, nid);
                     sets.add(next);
-                    work.add(nid);
                 }
-                for (int b = lo; b < hi; b++) d.table[id * 256 + b] = nid;
+                d.addRange(lo, hi - 1, nid);
             }
+            d.endState(accepting);
         }
-        d.count = sets.size();
-        ensure(d, d.count);
         return d;
-    }
-
-    private static void ensure(Dense d, int states) {
-        if (d.accepting.length < states) {
-            int n = Math.max(states, d.accepting.length * 2);
-            d.accepting = Arrays.copyOf(d.accepting, n);
-            int old = d.table.length;
-            d.table = Arrays.copyOf(d.table, n * 256);
-            Arrays.fill(d.table, old, d.table.length, -1);
-        }
     }
 
     /** Epsilon closure, as a sorted array of NFA states. */
@@ -202,179 +212,5 @@ public final class DfaBuilder {
     private record Key(int[] set) {
         @Override public boolean equals(Object o) { return o instanceof Key k && Arrays.equals(set, k.set); }
         @Override public int hashCode() { return Arrays.hashCode(set); }
-    }
-
-    /** Moore refinement, dead-state removal, canonical numbering; null for the empty language. */
-    private static ByteDfa minimize(Dense d) {
-        int n = d.count;
-        // live = can reach an accepting state (reverse reachability)
-        boolean[] live = new boolean[n];
-        int[] revCount = new int[n + 1];
-        for (int s = 0; s < n; s++) for (int b = 0; b < 256; b++) { int t = d.table[s * 256 + b]; if (t >= 0) revCount[t + 1]++; }
-        for (int i = 0; i < n; i++) revCount[i + 1] += revCount[i];
-        int[] rev = new int[revCount[n]];
-        int[] fill = Arrays.copyOf(revCount, n);
-        for (int s = 0; s < n; s++) for (int b = 0; b < 256; b++) { int t = d.table[s * 256 + b]; if (t >= 0) rev[fill[t]++] = s; }
-        ArrayDeque<Integer> q = new ArrayDeque<>();
-        for (int s = 0; s < n; s++) if (d.accepting[s]) { live[s] = true; q.add(s); }
-        while (!q.isEmpty()) {
-            int t = q.poll();
-            for (int i = revCount[t]; i < revCount[t + 1]; i++) if (!live[rev[i]]) { live[rev[i]] = true; q.add(rev[i]); }
-        }
-        if (!live[0]) return null;
-        int[] cls = hopcroft(d, live);
-        int classes = 0;
-        for (int c : cls) classes = Math.max(classes, c + 1);
-        // canonical BFS numbering of the classes from the start
-        int[] order = new int[classes];
-        Arrays.fill(order, -1);
-        int[] rep = new int[classes];
-        for (int s = n - 1; s >= 0; s--) if (cls[s] >= 0) rep[cls[s]] = s;
-        int m = 0;
-        int[] queue = new int[classes];
-        order[cls[0]] = m;
-        queue[m++] = cls[0];
-        for (int i = 0; i < m; i++) {
-            int s = rep[queue[i]];
-            for (int b = 0; b < 256; b++) {
-                int t = d.table[s * 256 + b];
-                if (t < 0 || cls[t] < 0 || order[cls[t]] >= 0) continue;
-                order[cls[t]] = m;
-                queue[m++] = cls[t];
-            }
-        }
-        int[] table = new int[m * 256];
-        boolean[] accepting = new boolean[m];
-        for (int i = 0; i < m; i++) {
-            int s = rep[queue[i]];
-            accepting[i] = d.accepting[s];
-            for (int b = 0; b < 256; b++) {
-                int t = d.table[s * 256 + b];
-                table[i * 256 + b] = t < 0 || cls[t] < 0 ? -1 : order[cls[t]];
-            }
-        }
-        return new ByteDfa(m, 0, accepting, table);
-    }
-
-    /**
-     * Hopcroft partition refinement over byte classes (bytes that act alike in every state are
-     * one symbol). Returns the class of each live state, -1 for dead ones.
-     */
-    private static int[] hopcroft(Dense d, boolean[] live) {
-        int n = d.count;
-        // alphabet compression: bytes whose columns are equal in every state are one symbol. Only
-        // bytes where some state's row changes can start a new column, so compare those.
-        int[] byteClass = new int[256];
-        int k = 0;
-        {
-            boolean[] boundary = new boolean[256];
-            boundary[0] = true;
-            for (int s = 0; s < n; s++) {
-                int row = s * 256;
-                for (int b = 1; b < 256; b++) if (d.table[row + b] != d.table[row + b - 1]) boundary[b] = true;
-            }
-            Map<Key, Integer> columns = new HashMap<>();
-            int c = -1;
-            for (int b = 0; b < 256; b++) {
-                if (boundary[b]) {
-                    int[] col = new int[n];
-                    for (int s = 0; s < n; s++) col[s] = d.table[s * 256 + b];
-                    Key key = new Key(col);
-                    Integer known = columns.get(key);
-                    if (known == null) { known = k++; columns.put(key, known); }
-                    c = known;
-                }
-                byteClass[b] = c;
-            }
-        }
-        int[] repByte = new int[k];
-        for (int b = 255; b >= 0; b--) repByte[byteClass[b]] = b;
-        int sink = n, total = n + 1;
-        int[] trans = new int[total * k];
-        for (int s = 0; s < total; s++) {
-            for (int c = 0; c < k; c++) {
-                int t = s == sink ? -1 : d.table[s * 256 + repByte[c]];
-                trans[s * k + c] = t < 0 || !live[t] ? sink : t;
-            }
-        }
-        // reverse transitions, CSR per (symbol, target)
-        int[] revStart = new int[total * k + 1];
-        for (int s = 0; s < total; s++) for (int c = 0; c < k; c++) revStart[c * total + trans[s * k + c] + 1]++;
-        for (int i = 0; i < total * k; i++) revStart[i + 1] += revStart[i];
-        int[] rev = new int[total * k];
-        int[] fill = Arrays.copyOf(revStart, total * k);
-        for (int s = 0; s < total; s++) for (int c = 0; c < k; c++) rev[fill[c * total + trans[s * k + c]]++] = s;
-        // partition: accepting live states vs the rest (dead states and the sink together)
-        int[] elems = new int[total], loc = new int[total], blockOf = new int[total];
-        int[] first = new int[total + 1], end = new int[total + 1], marked = new int[total + 1];
-        int blocks = 0, pos = 0;
-        for (int pass = 0; pass < 2; pass++) {
-            int startPos = pos;
-            for (int s = 0; s < total; s++) {
-                boolean acc = s < n && live[s] && d.accepting[s];
-                if (acc == (pass == 0)) { elems[pos] = s; loc[s] = pos; blockOf[s] = blocks; pos++; }
-            }
-            if (pos > startPos) { first[blocks] = startPos; end[blocks] = pos; blocks++; }
-        }
-        boolean[] inWork = new boolean[(total + 1) * k];
-        int[] workBlock = new int[(total + 1) * k], workSym = new int[(total + 1) * k];
-        int wn = 0;
-        // one of the two initial blocks per symbol suffices (Hopcroft): the smaller
-        int startBlock = blocks == 2 && end[1] - first[1] < end[0] - first[0] ? 1 : 0;
-        for (int c = 0; c < k; c++) { workBlock[wn] = startBlock; workSym[wn++] = c; inWork[startBlock * k + c] = true; }
-        int[] splitter = new int[total];
-        int[] touched = new int[total + 1];
-        while (wn > 0) {
-            wn--;
-            int b = workBlock[wn], c = workSym[wn];
-            inWork[b * k + c] = false;
-            int size = end[b] - first[b];
-            System.arraycopy(elems, first[b], splitter, 0, size);
-            int tn = 0;
-            for (int i = 0; i < size; i++) {
-                int t = splitter[i];
-                for (int r = revStart[c * total + t]; r < revStart[c * total + t + 1]; r++) {
-                    int s = rev[r];
-                    int y = blockOf[s];
-                    int m = first[y] + marked[y];
-                    if (loc[s] < m) continue; // already marked
-                    if (marked[y] == 0) touched[tn++] = y;
-                    int other = elems[m];
-                    elems[loc[s]] = other; loc[other] = loc[s];
-                    elems[m] = s; loc[s] = m;
-                    marked[y]++;
-                }
-            }
-            for (int i = 0; i < tn; i++) {
-                int y = touched[i];
-                int m = marked[y];
-                marked[y] = 0;
-                if (m == end[y] - first[y]) continue;
-                int z = blocks++;
-                first[z] = first[y]; end[z] = first[y] + m; first[y] = end[z];
-                for (int p = first[z]; p < end[z]; p++) blockOf[elems[p]] = z;
-                for (int a = 0; a < k; a++) {
-                    if (inWork[y * k + a]) {
-                        inWork[z * k + a] = true; workBlock[wn] = z; workSym[wn++] = a;
-                    } else {
-                        int smaller = (end[z] - first[z]) <= (end[y] - first[y]) ? z : y;
-                        inWork[smaller * k + a] = true; workBlock[wn] = smaller; workSym[wn++] = a;
-                    }
-                }
-            }
-        }
-        // number the live blocks; dead states and the sink get -1
-        int deadBlock = blockOf[sink];
-        int[] number = new int[blocks];
-        Arrays.fill(number, -1);
-        int next = 0;
-        int[] cls = new int[n];
-        for (int s = 0; s < n; s++) {
-            int blk = blockOf[s];
-            if (blk == deadBlock || !live[s]) { cls[s] = -1; continue; }
-            if (number[blk] < 0) number[blk] = next++;
-            cls[s] = number[blk];
-        }
-        return cls;
     }
 }

@@ -243,7 +243,48 @@ public final class TerminalDerivation {
      */
     private boolean tooBig(Expr e) {
         int n = size(e);
-        return n > MAX_TERMINAL_SIZE && (n > COUNTER_FREE_TERMINAL_SIZE || hasCounter(e));
+        if (n <= MAX_TERMINAL_SIZE) return false;
+        if (n <= FINITE_TERMINAL_SIZE && isFinite(e)) return false;
+        return n > COUNTER_FREE_TERMINAL_SIZE || hasCounter(e);
+    }
+
+    /**
+     * Limit of {@link #tooBig} for finite, counter-free expressions (literal sets: a large
+     * {@code enum}, a GBNF alternation of 120,000 words). Their automata are tries with one or two
+     * byte ranges per state (sparse, see ByteDfa): one terminal of 100,000 states compiles in
+     * seconds, where one terminal per literal made a 10,000-value enum 10,000 terminals and a
+     * 250 MB artifact.
+     */
+    static final int FINITE_TERMINAL_SIZE = 8_000_000;
+    private final java.util.IdentityHashMap<Expr, Boolean> finiteCache = new java.util.IdentityHashMap<>();
+
+    /** Finite language without counters: literals, classes, sequences, alternatives, small repeats of those. */
+    private boolean isFinite(Expr e) {
+        Boolean cached = finiteCache.get(e);
+        if (cached != null) return cached;
+        finiteCache.put(e, false); // guards recursion through references
+        boolean f;
+        if (e instanceof Expr.Literal || e instanceof Expr.Chars) f = true;
+        else if (e instanceof Expr.Seq sq) { f = true; for (Expr i : sq.items()) if (!isFinite(i)) { f = false; break; } }
+        else if (e instanceof Expr.Alt a) { f = true; for (Expr o : a.options()) if (!isFinite(o)) { f = false; break; } }
+        else if (e instanceof Expr.Repeat r) f = r.max() != Expr.Repeat.UNBOUNDED && r.max() <= SMALL_COUNT && isFinite(r.body());
+        else if (e instanceof Expr.Ref ref) f = regularRules.contains(ref.name()) && isFinite(rules.get(ref.name()));
+        else f = false;
+        finiteCache.put(e, f);
+        return f;
+    }
+
+    /**
+     * The subset construction's bound for one terminal: {@link DfaBuilder#MAX_STATES}, or for a
+     * large finite expression its NFA size estimate (a trie's DFA is no larger than its NFA; a
+     * finite language that blows up past that stays in the parser).
+     */
+    private int stateBound(Expr e) {
+        int n = size(e);
+        if (n <= MAX_TERMINAL_SIZE || !isFinite(e)) return DfaBuilder.MAX_STATES;
+        // never more subset states than the automaton-states budget has left
+        long left = dev.domino.compiler.CompileLimits.AUTOMATON_STATES.value() - automatonStates + 1;
+        return (int) Math.max(DfaBuilder.MAX_STATES, Math.min(2L * n, left));
     }
 
     /** Limit of {@link #tooBig} for expressions without bounded repeats. */
@@ -284,7 +325,7 @@ public final class TerminalDerivation {
             sizeCache.put(e, MAX_TERMINAL_SIZE + 1); // guard against recursion while computing
             n = regularRules.contains(ref.name()) ? size(rules.get(ref.name())) : MAX_TERMINAL_SIZE + 1;
         } else n = 1;
-        int v = (int) Math.min(n, COUNTER_FREE_TERMINAL_SIZE + 1);
+        int v = (int) Math.min(n, FINITE_TERMINAL_SIZE + 1);
         sizeCache.put(e, v);
         return v;
     }
@@ -301,7 +342,7 @@ public final class TerminalDerivation {
         DfaBuilder.Language language = refs(regex).isEmpty() ? LanguageCache.get(regex) : null;
         if (language == null) {
             try {
-                language = automata.build(regex);
+                language = automata.build(regex, stateBound(regex));
             } catch (IllegalStateException ex) {
                 throw new GrammarException(ex.getMessage() + " (in terminal " + name + ")");
             } catch (DfaBuilder.TooLarge tooLarge) {
@@ -311,7 +352,8 @@ public final class TerminalDerivation {
                 index.put(key, -1); // the caller keeps this piece in the parser instead
                 return -1;
             }
-            if (refs(regex).isEmpty()) LanguageCache.put(regex, language);
+            // a large literal set is not shared from schema to schema: keep the cache small
+            if (refs(regex).isEmpty() && (language.dfa() == null || language.dfa().stateCount() <= DfaBuilder.MAX_STATES)) LanguageCache.put(regex, language);
         }
         ByteDfa a = language.dfa();
         boolean nullable = language.nullable();

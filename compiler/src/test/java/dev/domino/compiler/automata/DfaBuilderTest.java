@@ -35,6 +35,47 @@ class DfaBuilderTest {
         }
     }
 
+    /** A large literal set (a trie, 20,000 states) minimized against the reference; sparse and dense layouts step alike. */
+    @Test void largeLiteralSetAgreesWithBrics() {
+        Random random = new Random(11);
+        List<Expr> words = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            StringBuilder w = new StringBuilder();
+            for (int k = 3 + random.nextInt(10); k > 0; k--) w.append((char) ('a' + random.nextInt(random.nextBoolean() ? 3 : 26)));
+            if (random.nextInt(10) == 0) w.append("é");
+            words.add(Expr.literal(w.toString()));
+        }
+        Expr e = new Expr.Alt(words);
+        DfaBuilder.Language ours = new DfaBuilder(name -> null).build(e, 1_000_000);
+        ByteDfa expected = ByteAutomata.toByteDfa(new ByteAutomata(name -> null).build(e));
+        assertThat(ours.dfa()).isEqualTo(expected);
+        assertThat(ours.dfa().isDense()).isFalse();
+        ByteDfa dense = ours.dfa().dense();
+        for (int s = 0; s < dense.stateCount(); s++) {
+            for (int b = 0; b < 256; b++) assertThat(ours.dfa().step(s, b)).isEqualTo(dense.step(s, b));
+        }
+    }
+
+    @Test void buildBoundIsEnforced() {
+        Expr ab = Expr.alt(Expr.literal("a"), Expr.literal("b"));
+        Expr e = Expr.seq(Expr.star(ab), Expr.literal("a"), new Expr.Repeat(ab, 12, 12));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DfaBuilder(name -> null).build(e, 1000)).isInstanceOf(DfaBuilder.TooLarge.class);
+    }
+
+    @Test void rangesAreValidated() {
+        boolean[] acc = {false, true};
+        int[] start = {0, 1, 1};
+        assertThat(ByteDfa.ofRanges(2, 0, acc, start, new byte[] {'a'}, new byte[] {'z'}, new int[] {1}).matches("q".getBytes())).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ByteDfa.ofRanges(2, 0, acc, start, new byte[] {'z'}, new byte[] {'a'}, new int[] {1}))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ByteDfa.ofRanges(2, 0, acc, start, new byte[] {'a'}, new byte[] {'z'}, new int[] {2}))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ByteDfa.ofRanges(2, 0, acc, new int[] {0, 2, 1}, new byte[] {'a'}, new byte[] {'z'}, new int[] {1}))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ByteDfa.ofRanges(2, 0, acc, new int[] {0, 2, 2}, new byte[] {'a', 'c'}, new byte[] {'d', 'e'}, new int[] {1, 1}))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test void agreesWithJavaRegexOnUtf8() {
         Expr e = Expr.seq(Expr.plus(Expr.chars(CodePointSet.fromRanges(new int[] {'a', 'c', 0xE9, 0xE9, 0x4E00, 0x4E2D, 0x1F600, 0x1F64F}))),
                 Expr.optional(Expr.literal("—x")));

@@ -37,7 +37,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 7;
+    public static final int FORMAT_VERSION = 8;
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -190,11 +190,7 @@ public final class ArtifactFormat {
                 out.writeString(t.name());
                 out.writeString(t.description());
                 out.writeBoolean(t.ignored());
-                ByteDfa d = t.dfa();
-                out.writeVarInt(d.stateCount(), true);
-                out.writeVarInt(d.start(), true);
-                for (boolean acc : d.acceptingArray()) out.writeBoolean(acc);
-                writeInts(out, d.table());
+                writeAutomaton(out, t.dfa());
                 out.writeVarInt(t.counted() == null ? 0 : t.counted().max(), true);
                 if (t.counted() != null) out.writeVarInt(t.counted().min(), true);
                 out.writeBoolean(t.tokens() != null);
@@ -287,11 +283,7 @@ public final class ArtifactFormat {
                 String name = readString(in);
                 String description = readString(in);
                 boolean isIgnored = in.readBoolean();
-                int states = length(in, 1 << 20);
-                int start = in.readVarInt(true);
-                boolean[] accepting = new boolean[states];
-                for (int s = 0; s < states; s++) accepting[s] = in.readBoolean();
-                ByteDfa dfa = new ByteDfa(states, start, accepting, readInts(in));
+                ByteDfa dfa = readAutomaton(in);
                 int countedMax = in.readVarInt(true); // 0: not counted
                 if (countedMax < 0 || countedMax > CountedLoop.MAX_STATES) throw new IllegalArgumentException("bad repeat count " + countedMax);
                 int countedMin = countedMax == 0 ? 0 : in.readVarInt(true);
@@ -369,6 +361,52 @@ public final class ArtifactFormat {
     }
 
     /** A count of elements that each take at least one byte: bounded by the bytes left, too. */
+    /**
+     * An automaton as byte ranges per state (format 8; dense tables cost 1 KB per state and made a
+     * 10,000-value enum a 250 MB artifact): states, start, accepting flags, then per state its
+     * range count and each range's lo, hi and target.
+     */
+    static void writeAutomaton(Output out, ByteDfa d) {
+        out.writeVarInt(d.stateCount(), true);
+        out.writeVarInt(d.start(), true);
+        for (boolean acc : d.acceptingArray()) out.writeBoolean(acc);
+        for (int s = 0; s < d.stateCount(); s++) {
+            out.writeVarInt(d.endRange(s) - d.firstRange(s), true);
+            for (int r = d.firstRange(s); r < d.endRange(s); r++) {
+                out.writeByte(d.rangeLo(r));
+                out.writeByte(d.rangeHi(r));
+                out.writeVarInt(d.rangeTarget(r), true);
+            }
+        }
+    }
+
+    /** Reads {@link #writeAutomaton}'s form; every count bounded, every range checked by {@link ByteDfa#ofRanges}. */
+    static ByteDfa readAutomaton(Input in) {
+        int states = length(in, 1 << 24);
+        int start = in.readVarInt(true);
+        boolean[] accepting = new boolean[states];
+        for (int s = 0; s < states; s++) accepting[s] = in.readBoolean();
+        int[] rangeStart = new int[states + 1];
+        byte[] lo = new byte[Math.max(16, states)], hi = new byte[lo.length];
+        int[] target = new int[lo.length];
+        int n = 0;
+        for (int s = 0; s < states; s++) {
+            rangeStart[s] = n;
+            int count = length(in, 256);
+            if (n + count > lo.length) {
+                int size = Math.max(n + count, 2 * lo.length);
+                lo = java.util.Arrays.copyOf(lo, size); hi = java.util.Arrays.copyOf(hi, size); target = java.util.Arrays.copyOf(target, size);
+            }
+            for (int i = 0; i < count; i++, n++) {
+                lo[n] = in.readByte();
+                hi[n] = in.readByte();
+                target[n] = in.readVarInt(true);
+            }
+        }
+        rangeStart[states] = n;
+        return ByteDfa.ofRanges(states, start, accepting, rangeStart, java.util.Arrays.copyOf(lo, n), java.util.Arrays.copyOf(hi, n), java.util.Arrays.copyOf(target, n));
+    }
+
     public static int length(Input in, int max) {
         int n = in.readVarInt(true);
         if (n < 0 || n > max || n > in.limit() - in.position()) throw new IllegalArgumentException("length " + n + " out of bounds");

@@ -100,7 +100,7 @@ public final class TerminalWalks {
         // most walks die within a few trie levels (inside a key, a number, a keyword): not worth
         // looking for something to share with
         Acc cheap = new Acc(vocabSize);
-        if (walkInto(cheap, dfa.table(), dfa.acceptingArray(), dfa.asciiLoops(), 0, state, CHEAP_WALK_NODES)) return cheap.finish(vocabSize);
+        if (walkInto(cheap, dfa, 0, state, CHEAP_WALK_NODES)) return cheap.finish(vocabSize);
         LoopCore core = LoopCore.of(dfa, state, MAX_SHARED_STATES);
         if (core != null && core.ports.length > 0) return fromCore(dfa, core, vocabSize);
         ByteDfa residual = dfa.residual(state, MAX_SHARED_STATES);
@@ -116,7 +116,7 @@ public final class TerminalWalks {
     /** The plain walk, nothing shared (the reference the shared walks must equal). */
     public Walk compute(ByteDfa dfa, int state, int vocabSize) {
         Acc acc = new Acc(vocabSize);
-        walkInto(acc, dfa.table(), dfa.acceptingArray(), dfa.asciiLoops(), 0, state);
+        walkInto(acc, dfa, 0, state, Integer.MAX_VALUE);
         return acc.finish(vocabSize);
     }
 
@@ -131,20 +131,16 @@ public final class TerminalWalks {
      * which was half of a typical schema's compile time.
      */
     private Walk computeByChild(ByteDfa dfa, int state, int vocabSize) {
-        int[] table = dfa.table();
-        boolean[] accepting = dfa.acceptingArray();
-        long[] loops = dfa.asciiLoops();
         Acc acc = new Acc(vocabSize);
-        if (accepting[state]) acc.endsAtRoot = true;
+        if (dfa.isAccepting(state)) acc.endsAtRoot = true;
         java.util.Map<Integer, LoopCore> coreOf = new java.util.HashMap<>();
-        int base = state << 8;
         for (int c = trie.firstChild(0); c < trie.endChild(0); c++) {
-            int s2 = table[base | trie.childByte(c)];
+            int s2 = dfa.step(state, trie.childByte(c));
             if (s2 < 0) continue;
             int child = trie.childNode(c);
             LoopCore core = coreOf.computeIfAbsent(s2, k -> coreAt(dfa, k));
             if (core == null) {
-                walkInto(acc, table, accepting, loops, child, s2);
+                walkInto(acc, dfa, child, s2, Integer.MAX_VALUE);
                 continue;
             }
             CoreBelow key = new CoreBelow(core, child);
@@ -157,7 +153,7 @@ public final class TerminalWalks {
             }
             cw.addTo(acc);
             for (int i = 0; i < cw.exitEdges.length; i++) {
-                walkInto(acc, table, accepting, loops, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]]);
+                walkInto(acc, dfa, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]], Integer.MAX_VALUE);
             }
         }
         return acc.finish(vocabSize);
@@ -200,11 +196,8 @@ public final class TerminalWalks {
             cw = byCore.putIfAbsent(core, cw, cw.estimatedBytes() + core.estimatedBytes());
         }
         Acc acc = cw.copy();
-        int[] table = dfa.table();
-        boolean[] accepting = dfa.acceptingArray();
-        long[] loops = dfa.asciiLoops();
         for (int i = 0; i < cw.exitEdges.length; i++) {
-            walkInto(acc, table, accepting, loops, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]]);
+            walkInto(acc, dfa, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]], Integer.MAX_VALUE);
         }
         return acc.finish(vocabSize);
     }
@@ -216,6 +209,59 @@ public final class TerminalWalks {
      */
     private void walkInto(Acc acc, int[] table, boolean[] accepting, long[] loops, int startNode, int startState) {
         walkInto(acc, table, accepting, loops, startNode, startState, Integer.MAX_VALUE);
+    }
+
+    /** A terminal automaton's walk: its dense table when it has one, else its byte ranges. */
+    private boolean walkInto(Acc acc, ByteDfa dfa, int startNode, int startState, int maxNodes) {
+        if (dfa.isDense()) return walkInto(acc, dfa.table(), dfa.acceptingArray(), dfa.asciiLoops(), startNode, startState, maxNodes);
+        return walkSparse(acc, dfa, startNode, startState, maxNodes);
+    }
+
+    /**
+     * {@link #walkInto} over a sparse automaton: each range of the state is joined with the trie
+     * node's children (both sorted by byte), so a trie state with one range costs a binary search
+     * and its matching children, not one lookup per child.
+     */
+    private boolean walkSparse(Acc acc, ByteDfa dfa, int startNode, int startState, int maxNodes) {
+        boolean[] accepting = dfa.acceptingArray();
+        long[] loops = dfa.asciiLoops();
+        int visited = 0;
+        int[] stackNode = new int[256], stackState = new int[256];
+        int sp = 0;
+        stackNode[sp] = startNode; stackState[sp++] = startState;
+        while (sp > 0) {
+            if (++visited > maxNodes) return false;
+            int n = stackNode[--sp], s = stackState[sp];
+            int first = trie.firstChild(n), end = trie.endChild(n);
+            long loLoop = loops[2 * s], hiLoop = loops[2 * s + 1];
+            if (n != 0 && (loLoop | hiLoop) != 0 && trie.subtreeWithin(n, loLoop, hiLoop)) {
+                acc.addTokens(trie, trie.tokenStart(n), trie.subtreeTokenEnd(n));
+                if (accepting[s] && first < end) acc.addLoopEnd(n, loLoop, hiLoop);
+                continue;
+            }
+            if (n != 0) acc.addTokens(trie, trie.tokenStart(n), trie.tokenEnd(n));
+            if (first == end) continue;
+            if (accepting[s]) {
+                if (n == 0) acc.endsAtRoot = true;
+                else for (int c = first; c < end; c++) acc.endEdges.add(c);
+            }
+            int c = first;
+            for (int r = dfa.firstRange(s), re = dfa.endRange(s); r < re && c < end; r++) {
+                int lo = dfa.rangeLo(r), hi = dfa.rangeHi(r), s2 = dfa.rangeTarget(r);
+                if (end - c > 8) {
+                    int a = c, z = end;
+                    while (a < z) { int m = (a + z) >>> 1; if (trie.childByte(m) < lo) a = m + 1; else z = m; }
+                    c = a;
+                } else {
+                    while (c < end && trie.childByte(c) < lo) c++;
+                }
+                for (; c < end && trie.childByte(c) <= hi; c++) {
+                    if (sp == stackNode.length) { stackNode = Arrays.copyOf(stackNode, sp * 2); stackState = Arrays.copyOf(stackState, sp * 2); }
+                    stackNode[sp] = trie.childNode(c); stackState[sp++] = s2;
+                }
+            }
+        }
+        return true;
     }
 
     /** @return false when the walk gave up after visiting {@code maxNodes} trie nodes ({@code acc} is then partial) */

@@ -5,9 +5,7 @@ import dev.domino.runtime.internal.ByteDfa;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -104,30 +102,40 @@ public final class DfaBuilder {
      * NFA, which keeps growing as more terminals are built): states are numbered relative to
      * the fragment, so the cost does not grow with everything built before.
      */
-    private int base; // first NFA state of the fragment being determinized (closure works relative to it)
+    private int base; // first NFA state of the fragment being determinized
 
     private Sparse determinize(ByteNfa.Fragment f, int maxStates) {
         base = f.firstState();
         int n = f.endState() - base;
         int start = f.start() - base, end = f.end() - base;
-        // outgoing edge lists per NFA state
-        int[] outStart = new int[n + 1];
-        for (int i = f.firstEdge(); i < f.endEdge(); i++) outStart[nfa.from[i] - base + 1]++;
-        for (int i = 0; i < n; i++) outStart[i + 1] += outStart[i];
-        int[] outEdge = new int[f.endEdge() - f.firstEdge()];
-        int[] fill = Arrays.copyOf(outStart, n);
-        for (int i = f.firstEdge(); i < f.endEdge(); i++) outEdge[fill[nfa.from[i] - base]++] = i;
+        // epsilon and byte edges in separate lists per NFA state (most Thompson edges are
+        // epsilons: the closure walks only those, the step only byte edges)
+        int[] epsStart = new int[n + 1], labStart = new int[n + 1];
+        for (int i = f.firstEdge(); i < f.endEdge(); i++) {
+            if (nfa.lo[i] < 0) epsStart[nfa.from[i] - base + 1]++; else labStart[nfa.from[i] - base + 1]++;
+        }
+        for (int i = 0; i < n; i++) { epsStart[i + 1] += epsStart[i]; labStart[i + 1] += labStart[i]; }
+        int[] epsTo = new int[epsStart[n]];
+        int[] labLo = new int[labStart[n]], labHi = new int[labStart[n]], labTo = new int[labStart[n]];
+        int[] epsFill = Arrays.copyOf(epsStart, n), labFill = Arrays.copyOf(labStart, n);
+        for (int i = f.firstEdge(); i < f.endEdge(); i++) {
+            int from = nfa.from[i] - base;
+            if (nfa.lo[i] < 0) { epsTo[epsFill[from]++] = nfa.to[i] - base; continue; }
+            int k = labFill[from]++;
+            labLo[k] = nfa.lo[i]; labHi[k] = nfa.hi[i]; labTo[k] = nfa.to[i] - base;
+        }
 
-        Map<Key, Integer> ids = new HashMap<>();
         List<int[]> sets = new ArrayList<>();
         int[] mark = new int[n];
         int[] stamp = {0};
-        int[] first = closure(new int[] {start}, 1, outStart, outEdge, mark, stamp);
-        ids.put(new Key(first), 0);
+        int[] first = closure(new int[] {start}, 1, epsStart, epsTo, mark, stamp);
+        SetIndex ids = new SetIndex();
+        ids.add(first, 0);
         sets.add(first);
         Sparse d = new Sparse();
+        int[] bounds = new int[64];
+        int[] segCount = new int[258], segFill = new int[258];
         int[] targets = new int[64];
-        int[] boundaries = new int[514];
         // states are numbered in discovery order and processed in that order, so each state's
         // ranges are appended right after the previous state's
         for (int id = 0; id < sets.size(); id++) {
@@ -136,51 +144,64 @@ public final class DfaBuilder {
             int[] set = sets.get(id);
             sets.set(id, null);
             boolean accepting = false;
-            // byte segments where the set of live edges is constant
+            // segments: the bytes between consecutive distinct edge boundaries
             int nb = 0;
             for (int s : set) {
                 if (s == end) accepting = true;
-                for (int k = outStart[s]; k < outStart[s + 1]; k++) {
-                    int e = outEdge[k];
-                    if (nfa.lo[e] < 0) continue;
-                    if (nb + 2 > boundaries.length) boundaries = Arrays.copyOf(boundaries, boundaries.length * 2);
-                    boundaries[nb++] = nfa.lo[e];
-                    boundaries[nb++] = nfa.hi[e] + 1;
+                for (int k = labStart[s]; k < labStart[s + 1]; k++) {
+                    if (nb + 2 > bounds.length) bounds = Arrays.copyOf(bounds, bounds.length * 2);
+                    bounds[nb++] = labLo[k];
+                    bounds[nb++] = labHi[k] + 1;
                 }
             }
-            Arrays.sort(boundaries, 0, nb);
-            for (int i = 0; i + 1 < nb; i++) {
-                int lo = boundaries[i], hi = boundaries[i + 1];
-                if (lo == hi) continue;
-                int tn = 0;
-                for (int s : set) {
-                    for (int k = outStart[s]; k < outStart[s + 1]; k++) {
-                        int e = outEdge[k];
-                        if (nfa.lo[e] >= 0 && nfa.lo[e] <= lo && nfa.hi[e] >= hi - 1) {
-                            if (tn == targets.length) targets = Arrays.copyOf(targets, tn * 2);
-                            targets[tn++] = nfa.to[e] - base;
-                        }
-                    }
+            if (nb == 0) { d.endState(accepting); continue; }
+            Arrays.sort(bounds, 0, nb);
+            int nu = 0;
+            for (int i = 0; i < nb; i++) if (nu == 0 || bounds[nu - 1] != bounds[i]) bounds[nu++] = bounds[i];
+            // each edge adds its target to the segments it covers (counting pass, then filling)
+            int segments = nu - 1;
+            Arrays.fill(segCount, 0, segments + 1, 0);
+            int total = 0;
+            for (int s : set) {
+                for (int k = labStart[s]; k < labStart[s + 1]; k++) {
+                    int j0 = Arrays.binarySearch(bounds, 0, nu, labLo[k]), j1 = Arrays.binarySearch(bounds, 0, nu, labHi[k] + 1);
+                    for (int j = j0; j < j1; j++) segCount[j + 1]++;
+                    total += j1 - j0;
                 }
+            }
+            for (int j = 0; j < segments; j++) segCount[j + 1] += segCount[j];
+            if (targets.length < total) targets = new int[Math.max(total, 2 * targets.length)];
+            System.arraycopy(segCount, 0, segFill, 0, segments);
+            for (int s : set) {
+                for (int k = labStart[s]; k < labStart[s + 1]; k++) {
+                    int j0 = Arrays.binarySearch(bounds, 0, nu, labLo[k]), j1 = Arrays.binarySearch(bounds, 0, nu, labHi[k] + 1);
+                    for (int j = j0; j < j1; j++) targets[segFill[j]++] = labTo[k];
+                }
+            }
+            for (int j = 0; j < segments; j++) {
+                int from = segCount[j], tn = segCount[j + 1] - from;
                 if (tn == 0) continue;
-                int[] next = closure(targets, tn, outStart, outEdge, mark, stamp);
-                Key key = new Key(next);
-                Integer nid = ids.get(key);
-                if (nid == null) {
+                int[] next = closure(Arrays.copyOfRange(targets, from, from + tn), tn, epsStart, epsTo, mark, stamp);
+                int nid = ids.find(next, mark, stamp[0]);
+                if (nid < 0) {
                     if (sets.size() >= maxStates) throw new TooLarge(maxStates);
                     nid = sets.size();
-                    ids.put(key, nid);
+                    ids.add(next, nid);
                     sets.add(next);
                 }
-                d.addRange(lo, hi - 1, nid);
+                d.addRange(bounds[j], bounds[j + 1] - 1, nid);
             }
             d.endState(accepting);
         }
         return d;
     }
 
-    /** Epsilon closure, as a sorted array of NFA states. */
-    private int[] closure(int[] seeds, int count, int[] outStart, int[] outEdge, int[] mark, int[] stamp) {
+    /**
+     * Epsilon closure, as an array of NFA states in no particular order; on return exactly its
+     * states are marked with {@code stamp[0]}, which {@link SetIndex#find} uses to compare sets
+     * without sorting them (sorting each closure was half of the subset construction's time).
+     */
+    private static int[] closure(int[] seeds, int count, int[] epsStart, int[] epsTo, int[] mark, int[] stamp) {
         int s0 = ++stamp[0];
         int[] stack = new int[Math.max(16, count)];
         int sp = 0;
@@ -193,10 +214,8 @@ public final class DfaBuilder {
             int s = stack[--sp];
             if (on == out.length) out = Arrays.copyOf(out, on * 2);
             out[on++] = s;
-            for (int k = outStart[s]; k < outStart[s + 1]; k++) {
-                int e = outEdge[k];
-                if (nfa.lo[e] >= 0) continue;
-                int t = nfa.to[e] - base;
+            for (int k = epsStart[s]; k < epsStart[s + 1]; k++) {
+                int t = epsTo[k];
                 if (mark[t] != s0) {
                     mark[t] = s0;
                     if (sp == stack.length) stack = Arrays.copyOf(stack, sp * 2);
@@ -204,13 +223,60 @@ public final class DfaBuilder {
                 }
             }
         }
-        int[] r = Arrays.copyOf(out, on);
-        Arrays.sort(r);
-        return r;
+        return Arrays.copyOf(out, on);
     }
 
-    private record Key(int[] set) {
-        @Override public boolean equals(Object o) { return o instanceof Key k && Arrays.equals(set, k.set); }
-        @Override public int hashCode() { return Arrays.hashCode(set); }
+    /**
+     * Subset → DFA state id: open addressing on an order-independent hash of the set (a sum of
+     * mixed state numbers); a candidate equals the set being looked up when it has the same size
+     * and all its states carry the lookup's mark.
+     */
+    private static final class SetIndex {
+        private int[] slots = new int[64]; // id + 1, 0 = empty
+        private int[] hashes = new int[16];
+        private int[][] members = new int[16][];
+        private int size;
+
+        private static int hash(int[] set) {
+            int h = set.length;
+            for (int s : set) { int x = s * 0x9E3779B9; h += x ^ (x >>> 15); }
+            return h;
+        }
+
+        /** The id of the set whose states are exactly those marked {@code stamp}; -1 when new. */
+        int find(int[] set, int[] mark, int stamp) {
+            int h = hash(set);
+            for (int i = h & (slots.length - 1); slots[i] != 0; i = (i + 1) & (slots.length - 1)) {
+                int id = slots[i] - 1;
+                if (hashes[id] != h || members[id].length != set.length) continue;
+                boolean same = true;
+                for (int s : members[id]) if (mark[s] != stamp) { same = false; break; }
+                if (same) return id;
+            }
+            return -1;
+        }
+
+        void add(int[] set, int id) {
+            if (id >= hashes.length) {
+                hashes = Arrays.copyOf(hashes, Math.max(id + 1, 2 * hashes.length));
+                members = Arrays.copyOf(members, hashes.length);
+            }
+            int h = hash(set);
+            hashes[id] = h;
+            members[id] = set;
+            if (2 * (size + 1) > slots.length) {
+                int[] old = slots;
+                slots = new int[2 * old.length];
+                for (int v : old) if (v != 0) insert(hashes[v - 1], v);
+            }
+            insert(h, id + 1);
+            size++;
+        }
+
+        private void insert(int h, int value) {
+            int i = h & (slots.length - 1);
+            while (slots[i] != 0) i = (i + 1) & (slots.length - 1);
+            slots[i] = value;
+        }
     }
 }

@@ -109,6 +109,33 @@ class ExtremeInputsTest {
         assertThat(m.acceptString("x")).isFalse();
     }
 
+    /** A 10,000-word alternation and a 3,000-value enum: one trie-shaped terminal each, sparse, exact at the words. */
+    @Test void largeLiteralSetsAreCompactTerminals() throws IOException {
+        List<String> words = IntStream.range(0, 10_000).mapToObj(i -> "w" + Integer.toString(i * 7919 + 13, 36)).collect(Collectors.toList());
+        Run r = compile(write("words.gbnf", "root ::= " + words.stream().map(w -> "\"" + w + "\"").collect(Collectors.joining(" | ")) + "\n"));
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(Files.size(dir.resolve("out.domino"))).as("artifact bytes").isLessThan(4L << 20);
+        Artifact a = ArtifactFormat.read(dir.resolve("out.domino"));
+        assertThat(a.terminalCount()).isEqualTo(1);
+        for (String w : List.of(words.get(0), words.get(4321), words.get(9999))) {
+            Matcher m = a.newMatcher();
+            assertThat(m.acceptString(w)).as(w).isTrue();
+            assertThat(m.isAccepting()).as(w).isTrue();
+            assertThat(m.acceptString("-")).isFalse();
+        }
+        assertThat(a.newMatcher().acceptString("wzzzzzzzz")).isFalse();
+
+        String values = words.subList(0, 3000).stream().map(w -> "\"" + w + "\"").collect(Collectors.joining(","));
+        Run e = compile(write("enum.json", "{\"enum\": [" + values + "]}"));
+        assertThat(e.code()).as(e.err()).isZero();
+        Artifact b = ArtifactFormat.read(dir.resolve("out.domino"));
+        assertThat(b.terminalCount()).isLessThan(10);
+        Matcher m = b.newMatcher();
+        assertThat(m.acceptString("\"" + words.get(2999) + "\"")).isTrue();
+        assertThat(m.isAccepting()).isTrue();
+        assertThat(b.newMatcher().acceptString("\"" + words.get(3000) + "\"")).isFalse();
+    }
+
     @Test void aSourceOverTheSizeLimitIsRefusedEarly() throws IOException {
         Path big = write("big.gbnf", "root ::= \"" + "a".repeat(5_000_000) + "\"\n");
         assertOneLineError(compile(big), 2, "source-bytes");

@@ -62,14 +62,15 @@ class TerminalWalksTest {
         Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", SCHEMA,
                 parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
         int checked = 0;
-        for (int t = 0; t < a.terminalCount(); t++) {
-            ByteDfa dense = a.terminal(t).dfa().dense(), sparse = dense.sparse();
+        Terminal[] terminals = RuntimeAccess.of(a).terminals();
+        for (int t = 0; t < terminals.length; t++) {
+            ByteDfa dense = terminals[t].dfa().dense(), sparse = dense.sparse();
             assertThat(sparse.isDense()).isFalse();
             assertThat(sparse).isEqualTo(dense);
             TerminalWalks denseWalks = new TerminalWalks(VocabTrie.of(vocab)), sparseWalks = new TerminalWalks(VocabTrie.of(vocab));
             for (int s = 0; s < dense.stateCount(); s++) {
                 for (int b = 0; b < 256; b++) assertThat(sparse.step(s, b)).isEqualTo(dense.step(s, b));
-                String where = a.terminal(t).name() + " state " + s;
+                String where = terminals[t].name() + " state " + s;
                 for (boolean shared : new boolean[] {false, true}) {
                     TerminalWalks.Walk d = shared ? denseWalks.get(dense, s, vocab.size()) : denseWalks.compute(dense, s, vocab.size());
                     TerminalWalks.Walk w = shared ? sparseWalks.get(sparse, s, vocab.size()) : sparseWalks.compute(sparse, s, vocab.size());

@@ -20,6 +20,8 @@ final class ArraySchemas {
     ArraySchemas(SchemaCompiler sc) { this.sc = sc; }
 
     Expr arrayExpr(ObjectNode n, String ptr) {
+        if (n.has(CONTAINS_ALL)) return containsAllExpr(n, ptr);
+        if (n.has("contains") && n.path("minContains").asLong(1) > 0) return containsExpr(n, ptr);
         List<Expr> prefix = new ArrayList<>();
         JsonNode restSchema = null;
         String restPtr = null;
@@ -62,6 +64,108 @@ final class ArraySchemas {
             body = opts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(opts);
         }
         sc.syn.rules.put(name, body);
+        return Expr.ref(name);
+    }
+
+    /**
+     * Internal keyword (never in user schemas: its name starts with U+0000): the conjunction of several
+     * {@code contains} (an allOf of them), each with minContains 1: every listed schema matches some element.
+     */
+    static final String CONTAINS_ALL = "\u0000containsAll";
+
+    /**
+     * Several {@code contains} at once (at most 3, minItems at most 1, one items schema R): for each ordered
+     * partition of the contains schemas into blocks (13 for three), one element per block matching R and
+     * every schema of the block, in that order, other R elements anywhere between.
+     */
+    Expr containsAllExpr(ObjectNode n, String ptr) {
+        List<JsonNode> cs = new ArrayList<>();
+        n.get(CONTAINS_ALL).forEach(cs::add);
+        if (n.has("contains") && n.path("minContains").asLong(1) > 0) cs.add(n.get("contains"));
+        int min = KeywordValues.countOr(n, "minItems", 0, ptr);
+        int max = KeywordValues.countOr(n, "maxItems", Expr.Repeat.UNBOUNDED, ptr);
+        if (cs.size() > 3 || n.has("prefixItems") || n.path("items").isArray() || max != Expr.Repeat.UNBOUNDED || n.has("maxContains")
+                || n.has("minContains") || min > 1) {
+            sc.unsupported(ptr, "contains", "several contains only with one items schema, no minContains/maxContains/maxItems, minItems at most 1");
+            return sc.syn.anyValue();
+        }
+        JsonNode items = n.has("items") ? n.get("items") : com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
+        Expr rest = sc.compile(items, SchemaCompiler.child(ptr, "items"));
+        Expr before = Expr.star(JsonSyntax.seq(rest, sc.syn.comma())), after = Expr.star(JsonSyntax.seq(sc.syn.comma(), rest));
+        java.util.Map<Integer, Expr> matches = new java.util.HashMap<>();
+        List<Expr> alts = new ArrayList<>();
+        for (List<Integer> blocks : orderedPartitions(cs.size())) {
+            List<Expr> seq = new ArrayList<>();
+            boolean empty = false;
+            for (int b = 0; b < blocks.size() && !empty; b++) {
+                int mask = blocks.get(b);
+                Expr m = matches.computeIfAbsent(mask, k -> {
+                    List<JsonNode> parts = new ArrayList<>();
+                    parts.add(items);
+                    for (int i = 0; i < cs.size(); i++) if ((k & (1 << i)) != 0) parts.add(cs.get(i));
+                    return sc.compile(sc.algebra.merge(parts, SchemaCompiler.child(ptr, "contains")), SchemaCompiler.child(ptr, "contains"));
+                });
+                if (sc.syn.isNothing(m)) empty = true;
+                if (b > 0) seq.add(sc.syn.comma());
+                seq.add(before);
+                seq.add(m);
+            }
+            if (empty) continue;
+            seq.add(after);
+            alts.add(JsonSyntax.seq(seq.toArray(Expr[]::new)));
+        }
+        if (alts.isEmpty()) return Expr.NOTHING;
+        String name = sc.syn.newName("arr_" + (++arrCounter));
+        sc.syn.rules.put(name, sc.syn.bracket("[", JsonSyntax.alt(alts), "]"));
+        return Expr.ref(name);
+    }
+
+    /** The ordered partitions of {0..k-1} into non-empty blocks, each block a bit mask. */
+    static List<List<Integer>> orderedPartitions(int k) {
+        List<List<Integer>> out = new ArrayList<>();
+        orderedPartitions((1 << k) - 1, new ArrayList<>(), out);
+        return out;
+    }
+
+    private static void orderedPartitions(int left, List<Integer> prefix, List<List<Integer>> out) {
+        if (left == 0) { out.add(List.copyOf(prefix)); return; }
+        for (int sub = left; sub > 0; sub = (sub - 1) & left) {
+            prefix.add(sub);
+            orderedPartitions(left & ~sub, prefix, out);
+            prefix.remove(prefix.size() - 1);
+        }
+    }
+
+    /** The most elements {@code minItems} may require alongside {@code contains}: one alternative per position of the match. */
+    static final int MAX_CONTAINS_MIN_ITEMS = 16;
+
+    /**
+     * {@code contains C} (at least one element, {@code minContains} 1, no {@code maxContains}) with one
+     * {@code items} schema R: {@code [R, ..., R and C, R, ...]}, the matching element anywhere (ambiguous
+     * where several match, which the parser does not mind). With {@code minItems} m &gt; 1 one alternative
+     * per count a &lt; m-1 of elements before the match (then at least m-1-a after), and one for a &ge; m-1.
+     * Anything else (prefixItems, maxItems, minContains &gt; 1, maxContains) is an unsupported contains.
+     */
+    Expr containsExpr(ObjectNode n, String ptr) {
+        int min = KeywordValues.countOr(n, "minItems", 0, ptr);
+        int max = KeywordValues.countOr(n, "maxItems", Expr.Repeat.UNBOUNDED, ptr);
+        if (n.has("prefixItems") || n.path("items").isArray() || max != Expr.Repeat.UNBOUNDED || n.has("maxContains")
+                || n.path("minContains").asLong(1) != 1 || min > MAX_CONTAINS_MIN_ITEMS) {
+            sc.unsupported(ptr, "contains", "only with one items schema, minContains 1 and no maxItems/maxContains");
+            return sc.syn.anyValue();
+        }
+        JsonNode items = n.has("items") ? n.get("items") : com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
+        Expr rest = sc.compile(items, SchemaCompiler.child(ptr, "items"));
+        Expr match = sc.compile(sc.algebra.merge(List.of(items, n.get("contains")), SchemaCompiler.child(ptr, "contains")), SchemaCompiler.child(ptr, "contains"));
+        if (sc.syn.isNothing(match)) return Expr.NOTHING;
+        String name = sc.syn.newName("arr_" + (++arrCounter));
+        sc.syn.rules.put(name, Expr.EMPTY);
+        Expr before = JsonSyntax.seq(rest, sc.syn.comma()), after = JsonSyntax.seq(sc.syn.comma(), rest);
+        int need = Math.max(0, min - 1); // elements besides the match
+        List<Expr> alts = new ArrayList<>();
+        for (int a = 0; a < need; a++) alts.add(JsonSyntax.seq(new Expr.Repeat(before, a, a), match, new Expr.Repeat(after, need - a, Expr.Repeat.UNBOUNDED)));
+        alts.add(JsonSyntax.seq(new Expr.Repeat(before, need, Expr.Repeat.UNBOUNDED), match, Expr.star(after)));
+        sc.syn.rules.put(name, sc.syn.bracket("[", JsonSyntax.alt(alts), "]"));
         return Expr.ref(name);
     }
 

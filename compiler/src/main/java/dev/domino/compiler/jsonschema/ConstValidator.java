@@ -84,6 +84,19 @@ final class ConstValidator {
             case "anyOf": { int i = 0; for (JsonNode x : a) if (valid(x, v, child(child(ptr, k), String.valueOf(i++)))) return true; return false; }
             case "oneOf": { int n = 0, i = 0; for (JsonNode x : a) if (valid(x, v, child(child(ptr, k), String.valueOf(i++)))) n++; return n == 1; }
             case "not": return !valid(a, v, child(ptr, k));
+            case ArraySchemas.CONTAINS_ALL: {
+                if (!v.isArray()) return true;
+                for (JsonNode c : a) {
+                    boolean found = false;
+                    for (JsonNode x : v) if (valid(c, x, ptr)) { found = true; break; }
+                    if (!found) return false;
+                }
+                return true;
+            }
+            case SchemaComplement.NOT_PATTERNS: { if (v.isTextual()) for (JsonNode x : a) if (check(s, "pattern", x, v, ptr)) return false; return true; }
+            case SchemaComplement.NOT_FORMATS: { if (v.isTextual()) for (JsonNode x : a) if (check(s, "format", x, v, ptr)) return false; return true; }
+            case SchemaComplement.ALL_PATTERNS: { if (v.isTextual()) for (JsonNode x : a) if (!check(s, "pattern", x, v, ptr)) return false; return true; }
+            case SchemaComplement.NOT_STRINGS: { if (v.isTextual()) for (JsonNode x : a) if (x.asText().equals(v.asText())) return false; return true; }
             case "if": {
                 boolean c = valid(a, v, child(ptr, k));
                 JsonNode branch = s.get(c ? "then" : "else");

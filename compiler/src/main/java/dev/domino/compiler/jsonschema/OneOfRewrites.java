@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.GrammarException;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -14,9 +15,10 @@ import java.util.List;
 /**
  * {@code oneOf}: exact rewrites of two common shapes (all branches enums/consts: keep the values valid
  * under exactly one branch; all branches bare {@code required} lists: each branch becomes "these keys
- * present and, for every other branch, one of its keys absent"), otherwise an {@code anyOf} of branches
- * that must be provably disjoint (different types, disjoint enums, or an object property that one
- * requires and the other forbids or pins to a disjoint constant); anything else is unsupported.
+ * present and, for every other branch, one of its keys absent"), otherwise an {@code anyOf} of the
+ * branches, each minus the branches it is not provably disjoint from (different types, disjoint enums,
+ * or an object property that one requires and the other forbids or pins to a disjoint constant):
+ * {@code allOf [b_i, not b_j, ...]}, exact through {@link SchemaComplement} or an unsupported oneOf.
  */
 final class OneOfRewrites {
     private static final JsonNodeFactory NF = JsonNodeFactory.instance;
@@ -70,17 +72,48 @@ final class OneOfRewrites {
         return null;
     }
 
-    void checkDisjoint(List<JsonNode> branches, String ptr) {
+    /**
+     * The branches of a oneOf (siblings already merged in), each minus the branches it may overlap:
+     * branch i becomes {@code allOf [b_i, not b_j, ...]} for every j not provably disjoint from i, which
+     * {@link SchemaComplement} makes exact or refuses (then the error names the oneOf).
+     */
+    List<Expr> exclusiveBranches(List<JsonNode> branches, String ptr) {
         List<JsonNode> resolved = new ArrayList<>();
         for (JsonNode b : branches) resolved.add(resolveTop(b, ptr));
-        for (int i = 0; i < resolved.size(); i++) {
-            for (int j = i + 1; j < resolved.size(); j++) {
-                if (!disjoint(resolved.get(i), resolved.get(j), ptr)) {
-                    sc.unsupported(ptr, "oneOf", "branches " + i + " and " + j + " are not provably disjoint");
-                    return;
-                }
+        List<Expr> out = new ArrayList<>();
+        for (int i = 0; i < branches.size(); i++) {
+            String bptr = SchemaCompiler.child(SchemaCompiler.child(ptr, "oneOf"), String.valueOf(i));
+            ArrayNode parts = NF.arrayNode().add(branches.get(i));
+            List<Integer> overlapping = new ArrayList<>();
+            for (int j = 0; j < branches.size(); j++) {
+                if (j == i || disjoint(resolved.get(i), resolved.get(j), ptr)) continue;
+                overlapping.add(j);
+                parts.add(NF.objectNode().set("not", branches.get(j)));
+            }
+            if (overlapping.isEmpty()) { out.add(sc.compile(branches.get(i), bptr)); continue; }
+            try {
+                out.add(sc.compile(NF.objectNode().set("allOf", parts), bptr));
+            } catch (GrammarException e) {
+                if (e.getMessage() == null || !e.getMessage().startsWith("unsupported keyword 'not'")) throw e;
+                throw new GrammarException("unsupported keyword 'oneOf' at " + SchemaCompiler.showPointer(ptr) + " (branch " + i
+                    + " overlaps branches " + overlapping + " and their difference is not exact: " + e.getMessage() + ")");
             }
         }
+        return out;
+    }
+
+    /** oneOf branches as equivalent anyOf branches: each one minus the branches it may overlap. */
+    ArrayNode asAnyOf(JsonNode branches, String ptr) {
+        List<JsonNode> resolved = new ArrayList<>();
+        for (JsonNode b : branches) resolved.add(resolveTop(b, ptr));
+        ArrayNode out = NF.arrayNode();
+        for (int i = 0; i < branches.size(); i++) {
+            ArrayNode parts = NF.arrayNode().add(branches.get(i));
+            for (int j = 0; j < branches.size(); j++)
+                if (j != i && !disjoint(resolved.get(i), resolved.get(j), ptr)) parts.add(NF.objectNode().set("not", branches.get(j)));
+            out.add(parts.size() == 1 ? branches.get(i) : NF.objectNode().set("allOf", parts));
+        }
+        return out;
     }
 
     JsonNode resolveTop(JsonNode b, String ptr) {
@@ -102,7 +135,9 @@ final class OneOfRewrites {
             for (JsonNode v : s.get("enum")) { JsonType x = ConstantSchemas.typeOf(v); t.add(x); if (x == JsonType.INTEGER) t.add(JsonType.NUMBER); }
             return t;
         }
-        return sc.norm.types((ObjectNode) s, ptr);
+        ObjectNode o = (ObjectNode) s;
+        if (sc.complementedNot(o, ptr)) { o = o.deepCopy(); o.remove("not"); } // a superset is enough here
+        return sc.norm.types(o, ptr);
     }
 
     boolean disjoint(JsonNode a, JsonNode b, String ptr) {

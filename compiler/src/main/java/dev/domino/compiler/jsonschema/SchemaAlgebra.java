@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.domino.compiler.frontend.RegexParser;
 import dev.domino.compiler.ir.GrammarException;
 
 import java.util.ArrayList;
@@ -53,16 +54,83 @@ final class SchemaAlgebra {
         return x.equals(y);
     }
 
+    private static final Set<String> ARRAY_ITEMS = Set.of("items", "prefixItems", "additionalItems");
+
+    /**
+     * Items of several parts: each part is read as positional schemas and a rest schema (2020-12
+     * {@code prefixItems}/{@code items}, draft-04 array-form {@code items}/{@code additionalItems}, or one
+     * {@code items} schema for every element); element i of the conjunction gets the allOf of every part's
+     * schema for position i, the rest the allOf of the rest schemas. Written as prefixItems/items.
+     */
+    private static void mergeItems(List<ObjectNode> flat, ObjectNode out) {
+        List<JsonNode[]> positional = new ArrayList<>();
+        List<JsonNode> rests = new ArrayList<>();
+        int length = 0;
+        for (ObjectNode p : flat) {
+            JsonNode[] pos;
+            JsonNode rest;
+            if (p.has("prefixItems")) {
+                pos = toArray(p.get("prefixItems"));
+                rest = p.get("items");
+            } else if (p.path("items").isArray()) {
+                pos = toArray(p.get("items"));
+                rest = p.get("additionalItems");
+            } else {
+                pos = new JsonNode[0];
+                rest = p.get("items");
+            }
+            positional.add(pos);
+            rests.add(rest == null ? BooleanNode.TRUE : rest);
+            length = Math.max(length, pos.length);
+        }
+        ArrayNode prefix = NF.arrayNode();
+        for (int i = 0; i < length; i++) {
+            ArrayNode all = NF.arrayNode();
+            for (int p = 0; p < flat.size(); p++) {
+                JsonNode[] pos = positional.get(p);
+                JsonNode s = i < pos.length ? pos[i] : rests.get(p);
+                if (!SchemaNormalizer.isTrivial(s)) all.add(s);
+            }
+            prefix.add(all.isEmpty() ? BooleanNode.TRUE : all.size() == 1 ? all.get(0) : NF.objectNode().set("allOf", all));
+        }
+        ArrayNode restAll = NF.arrayNode();
+        for (JsonNode r : rests) if (!SchemaNormalizer.isTrivial(r)) restAll.add(r);
+        if (length > 0) out.set("prefixItems", prefix);
+        if (!restAll.isEmpty()) out.set("items", restAll.size() == 1 ? restAll.get(0) : NF.objectNode().set("allOf", restAll));
+    }
+
+    private static JsonNode[] toArray(JsonNode a) {
+        JsonNode[] out = new JsonNode[a.size()];
+        for (int i = 0; i < out.length; i++) out[i] = a.get(i);
+        return out;
+    }
+
+    private static boolean containsValue(ArrayNode a, JsonNode x) {
+        for (JsonNode y : a) if (jsonEquals(x, y)) return true;
+        return false;
+    }
+
+    /** Whether a merged schema obviously admits nothing (false, an empty enum or an empty type list). */
+    boolean isEmpty(JsonNode m, String ptr) {
+        if (m.isBoolean()) return !m.asBoolean();
+        if (m.has("enum") && m.get("enum").isEmpty()) return true;
+        return m.has("type") && SchemaNormalizer.parseTypes(m.get("type"), ptr).isEmpty();
+    }
+
     /** Merges schemas (conjunction) into one schema object; refs at the top level are inlined. */
     JsonNode merge(List<JsonNode> parts, String ptr) {
         List<ObjectNode> flat = new ArrayList<>();
         if (!flatten(parts, ptr, flat, 0)) return BooleanNode.FALSE;
         ObjectNode out = NF.objectNode();
+        int arrayParts = 0;
+        for (ObjectNode p : flat) if (p.has("items") || p.has("prefixItems") || p.has("additionalItems")) arrayParts++;
+        if (arrayParts > 1) mergeItems(flat, out);
         for (ObjectNode p : flat) {
             for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
                 String k = f.getKey();
                 JsonNode v = f.getValue();
+                if (ARRAY_ITEMS.contains(k) && arrayParts > 1) continue; // mergeItems below
                 JsonNode e = out.get(k);
                 if (e == null) { out.set(k, v.deepCopy()); continue; }
                 if (e.equals(v)) continue;
@@ -91,13 +159,43 @@ final class SchemaAlgebra {
                         out.set(k, r);
                     }
                     case "enum" -> out.set(k, intersectEnums((ArrayNode) e, (ArrayNode) v));
+                    case "pattern" -> {
+                        ArrayNode all = out.has(SchemaComplement.ALL_PATTERNS) ? (ArrayNode) out.get(SchemaComplement.ALL_PATTERNS) : NF.arrayNode();
+                        if (!containsValue(all, v)) all.add(v);
+                        out.set(SchemaComplement.ALL_PATTERNS, all);
+                    }
+                    case SchemaComplement.NOT_STRINGS, SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS -> {
+                        ArrayNode u = ((ArrayNode) e).deepCopy();
+                        for (JsonNode x : v) if (!containsValue(u, x)) u.add(x);
+                        out.set(k, u);
+                    }
                     case "minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum" ->
                         out.set(k, e.decimalValue().compareTo(v.decimalValue()) >= 0 ? e : v);
                     case "maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum" ->
                         out.set(k, e.decimalValue().compareTo(v.decimalValue()) <= 0 ? e : v);
                     case "items", "additionalItems", "propertyNames" -> out.set(k, NF.objectNode().set("allOf", NF.arrayNode().add(e).add(v)));
+                    case "additionalProperties" -> out.set(k, NF.objectNode().set("allOf", NF.arrayNode().add(e).add(v)));
                     case "nullable" -> out.set(k, BooleanNode.valueOf(e.asBoolean() && v.asBoolean()));
                     case "not" -> out.set(k, NF.objectNode().set("anyOf", NF.arrayNode().add(e).add(v)));
+                    case "contains" -> {
+                        // every part's contains must match some element (maybe the same one)
+                        if (out.has("minContains") || out.has("maxContains") || p.has("minContains") || p.has("maxContains"))
+                            sc.unsupported(ptr, "allOf", "cannot merge differing 'contains' with minContains/maxContains");
+                        ArrayNode all = out.has(ArraySchemas.CONTAINS_ALL) ? (ArrayNode) out.get(ArraySchemas.CONTAINS_ALL) : NF.arrayNode();
+                        all.add(v);
+                        out.set(ArraySchemas.CONTAINS_ALL, all);
+                    }
+                    case ArraySchemas.CONTAINS_ALL -> ((ArrayNode) e).addAll((ArrayNode) v.deepCopy());
+                    case "oneOf" -> {
+                        // a second oneOf joins as the anyOf of its branches, each minus the branches it may overlap
+                        JsonNode any = sc.oneOf.asAnyOf(v, ptr);
+                        JsonNode old = out.get("anyOf");
+                        if (old == null) { out.set("anyOf", any); continue; }
+                        if ((long) old.size() * any.size() > 64) sc.unsupported(ptr, "allOf", "too many anyOf combinations");
+                        ArrayNode prod = NF.arrayNode();
+                        for (JsonNode x : old) for (JsonNode y : any) prod.add(NF.objectNode().set("allOf", NF.arrayNode().add(x).add(y)));
+                        out.set("anyOf", prod);
+                    }
                     case "anyOf" -> {
                         if ((long) e.size() * v.size() > 64) sc.unsupported(ptr, "allOf", "too many anyOf combinations");
                         ArrayNode prod = NF.arrayNode();
@@ -108,24 +206,39 @@ final class SchemaAlgebra {
                 }
             }
         }
-        // additionalProperties only sees the properties of its own schema object
+        // additionalProperties only sees the properties of its own schema object: a property another part
+        // declares is, for this part, an additional one, so its merged schema also gets this part's
+        // additionalProperties (unless one of this part's patterns matches it: then the merged
+        // patternProperties apply to it as they did)
         for (ObjectNode p : flat) {
             if (!p.has("additionalProperties") || SchemaNormalizer.isTrivial(p.get("additionalProperties"))) continue;
             for (ObjectNode q : flat) {
-                if (q == p) continue;
-                if (q.has("patternProperties") && !q.get("patternProperties").equals(p.get("patternProperties")))
+                if (q != p && q.has("patternProperties") && !q.get("patternProperties").equals(p.get("patternProperties")))
                     sc.unsupported(ptr, "allOf", "cannot merge additionalProperties with other patternProperties");
-                if (q.has("properties")) {
-                    for (Iterator<String> it = q.get("properties").fieldNames(); it.hasNext(); ) {
-                        String name = it.next();
-                        if (!p.path("properties").has(name))
-                            sc.unsupported(ptr, "allOf", "property '" + name + "' is not allowed by additionalProperties of another allOf branch");
-                    }
-                }
+            }
+            if (!out.has("properties")) continue;
+            ObjectNode props = (ObjectNode) out.get("properties");
+            List<String> names = new ArrayList<>();
+            props.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                if (p.path("properties").has(name) || matchesPattern(p, name, ptr)) continue;
+                props.set(name, NF.objectNode().set("allOf", NF.arrayNode().add(props.get(name)).add(p.get("additionalProperties"))));
             }
         }
         if (out.has("enum") && out.get("enum").isEmpty()) return BooleanNode.FALSE;
         return out;
+    }
+
+    private boolean matchesPattern(ObjectNode p, String name, String ptr) {
+        for (Iterator<String> it = p.path("patternProperties").fieldNames(); it.hasNext(); ) {
+            String pattern = it.next();
+            try {
+                if (ExprLanguage.matches(RegexParser.parseSearch(pattern, RegexParser.Flavor.ECMA).expr(), name)) return true;
+            } catch (GrammarException e) {
+                sc.unsupported(ptr, "patternProperties", e.getMessage());
+            }
+        }
+        return false;
     }
 
     boolean flatten(List<JsonNode> parts, String ptr, List<ObjectNode> out, int level) {

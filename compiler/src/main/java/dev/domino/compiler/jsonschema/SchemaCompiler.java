@@ -7,8 +7,6 @@ import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.jsonschema.JsonSchemaGrammar.KeywordLocation;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -24,20 +22,29 @@ import java.util.Set;
  * part) become the valid constants ({@link ConstantSchemas}); the object is cleaned
  * ({@link SchemaNormalizer}); a conjunction ({@code allOf}, {@code $ref} with siblings, {@code anyOf}/
  * {@code oneOf} with siblings) gets one named rule per distinct merged schema; {@code $ref} alone becomes a
- * rule per target ({@link RefResolver}); {@code allOf} merges ({@link SchemaAlgebra}); {@code anyOf} and
- * {@code oneOf} distribute their siblings over the branches ({@link OneOfRewrites} for oneOf's
- * exclusivity); otherwise one alternative per admitted type: {@link ObjectSchemas}, {@link ArraySchemas},
- * {@link StringSchemas}, {@link NumberSchemas}, and the literals {@code true}, {@code false}, {@code null}.
+ * rule per target ({@link RefResolver}); {@code allOf} merges ({@link SchemaAlgebra}; the conditional
+ * keywords arrive there as allOf parts, {@link ConditionalSchemas}); a {@code not} that constrains more
+ * than the type is intersected with its complement ({@link SchemaComplement}); {@code anyOf} and
+ * {@code oneOf} distribute their siblings over the branches ({@link OneOfRewrites}: each oneOf branch
+ * minus the branches it may overlap); otherwise one alternative per admitted type: {@link ObjectSchemas},
+ * {@link ArraySchemas}, {@link StringSchemas} (or {@link #stringAlgebra} under the complement's internal
+ * string keywords), {@link NumberSchemas}, and the literals {@code true}, {@code false}, {@code null}.
+ * Rules that derive nothing are pruned at the end ({@link UnproductiveRules}).
  */
 final class SchemaCompiler {
     final JsonNode root;
     final JsonSchemaOptions opt;
     final boolean refSiblingsIgnored;
+    /** The root's {@code $schema} ("" when absent). */
+    final String draft;
     final Set<KeywordLocation> ignored = new LinkedHashSet<>();
     final Set<KeywordLocation> unknown = new LinkedHashSet<>();
     private final Map<String, String> refRules = new HashMap<>();
     private final Map<String, String> mergedRules = new HashMap<>();
     int depth;
+
+    /** The most distinct combined schemas (allOf merges, complements) one schema may need. */
+    static final int MAX_MERGED_RULES = 1000;
 
     /** Start of the detail of an unknown format's error (such errors are skipped under UnknownFormats.IGNORE). */
     static final String UNKNOWN_FORMAT = "unknown format ";
@@ -47,6 +54,7 @@ final class SchemaCompiler {
     final RefResolver refs;
     final SchemaAlgebra algebra;
     final OneOfRewrites oneOf;
+    final SchemaComplement complement;
     final ConstantSchemas constants;
     final NumberSchemas numbers;
     final StringSchemas strings;
@@ -59,11 +67,13 @@ final class SchemaCompiler {
         this.opt = opt;
         String draft = root.isObject() && root.path("$schema").isTextual() ? root.get("$schema").asText() : "";
         this.refSiblingsIgnored = draft.matches(".*draft-0[3-7].*");
+        this.draft = draft;
         this.syn = new JsonSyntax(this);
         this.norm = new SchemaNormalizer(this);
         this.refs = new RefResolver(this);
         this.algebra = new SchemaAlgebra(this);
         this.oneOf = new OneOfRewrites(this);
+        this.complement = new SchemaComplement(this);
         this.constants = new ConstantSchemas(this);
         this.numbers = new NumberSchemas(this);
         this.strings = new StringSchemas(this);
@@ -78,7 +88,7 @@ final class SchemaCompiler {
         syn.usedNames.add("root");
         Expr body = compile(root, "");
         syn.rules.put("root", JsonSyntax.seq(syn.ws, body, syn.ws));
-        return Grammar.of("root", syn.rules);
+        return Grammar.of("root", UnproductiveRules.prune(syn.rules));
     }
 
     static String showPointer(String ptr) { return ptr.isEmpty() ? "/" : ptr; }
@@ -98,6 +108,7 @@ final class SchemaCompiler {
 
     Expr compile(JsonNode raw, String ptr) {
         if (++depth > 200) throw new GrammarException("schema at " + showPointer(ptr) + " nests too deeply (recursive allOf/$ref merge?)");
+        dev.domino.compiler.CompileLimits.checkClock(); // the algebra can multiply alternatives: stay inside compile-seconds
         try {
             return compileInner(raw, ptr);
         } finally {
@@ -127,7 +138,7 @@ final class SchemaCompiler {
         ObjectNode n = (ObjectNode) c;
         if (n.isEmpty()) return syn.anyValue();
         boolean merging = n.has("allOf") || (n.has("$ref") && n.size() > 1 && !refSiblingsIgnored)
-            || ((n.has("anyOf") || n.has("oneOf")) && n.size() > 1);
+            || ((n.has("anyOf") || n.has("oneOf")) && n.size() > 1) || complementedNot(n, ptr);
         if (merging) {
             String key = n.toString();
             String existing = mergedRules.get(key);
@@ -159,6 +170,21 @@ final class SchemaCompiler {
             all.forEach(parts::add);
             return compile(algebra.merge(parts, ptr), ptr);
         }
+        if (complementedNot(n, ptr)) {
+            // rest and not N = the union over N's complement alternatives of (rest and alternative)
+            if (mergedRules.size() > MAX_MERGED_RULES) {
+                unsupported(ptr, "not", "its complement needs more than " + MAX_MERGED_RULES + " combined schemas");
+                return syn.anyValue();
+            }
+            ObjectNode rest = n.deepCopy();
+            JsonNode not = rest.remove("not");
+            List<Expr> alts = new ArrayList<>();
+            for (JsonNode alt : complement.complement(not, rest, child(ptr, "not"))) {
+                JsonNode m = algebra.merge(List.of(rest, alt), ptr);
+                if (!algebra.isEmpty(m, ptr)) alts.add(compile(m, ptr));
+            }
+            return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
+        }
         if (n.has("anyOf") || n.has("oneOf")) {
             boolean any = n.has("anyOf");
             String kw = any ? "anyOf" : "oneOf";
@@ -174,8 +200,11 @@ final class SchemaCompiler {
                 merged.add(rest.isEmpty() ? b : algebra.merge(List.of(rest, b), child(child(ptr, kw), String.valueOf(i))));
                 i++;
             }
-            if (!any) oneOf.checkDisjoint(merged, ptr);
             List<Expr> alts = new ArrayList<>();
+            if (!any) {
+                alts.addAll(oneOf.exclusiveBranches(merged, ptr));
+                return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
+            }
             for (int j = 0; j < merged.size(); j++) alts.add(compile(merged.get(j), child(child(ptr, kw), String.valueOf(j))));
             return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
         }
@@ -183,18 +212,84 @@ final class SchemaCompiler {
         List<Expr> alts = new ArrayList<>();
         if (types.contains(JsonType.OBJECT)) alts.add(objects.objectExpr(n, ptr));
         if (types.contains(JsonType.ARRAY)) alts.add(arrays.arrayExpr(n, ptr));
-        if (types.contains(JsonType.STRING)) alts.add(strings.stringExpr(n, ptr));
-        if (types.contains(JsonType.NUMBER)) alts.add(numbers.numberExpr(n, ptr, false));
+        if (types.contains(JsonType.STRING)) alts.add(SchemaComplement.STRING_ALGEBRA.stream().anyMatch(n::has) ? stringAlgebra(n, ptr) : strings.stringExpr(n, ptr));
+        if (types.contains(JsonType.NUMBER) && !types.contains(JsonType.INTEGER)) alts.add(nonIntegers(n, ptr));
+        else if (types.contains(JsonType.NUMBER)) alts.add(numbers.numberExpr(n, ptr, false));
         else if (types.contains(JsonType.INTEGER)) alts.add(numbers.numberExpr(n, ptr, true));
         if (types.contains(JsonType.BOOLEAN)) { alts.add(Expr.literal("true")); alts.add(Expr.literal("false")); }
         if (types.contains(JsonType.NULL)) alts.add(Expr.literal("null"));
         return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
     }
 
+    /** A {@code not} that constrains more than the type: compiled as the intersection with its complement. */
+    boolean complementedNot(ObjectNode n, String ptr) {
+        return n.has("not") && norm.typeOnly(n.get("not"), child(ptr, "not")) == null;
+    }
+
+    /** Numbers that are not integers ({@code type: number, not: {type: integer}}), without bounds. */
+    Expr nonIntegers(ObjectNode n, String ptr) {
+        for (String kw : List.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")) {
+            if (n.has(kw)) { unsupported(ptr, "not", "'not integer' on numbers with '" + kw + "'"); return Expr.NOTHING; }
+        }
+        return SchemaComplement.NON_INTEGER;
+    }
+
+    /**
+     * Strings under the string algebra's internal keywords ({@link SchemaComplement#STRING_ALGEBRA}):
+     * pattern, every listed pattern, format and the length bounds intersected, the excluded patterns,
+     * formats and constants subtracted, on code point automata ({@link CodePointDfa}).
+     */
+    Expr stringAlgebra(ObjectNode n, String ptr) {
+        int minL = KeywordValues.countOr(n, "minLength", 0, ptr);
+        int maxL = KeywordValues.countOr(n, "maxLength", Expr.Repeat.UNBOUNDED, ptr);
+        if (maxL != Expr.Repeat.UNBOUNDED && maxL < minL) return Expr.NOTHING;
+        String kw = "pattern";
+        try {
+            boolean bounded = minL > 0 || maxL != Expr.Repeat.UNBOUNDED;
+            CodePointDfa lang = CodePointDfa.lengths(0, Expr.Repeat.UNBOUNDED);
+            List<JsonNode> patterns = new ArrayList<>();
+            if (n.has("pattern")) patterns.add(n.get("pattern"));
+            n.path(SchemaComplement.ALL_PATTERNS).forEach(patterns::add);
+            for (JsonNode p : patterns) lang = lang.intersect(CodePointDfa.of(regex(p.asText())));
+            kw = "format";
+            if (n.has("format")) {
+                Expr f = Formats.format(n.get("format").asText());
+                if (f == null) unsupported(ptr, "format", UNKNOWN_FORMAT + "'" + n.get("format").asText() + "'");
+                else lang = lang.intersect(CodePointDfa.of(f));
+            }
+            kw = "not";
+            for (JsonNode p : n.path(SchemaComplement.NOT_PATTERNS)) lang = lang.intersect(CodePointDfa.of(regex(p.asText())).complement());
+            for (JsonNode p : n.path(SchemaComplement.NOT_FORMATS)) {
+                Expr f = Formats.format(p.asText());
+                if (f == null) unsupported(ptr, "format", UNKNOWN_FORMAT + "'" + p.asText() + "'");
+                else lang = lang.intersect(CodePointDfa.of(f).complement());
+            }
+            List<Expr> excluded = new ArrayList<>();
+            for (JsonNode x : n.path(SchemaComplement.NOT_STRINGS)) excluded.add(Expr.literal(x.asText()));
+            if (!excluded.isEmpty()) lang = lang.intersect(CodePointDfa.of(new Expr.Alt(excluded)).complement());
+            Expr content = lang.toExpr();
+            if (bounded) {
+                // lengths after the fact where the expression allows it, else as one more automaton
+                Expr restricted = syn.isNothing(content) ? content : ExprLanguage.withLength(content, minL, maxL);
+                content = restricted != null ? restricted : lang.intersect(CodePointDfa.lengths(minL, maxL)).toExpr();
+            }
+            if (syn.isNothing(content)) return Expr.NOTHING;
+            return JsonSyntax.seq(Expr.literal("\""), JsonStrings.encodeRegex(content, true), Expr.literal("\""));
+        } catch (CodePointDfa.TooComplex e) {
+            unsupported(ptr, kw, e.getMessage());
+            return strings.stringExpr(n, ptr);
+        }
+    }
+
+    private static Expr regex(String pattern) {
+        return dev.domino.compiler.frontend.RegexParser.parseSearch(pattern, dev.domino.compiler.frontend.RegexParser.Flavor.ECMA).expr();
+    }
+
     Expr refExpr(String ref, String ptr) {
-        JsonNode target = refs.resolve(ref, ptr);
-        if (target == null) return syn.anyValue();
-        String pointer = URLDecoder.decode(ref.substring(1).replace("+", "%2B"), StandardCharsets.UTF_8);
+        RefResolver.Target resolved = refs.target(ref, ptr);
+        if (resolved == null) return syn.anyValue();
+        JsonNode target = resolved.node();
+        String pointer = resolved.pointer();
         String existing = refRules.get(pointer);
         if (existing != null) return Expr.ref(existing);
         String last = pointer.isEmpty() ? "root" : pointer.substring(pointer.lastIndexOf('/') + 1).replace("~1", "/").replace("~0", "~");

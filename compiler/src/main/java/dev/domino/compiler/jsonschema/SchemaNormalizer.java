@@ -38,10 +38,10 @@ final class SchemaNormalizer {
         "items", "prefixItems", "additionalItems", "minItems", "maxItems", "minLength", "maxLength",
         "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "anyOf", "oneOf",
         "allOf", "$ref", "nullable", "minProperties", "maxProperties", "multipleOf", "not", "uniqueItems",
-        "propertyNames");
+        "propertyNames", SchemaComplement.NOT_STRINGS, "contains", "minContains", "maxContains", ArraySchemas.CONTAINS_ALL,
+        SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS);
     static final Set<String> UNSUPPORTED = Set.of(
-        "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "contains",
-        "minContains", "maxContains", "unevaluatedProperties", "unevaluatedItems", "$dynamicRef",
+        "unevaluatedProperties", "unevaluatedItems", "$dynamicRef",
         "$recursiveRef");
 
     private static final JsonNodeFactory NF = JsonNodeFactory.instance;
@@ -67,6 +67,10 @@ final class SchemaNormalizer {
             String k = f.getKey();
             JsonNode v = f.getValue();
             if (ANNOTATIONS.contains(k)) continue;
+            if (ConditionalSchemas.KEYWORDS.contains(k)) {
+                if (!ConditionalSchemas.defined(k, sc.draft)) sc.unknown.add(new KeywordLocation(ptr, k));
+                continue;
+            }
             if (HANDLED.contains(k)) {
                 if (k.equals("uniqueItems")) { if (v.asBoolean(false)) sc.unsupported(ptr, k, null); continue; }
                 if (k.equals("propertyNames")) {
@@ -82,6 +86,12 @@ final class SchemaNormalizer {
             } else {
                 sc.unknown.add(new KeywordLocation(ptr, k));
             }
+        }
+        ArrayNode conditions = ConditionalSchemas.conjuncts(node, sc.draft);
+        if (!conditions.isEmpty()) {
+            ArrayNode all = out.has("allOf") ? ((ArrayNode) out.get("allOf")).deepCopy() : NF.arrayNode();
+            all.addAll(conditions);
+            out.set("allOf", all);
         }
         // draft-04 boolean exclusiveMinimum/Maximum -> numeric form
         for (String[] p : new String[][] {{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}}) {
@@ -134,11 +144,8 @@ final class SchemaNormalizer {
                 types.clear();
             } else if (typeOnly(not, ptr) != null) {
                 EnumSet<JsonType> neg = typeOnly(not, ptr);
-                if (neg.contains(JsonType.INTEGER) && !neg.contains(JsonType.NUMBER) && types.contains(JsonType.NUMBER)) {
-                    sc.unsupported(ptr, "not", "'not integer' on numbers");
-                } else {
-                    types.removeAll(neg);
-                }
+                // not integer on numbers: NUMBER stays without INTEGER, "numbers whose value is not an integer"
+                types.removeAll(neg);
             } else {
                 sc.unsupported(ptr, "not", null);
             }

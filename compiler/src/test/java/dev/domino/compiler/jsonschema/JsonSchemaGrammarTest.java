@@ -324,13 +324,72 @@ class JsonSchemaGrammarTest {
         check("{'type':['string','null'],'not':{'type':'null'}}", l("'a'"), l("null"));
     }
 
+    @Test void complementsPerType() {
+        check("{'type':'object','not':{'required':['a','b']}}", l("{}", "{'a':1}", "{'b':1,'c':2}"), l("{'a':1,'b':2}", "{'b':1,'a':2,'c':3}"));
+        check("{'not':{'type':'object','properties':{'a':{'type':'string'}}}}", l("1", "{'a':1}", "[]"), l("{}", "{'a':'x'}", "{'b':1}"));
+        check("{'type':'string','not':{'enum':['ab','a']}}", l("''", "'b'", "'abc'", "'aa'"), l("'a'", "'ab'", "'\\u0061'"));
+        check("{'type':'string','maxLength':2,'not':{'const':'ab'}}", l("''", "'ba'", "'a'"), l("'ab'", "'abc'", "1"));
+        check("{'type':'integer','not':{'enum':[3,5]}}", l("2", "4", "-3", "6"), l("3", "5", "'x'"));
+        check("{'type':'array','not':{'minItems':2}}", l("[]", "[1]"), l("[1,2]"));
+        check("{'type':'array','not':{'prefixItems':[{'type':'string'}]}}", l("[1]", "[1,'a']"), l("[]", "['a']", "['a',1]"));
+        check("{'not':{'not':{'type':'object','required':['a']}}}", l("{'a':1}"), l("{}", "1"));
+        check("{'type':'object','not':{'propertyNames':{'not':{'enum':['a','b']}}}}", l("{'a':1}", "{'c':1,'b':2}"), l("{}", "{'c':1}"));
+        check("{'type':'object','not':{'propertyNames':{'not':{'const':'0'}}}}", l("{'0':1}"), l("{}", "{'1':1}"));
+    }
+
+    @Test void oneOfBranchesMinusTheOthers() {
+        String s = "{'type':'object','oneOf':[{'properties':{'t':{'enum':['x']},'v':{'type':'string'}}},"
+            + "{'properties':{'t':{'enum':['y']},'v':{'type':['string','null']}}}]}";
+        check(s, l("{'t':'x'}", "{'t':'y','v':null}", "{'v':null}", "{'t':'y','v':'s'}"), l("{}", "{'v':'s'}", "{'t':'z'}", "{'t':'x','v':null}"));
+        check("{'oneOf':[{'type':'integer','maximum':5},{'type':'integer','minimum':3}]}", l("1", "2", "6", "100"), l("3", "4", "5", "'x'"));
+    }
+
+    @Test void containsAndItsComplement() {
+        check("{'type':'array','items':{'type':['integer','string']},'contains':{'type':'string'}}", l("['a']", "[1,'a',2]", "['a','b']"), l("[]", "[1,2]", "[null,'a']"));
+        check("{'type':'array','contains':{'const':1},'minItems':3}", l("[1,2,3]", "[2,3,1]", "[2,1,3,4]"), l("[1,2]", "[2,3,4]"));
+        check("{'type':'array','not':{'items':{'type':'string'}}}", l("[1]", "['a',null]"), l("[]", "['a','b']"));
+        check("{'type':'object','properties':{'a':{},'b':{}},'additionalProperties':false,'not':{'properties':{'a':{}},'additionalProperties':false}}",
+            l("{'b':1}", "{'a':1,'b':2}"), l("{}", "{'a':1}", "{'c':1}"));
+        check("{'allOf':[{'oneOf':[{'type':'integer'},{'type':'string'}]},{'oneOf':[{'minimum':3},{'maxLength':1}]}]}",
+            l("2", "'ab'"), l("'a'", "''", "4", "null")); // minimum holds for strings, maxLength for numbers
+    }
+
+    @Test void numbersThatAreNotIntegers() {
+        check("{'oneOf':[{'type':'integer'},{'type':'number'}]}", l("1.5", "-0.25", "1e-7", "0.5E-2", "15e-1", "2.50001"), l("1", "1.0", "1e2", "-3", "'x'"));
+        check("{'type':'number','not':{'type':'integer'}}", l("0.1"), l("0", "-0.0"));
+    }
+
+    @Test void severalContainsAndNotOneOf() {
+        check("{'type':'array','allOf':[{'contains':{'const':1}},{'contains':{'const':2}}]}", l("[1,2]", "[2,1]", "[3,2,4,1,5]"), l("[1]", "[2,2]", "[]"));
+        check("{'type':'array','allOf':[{'contains':{'type':'integer'}},{'contains':{'type':'integer','minimum':2}}]}", l("[2]", "[1,'a',5]"), l("[1]", "['a']"));
+        check("{'type':'integer','not':{'oneOf':[{'minimum':3},{'maximum':5}]}}", l("3", "4", "5"), l("2", "6"));
+    }
+
+    @Test void stringAlgebra() {
+        check("{'type':'string','not':{'pattern':'^a'}}", l("''", "'ba'", "'b'"), l("'a'", "'abc'"));
+        check("{'type':'string','allOf':[{'pattern':'a'},{'pattern':'b'}],'maxLength':3}", l("'ab'", "'bxa'"), l("'a'", "'b'", "'abxx'"));
+        check("{'oneOf':[{'type':'string','pattern':'^[a-z]+$'},{'type':'string','maxLength':2}]}", l("'abc'", "'A'", "'1'", "''"), l("'ab'", "'ABC'"));
+        check("{'type':'string','format':'date','not':{'pattern':'^2000'}}", l("'1999-01-01'"), l("'2000-01-01'", "'x'"));
+        check("{'type':'string','pattern':'^[a-z]+$','not':{'enum':['ab','c']}}", l("'a'", "'abc'"), l("'ab'", "'c'", "''"));
+    }
+
+    @Test void conditionals() {
+        check("{'dependencies':{'a':['b'],'c':{'required':['d']}}}", l("{}", "{'b':1}", "{'a':1,'b':2}", "{'c':1,'d':2}", "1"),
+            l("{'a':1}", "{'c':1}", "{'a':1,'c':2,'d':3}"));
+        check("{'type':'object','required':['a'],'dependentRequired':{'a':['b']},'dependentSchemas':{'b':{'maxProperties':2}}}",
+            l("{'a':1,'b':2}"), l("{'a':1}", "{'a':1,'b':2,'c':3}"));
+        check("{'if':{'type':'string'},'then':{'maxLength':2},'else':{'type':'integer'}}", l("'ab'", "3"), l("'abc'", "null", "[]"));
+        check("{'if':{'type':'string'},'then':{'maxLength':2}}", l("'a'", "1", "null"), l("'abc'"));
+        check("{'if':{'type':'string'},'else':{'type':'null'}}", l("'s'", "null"), l("1", "[]"));
+    }
+
     @Test void unsupportedKeywordsNameKeywordAndPointer() {
         String[][] cases = {
             {"{'type':'object','properties':{'tags':{'type':'array','uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
-            {"{'if':{'type':'string'},'then':{'minLength':1}}", "unsupported keyword 'if' at /"},
-            {"{'type':'array','contains':{'type':'integer'}}", "unsupported keyword 'contains' at /"},
-            {"{'dependentRequired':{'a':['b']}}", "unsupported keyword 'dependentRequired' at /"},
-            {"{'dependencies':{'a':['b']}}", "unsupported keyword 'dependencies' at /"},
+            {"{'if':{'type':'object','patternProperties':{'^a':{'type':'integer'}}},'then':{'minProperties':1}}", "unsupported keyword 'not' at /"},
+            {"{'type':'array','contains':{'type':'integer'},'maxItems':3}", "unsupported keyword 'contains' at /"},
+            {"{'type':'array','contains':{'type':'string'},'maxContains':1}", "unsupported keyword 'contains' at /"},
+            {"{'dependencies':{'a':{'properties':{'b':{'not':{'multipleOf':3}}}}}}", "unsupported keyword 'not' at /"},
             {"{'unevaluatedProperties':false}", "unsupported keyword 'unevaluatedProperties' at /"},
             {"{'type':'number','multipleOf':0.5}", "unsupported keyword 'multipleOf' at /"},
             {"{'type':'integer','multipleOf':3}", "unsupported keyword 'multipleOf' at /"},
@@ -338,11 +397,11 @@ class JsonSchemaGrammarTest {
             {"{'type':'number','exclusiveMaximum':1.5e500}", "unsupported keyword 'exclusiveMaximum' at /"},
             {"{'$ref':'http://example.com/s.json'}", "unsupported keyword '$ref' at /"},
             {"{'type':'string','format':'jsonschema'}", "unsupported keyword 'format' at /"},
-            {"{'oneOf':[{'type':'integer'},{'type':'number'}]}", "unsupported keyword 'oneOf' at /"},
+            {"{'oneOf':[{'type':'integer','multipleOf':2},{'type':'integer','multipleOf':3}]}", "unsupported keyword 'oneOf' at /"},
             {"{'type':'object','properties':{'p':{'type':'string','pattern':'(?=a)'}}}", "unsupported keyword 'pattern' at /properties/p"},
-            {"{'allOf':[{'pattern':'a'},{'pattern':'b'}]}", "unsupported keyword 'allOf' at /"},
-            {"{'not':{'minimum':3}}", "unsupported keyword 'not' at /"},
             {"{'type':'string','format':'email','maxLength':1024}", "unsupported keyword 'maxLength' at / (combined with 'format')"},
+            {"{'allOf':[{'multipleOf':2},{'multipleOf':3}]}", "unsupported keyword 'allOf' at /"},
+            {"{'not':{'multipleOf':3}}", "unsupported keyword 'not' at /not (of 'multipleOf'"},
             {"{'type':'object','propertyNames':{'format':'email'}}", "unsupported keyword 'propertyNames' at /"},
             {"{'type':'object','properties':{'p':{'type':'object','propertyNames':{'maxLength':100000}}}}",
                 "unsupported keyword 'propertyNames' at /properties/p"},

@@ -78,6 +78,26 @@ class JsonSchemaValidatorHarnessTest {
         "{'type':'object','properties':{'h':{'type':'string','pattern':'[0-9a-f]+','minLength':4,'maxLength':6},"
             + "'k':{'type':'string','pattern':'^[a-z]+(-[a-z0-9]+)*$','minLength':3,'maxLength':9}},'required':['h','k']}",
         "{'type':'object','properties':{'b':{'type':'string','format':'byte','maxLength':6},'w':{'type':'string','format':'password','pattern':'^[a-z]+$'}}}",
+        // schema algebra: not (complement per type), oneOf (branch minus the others), conditionals, allOf
+        "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'string','maxLength':2}},'not':{'required':['a','b']}}",
+        "{'type':['string','boolean'],'maxLength':4,'not':{'enum':['ab','abc','',true]}}",
+        "{'type':'integer','minimum':0,'maximum':20,'not':{'anyOf':[{'enum':[3,7]},{'minimum':15,'maximum':17}]}}",
+        "{'type':'object','oneOf':[{'properties':{'t':{'enum':['x']},'v':{'type':'string','maxLength':3}}},"
+            + "{'properties':{'t':{'enum':['y','z']},'v':{'type':['string','null']}}}],'maxProperties':2}",
+        "{'oneOf':[{'type':'integer','maximum':5},{'type':'integer','minimum':3,'maximum':9},{'type':'string','maxLength':1}]}",
+        "{'$schema':'http://json-schema.org/draft-07/schema#','type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer'},"
+            + "'c':{'type':'string'}},'dependencies':{'a':['b'],'c':{'required':['a']}}}",
+        "{'type':'object','dependentRequired':{'x':['y']},'dependentSchemas':{'y':{'properties':{'x':{'type':'integer'}}}},'maxProperties':3}",
+        "{'type':'object','properties':{'kind':{'enum':['a','b']},'n':{'type':'integer'}},'required':['kind'],"
+            + "'if':{'properties':{'kind':{'const':'a'}}},'then':{'required':['n']},'else':{'properties':{'n':false}}}",
+        "{'allOf':[{'type':'object','properties':{'a':{'type':'integer'}},'additionalProperties':{'type':'integer'}},"
+            + "{'properties':{'b':{'type':'integer'}},'additionalProperties':{'type':['integer','string']}}]}",
+        "{'oneOf':[{'type':'integer'},{'type':'number'},{'type':'array','items':{'type':'integer'},'contains':{'const':3}}]}",
+        "{'type':'array','items':{'enum':[1,2,3,'x']},'allOf':[{'contains':{'const':1}},{'contains':{'type':'string'}}]}",
+        "{'type':'integer','minimum':0,'maximum':20,'not':{'oneOf':[{'minimum':3},{'maximum':5}]}}",
+        "{'oneOf':[{'type':'string','pattern':'^a'},{'type':'string','maxLength':2},{'type':'string','pattern':'b'}]}", // no $: networknt's Java regexes let $ match before a final newline
+        "{'type':'string','allOf':[{'pattern':'x'},{'pattern':'^[w-z]{1,4}$'}],'not':{'enum':['xy']}}",
+        "{'type':'array','maxItems':3,'items':{'enum':['a','b',1]},'not':{'anyOf':[{'prefixItems':[{'const':'a'}]},{'minItems':3}]}}",
     };
 
     record Counts(int[] c) {

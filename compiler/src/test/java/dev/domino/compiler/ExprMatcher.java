@@ -99,13 +99,16 @@ public final class ExprMatcher {
         throw new IllegalStateException(String.valueOf(e));
     }
 
-    /** Search over (position, members used, step): 0 = nothing read, 1 = after a member, 2 = after a separator. */
+    /**
+     * Search over (position, members used, step, members read): step 0 = nothing read, 1 = after a
+     * member, 2 = after a separator; members read (declared and other) within minCount..maxCount.
+     */
     private BitSet matchPerm(Expr.Perm perm, int p) {
         BitSet out = new BitSet();
-        record Node(int pos, BitSet used, int step) {}
+        record Node(int pos, BitSet used, int step, int count) {}
         java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>();
         java.util.Set<Node> visited = new java.util.HashSet<>();
-        Node start = new Node(p, new BitSet(), 0);
+        Node start = new Node(p, new BitSet(), 0, 0);
         work.add(start);
         visited.add(start);
         while (!work.isEmpty()) {
@@ -113,21 +116,23 @@ public final class ExprMatcher {
             List<Node> next = new java.util.ArrayList<>();
             boolean allRequired = true;
             for (int i = 0; i < perm.members().size(); i++) if (perm.members().get(i).required() && !n.used().get(i)) allRequired = false;
-            if (allRequired && n.step() != 2 && (n.step() == 1 || n.used().isEmpty())) out.set(n.pos());
-            if (n.step() == 1 && perm.hasSeparator()) {
+            if (allRequired && n.step() != 2 && (n.step() == 1 || n.used().isEmpty()) && n.count() >= perm.minCount()) out.set(n.pos());
+            if (perm.maxCount() != Expr.Repeat.UNBOUNDED && n.count() >= perm.maxCount()) {
+                // no more members
+            } else if (n.step() == 1 && perm.hasSeparator()) {
                 BitSet ends = match(perm.separator(), n.pos());
-                for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) next.add(new Node(q, n.used(), 2));
+                for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) next.add(new Node(q, n.used(), 2, n.count()));
             } else {
                 for (int i = 0; i < perm.members().size(); i++) {
                     if (n.used().get(i)) continue;
                     BitSet ends = match(perm.members().get(i).body(), n.pos());
                     BitSet used = (BitSet) n.used().clone();
                     used.set(i);
-                    for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) next.add(new Node(q, used, 1));
+                    for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) next.add(new Node(q, used, 1, n.count() + 1));
                 }
                 if (perm.hasOther()) {
                     BitSet ends = match(perm.other(), n.pos());
-                    for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) next.add(new Node(q, n.used(), 1));
+                    for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) next.add(new Node(q, n.used(), 1, n.count() + 1));
                 }
             }
             for (Node x : next) if (visited.add(x)) work.add(x);

@@ -52,7 +52,7 @@ final class CaseFolding {
         if (e instanceof Expr.Repeat r) return new Expr.Repeat(caseInsensitive(r.body()), r.min(), r.max());
         if (e instanceof Expr.Perm p) {
             return new Expr.Perm(p.members().stream().map(m -> new Expr.Perm.Member(caseInsensitive(m.body()), m.required())).toList(),
-                    caseInsensitive(p.other()), caseInsensitive(p.separator()));
+                    caseInsensitive(p.other()), caseInsensitive(p.separator()), p.minCount(), p.maxCount());
         }
         return e; // Ref: the referenced definition decides for itself
     }

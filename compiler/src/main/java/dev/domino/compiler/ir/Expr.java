@@ -95,9 +95,19 @@ public sealed interface Expr {
      * The parser tracks the members seen (no rule per subset), so any number of members is fine.
      * {@code other} is {@link #NOTHING} when there is none, {@code separator} {@link #EMPTY} when
      * members simply follow each other. Members, other and separator must not match the empty string.
+     * {@code minCount}/{@code maxCount} bound k, the number of members (declared and other together;
+     * {@code maxCount} {@link Repeat#UNBOUNDED} for no maximum), as {@code minProperties}/{@code maxProperties} do.
      */
-    record Perm(List<Member> members, Expr other, Expr separator) implements Expr {
-        public Perm { members = List.copyOf(members); }
+    record Perm(List<Member> members, Expr other, Expr separator, int minCount, int maxCount) implements Expr {
+        public Perm {
+            members = List.copyOf(members);
+            if (minCount < 0 || maxCount < Repeat.UNBOUNDED) throw new IllegalArgumentException("bad member count bounds " + minCount + ".." + maxCount);
+        }
+
+        /** Members in any order without count bounds. */
+        public Perm(List<Member> members, Expr other, Expr separator) { this(members, other, separator, 0, Repeat.UNBOUNDED); }
+
+        public boolean isCounted() { return minCount > 0 || maxCount != Repeat.UNBOUNDED; }
 
         /** One member of a {@link Perm}. */
         public record Member(Expr body, boolean required) {}

@@ -93,6 +93,10 @@ public final class ExprPrinter {
             }
             if (p.hasOther()) { sb.append("; other: "); print(p.other(), sb, 1, limit); }
             if (p.hasSeparator()) { sb.append("; sep: "); print(p.separator(), sb, 1, limit); }
+            if (p.isCounted()) {
+                sb.append("; count: ").append(p.minCount()).append("..");
+                if (p.maxCount() != Expr.Repeat.UNBOUNDED) sb.append(p.maxCount());
+            }
             sb.append('>');
         }
     }

@@ -73,16 +73,10 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         SCHEMA,
         /**
          * In any order, with additional / pattern properties anywhere between them, for any number of
-         * properties (one permutation in the grammar, see {@code Expr.Perm}). With {@code minProperties} /
-         * {@code maxProperties} the grammar counts members with one rule per subset of the properties still
-         * to come, so there any order applies only to objects with at most {@value #MAX_ANY_ORDER_PROPERTIES}
-         * declared properties (larger ones keep {@link #SCHEMA} order), and additional properties follow the
-         * declared ones.
+         * properties, also with {@code minProperties} / {@code maxProperties} (one permutation in the
+         * grammar whose parser items carry the keys seen and the number of members, see {@code Expr.Perm}).
          */
-        ANY;
-
-        /** Largest number of declared properties for which {@link #ANY} order is applied to a counted object. */
-        public static final int MAX_ANY_ORDER_PROPERTIES = 8;
+        ANY
     }
 
     public JsonSchemaOptions {

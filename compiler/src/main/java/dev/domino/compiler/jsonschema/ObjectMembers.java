@@ -10,13 +10,12 @@ import java.util.Map;
 /**
  * The member list of an object: the declared properties (slots, each at most once, required ones
  * present) and the extra members (additional or pattern properties), separated by commas.
- * With {@link JsonSchemaOptions.PropertyOrder#ANY} and no count constraints the members come in any
- * order, extra members anywhere between the declared ones: one permutation ({@link #anyOrder}).
- * With {@code min/maxProperties} the count of members is tracked in the rule names ({@link Counted});
- * with {@link JsonSchemaOptions.PropertyOrder#ANY} and at most
- * {@value JsonSchemaOptions.PropertyOrder#MAX_ANY_ORDER_PROPERTIES} slots the declared properties come in
- * any order ({@link AnyOrder}: one rule per subset of slots still to come); otherwise in schema order.
- * There extra members follow the declared ones.
+ * With {@link JsonSchemaOptions.PropertyOrder#ANY} the members come in any order, extra members
+ * anywhere between the declared ones, {@code min/maxProperties} counting all of them: one
+ * permutation ({@link #anyOrder}), whose parser items carry the keys seen and the member count.
+ * With {@link JsonSchemaOptions.PropertyOrder#SCHEMA} the declared properties come in schema order
+ * and extra members follow them; there the count of members is tracked in the rule names
+ * ({@link Counted}).
  */
 final class ObjectMembers {
     record Slot(Expr member, boolean required) {}
@@ -25,36 +24,37 @@ final class ObjectMembers {
 
     ObjectMembers(SchemaCompiler sc) { this.sc = sc; }
 
+    /** {@code maxP} is {@link Expr.Repeat#UNBOUNDED} (-1) without {@code maxProperties}. */
     Expr objectBody(String name, List<Slot> slots, Expr extra, int minP, int maxP) {
+        if (sc.opt.propertyOrder() == JsonSchemaOptions.PropertyOrder.ANY) return anyOrder(slots, extra, minP, maxP);
         boolean counted = minP > 0 || maxP >= 0;
-        if (sc.opt.propertyOrder() == JsonSchemaOptions.PropertyOrder.ANY && !counted) return anyOrder(slots, extra);
         boolean allOptional = slots.stream().noneMatch(Slot::required);
         List<Expr> opts = new ArrayList<>();
         if (allOptional && minP == 0) opts.add(sc.syn.bracket("{", null, "}"));
-        Expr first;
-        if (sc.opt.propertyOrder() == JsonSchemaOptions.PropertyOrder.ANY && slots.size() >= 2
-                && slots.size() <= JsonSchemaOptions.PropertyOrder.MAX_ANY_ORDER_PROPERTIES) {
-            first = new AnyOrder(name, slots, extra, counted ? new Counted(name, slots, extra, minP, maxP) : null, maxP).first();
-        } else {
-            first = counted ? new Counted(name, slots, extra, minP, maxP).first(0) : uncounted(name, slots, extra);
-        }
+        Expr first = counted ? new Counted(name, slots, extra, minP, maxP).first(0) : uncounted(name, slots, extra);
         if (!(first instanceof Expr.Alt a && a.options().isEmpty())) opts.add(sc.syn.bracket("{", first, "}"));
         return opts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(opts);
     }
 
     /**
      * An object whose declared properties come in any order, each at most once, the required ones
-     * present, extra members anywhere between them: one permutation ({@link Expr.Perm}), for any
-     * number of properties. Whitespace before a member belongs to the member, before a comma to the
-     * separator, before the brace to the object, so each text has one parse.
+     * present, extra members anywhere between them, between minP and maxP members in all: one
+     * permutation ({@link Expr.Perm}), for any number of properties. Whitespace before a member
+     * belongs to the member, before a comma to the separator, before the brace to the object, so each
+     * text has one parse. No object at all when the counts cannot be met (more required properties
+     * than maxP, or fewer possible members than minP).
      */
-    private Expr anyOrder(List<Slot> slots, Expr extra) {
+    private Expr anyOrder(List<Slot> slots, Expr extra, int minP, int maxP) {
+        long required = slots.stream().filter(Slot::required).count();
+        long most = extra == null ? slots.size() : Long.MAX_VALUE;
+        if (maxP >= 0) most = Math.min(most, maxP);
+        if (Math.max(required, minP) > most) return Expr.NOTHING;
         Expr ws = sc.syn.ws;
         List<Expr.Perm.Member> members = new ArrayList<>();
         for (Slot s : slots) members.add(new Expr.Perm.Member(JsonSyntax.seq(ws, s.member()), s.required()));
         Expr other = extra == null ? Expr.NOTHING : JsonSyntax.seq(ws, extra);
         Expr separator = sc.syn.flexible() ? JsonSyntax.seq(ws, Expr.literal(",")) : sc.syn.comma();
-        return JsonSyntax.seq(Expr.literal("{"), new Expr.Perm(members, other, separator), ws, Expr.literal("}"));
+        return JsonSyntax.seq(Expr.literal("{"), new Expr.Perm(members, other, separator, minP, maxP), ws, Expr.literal("}"));
     }
 
     /**
@@ -104,76 +104,6 @@ final class ObjectMembers {
         }
         if (extra != null) items.add(Expr.star(JsonSyntax.seq(sc.syn.comma(), extra)));
         return items.isEmpty() ? Expr.EMPTY : JsonSyntax.seq(items.toArray(Expr[]::new));
-    }
-
-    /**
-     * Non-empty member lists with the declared properties in any order: one named rule per subset of the
-     * properties still to come ({@code <obj>_s<bitmask>}), choosing the next one among them (after a comma), or
-     * ending the declared part when none of them is required. Additional members only follow the declared ones.
-     * The number of declared members emitted is {@code n - |subset|}, so min/maxProperties stay exact.
-     */
-    final class AnyOrder {
-        final String base;
-        final List<Slot> slots;
-        final Expr extra;
-        final Counted counted; // null without min/maxProperties
-        final int maxP, full, requiredMask;
-        final Map<Integer, Expr> memo = new HashMap<>();
-
-        AnyOrder(String base, List<Slot> slots, Expr extra, Counted counted, int maxP) {
-            this.base = base;
-            this.slots = slots;
-            this.extra = extra;
-            this.counted = counted;
-            this.maxP = counted == null ? -1 : maxP;
-            this.full = (1 << slots.size()) - 1;
-            int req = 0;
-            for (int i = 0; i < slots.size(); i++) if (slots.get(i).required()) req |= 1 << i;
-            this.requiredMask = req;
-        }
-
-        /** Extra members after c >= 0 members (c == 0: non-empty, no leading comma). */
-        Expr extras(int c) {
-            if (counted != null) return counted.extras(c);
-            if (extra == null) return c == 0 ? Expr.NOTHING : Expr.EMPTY;
-            Expr more = Expr.star(JsonSyntax.seq(sc.syn.comma(), extra));
-            return c == 0 ? JsonSyntax.seq(extra, more) : more;
-        }
-
-        Expr first() {
-            List<Expr> opts = new ArrayList<>();
-            if (maxP != 0) {
-                for (int i = 0; i < slots.size(); i++) opts.add(JsonSyntax.seq(slots.get(i).member(), rest(full & ~(1 << i))));
-            }
-            if (requiredMask == 0) {
-                Expr e = extras(0);
-                if (!(e instanceof Expr.Alt a && a.options().isEmpty())) opts.add(e);
-            }
-            return JsonSyntax.alt(opts);
-        }
-
-        /** Members after the declared ones not in {@code remaining} (at least one) were emitted; a named rule. */
-        Expr rest(int remaining) {
-            Expr known = memo.get(remaining);
-            if (known != null) return known;
-            int c = slots.size() - Integer.bitCount(remaining);
-            String rule = sc.syn.newName(base + "_s" + Integer.toBinaryString(remaining));
-            Expr ref = Expr.ref(rule);
-            memo.put(remaining, ref);
-            sc.syn.rules.put(rule, Expr.EMPTY);
-            List<Expr> opts = new ArrayList<>();
-            if (maxP < 0 || c + 1 <= maxP) {
-                for (int i = 0; i < slots.size(); i++) {
-                    if ((remaining & (1 << i)) != 0) opts.add(JsonSyntax.seq(sc.syn.comma(), slots.get(i).member(), rest(remaining & ~(1 << i))));
-                }
-            }
-            if ((remaining & requiredMask) == 0) {
-                Expr e = extras(c);
-                if (!(e instanceof Expr.Alt a && a.options().isEmpty())) opts.add(e);
-            }
-            sc.syn.rules.put(rule, JsonSyntax.alt(opts));
-            return ref;
-        }
     }
 
     /** Member lists with min/maxProperties: one named rule per (slot, count) state. */

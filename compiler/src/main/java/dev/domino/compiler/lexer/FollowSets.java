@@ -18,7 +18,7 @@ final class FollowSets {
 
     FollowSets(ParserGrammar g, boolean[] ignored) {
         // a permutation P counts as P -> ε | X T, T -> ε | sep X T, X -> member | ... | other: the
-        // same first and follow terminals, whatever the members seen (an over-approximation)
+        // same first and follow terminals, whatever the members seen or counted (an over-approximation)
         List<Integer> lhsList = new ArrayList<>();
         List<int[]> rhsList = new ArrayList<>();
         for (int p = 0; p < g.productionCount(); p++) { lhsList.add(g.lhs(p)); rhsList.add(g.rhs(p)); }

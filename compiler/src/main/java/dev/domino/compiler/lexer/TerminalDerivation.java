@@ -547,7 +547,7 @@ public final class TerminalDerivation {
     }
 
     /** A permutation before reduction: nonterminal ids of this builder (see {@link Permutation}). */
-    private record PermDef(int lhs, int[] members, boolean[] required, int other, int separator) {}
+    private record PermDef(int lhs, int[] members, boolean[] required, int other, int separator, int minCount, int maxCount) {}
 
     private final List<PermDef> permutations = new ArrayList<>();
     private final Map<Integer, PermDef> permOfNonterminal = new HashMap<>();
@@ -566,7 +566,8 @@ public final class TerminalDerivation {
         }
         int other = p.hasOther() ? dedicated("other", p.other()) : -1;
         int separator = p.hasSeparator() ? symbol(p.separator()) : Permutation.NO_SEPARATOR;
-        PermDef def = new PermDef(nt, members, required, other, separator);
+        int maxCount = p.maxCount() == Expr.Repeat.UNBOUNDED ? Permutation.UNBOUNDED : p.maxCount();
+        PermDef def = new PermDef(nt, members, required, other, separator, p.minCount(), maxCount);
         permutations.add(def);
         permOfNonterminal.put(nt, def);
         return nt;
@@ -583,15 +584,23 @@ public final class TerminalDerivation {
         return nt;
     }
 
-    /** A permutation can finish once its required members can, and its separator if two of them must be joined. */
+    /**
+     * A permutation can finish once its required members can, enough members (at least minCount,
+     * at most maxCount) can, and its separator if two of them must be joined.
+     */
     private static boolean permProductive(PermDef def, boolean[] productive) {
-        int required = 0;
+        int required = 0, available = 0;
         for (int i = 0; i < def.members().length; i++) {
+            if (productive[def.members()[i]]) available++;
             if (!def.required()[i]) continue;
             if (!productive[def.members()[i]]) return false;
             required++;
         }
-        return required < 2 || def.separator() < 0 || productive[def.separator()];
+        long fewest = Math.max(required, def.minCount());
+        long most = def.other() >= 0 && productive[def.other()] ? Long.MAX_VALUE : available;
+        if (def.maxCount() != Permutation.UNBOUNDED) most = Math.min(most, def.maxCount());
+        if (fewest > most) return false;
+        return fewest < 2 || def.separator() < 0 || productive[def.separator()];
     }
 
     /** Copies of a repeated body per chunk terminal (see {@link #chunkedRepeat}). */
@@ -890,7 +899,8 @@ public final class TerminalDerivation {
             int other = def.other() >= 0 && reachable[def.other()] ? ntMap[def.other()] : -1;
             int sep = def.separator();
             int separator = sep == Permutation.NO_SEPARATOR ? sep : sep >= 0 ? ntMap[sep] : -1 - tMap[-1 - sep];
-            perms.add(new Permutation(ntMap[def.lhs()], members.stream().mapToInt(Integer::intValue).toArray(), req, other, separator));
+            perms.add(new Permutation(ntMap[def.lhs()], members.stream().mapToInt(Integer::intValue).toArray(), req, other, separator,
+                    def.minCount(), def.maxCount()));
         }
         ParserGrammar grammar;
         try {

@@ -306,7 +306,7 @@ public final class StructuralTags {
             else if (e instanceof Expr.Lazy u) out = new Expr.Lazy(rename(u.body()), u.consume());
             else if (e instanceof Expr.Perm p) {
                 out = new Expr.Perm(p.members().stream().map(m -> new Expr.Perm.Member(rename(m.body()), m.required())).toList(),
-                        rename(p.other()), rename(p.separator()));
+                        rename(p.other()), rename(p.separator()), p.minCount(), p.maxCount());
             }
             else out = e; // literals, classes, token references
             done.put(e, out);

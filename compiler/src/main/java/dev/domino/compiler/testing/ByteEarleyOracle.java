@@ -53,6 +53,9 @@ import java.util.Map;
  * derives its nonterminal after a member once every required member was used. Completing a
  * member's symbol advances every waiting permutation item for which that member is unused
  * (structurally equal members share a symbol, so each of them is tried).
+ * With member count bounds the item also holds k, the members read (declared and other), exactly;
+ * an item exists only while some way to finish remains (enough productive members or the other
+ * for minCount and the required ones, no more than maxCount), and it derives only when k >= minCount.
  */
 public final class ByteEarleyOracle {
     /** Marks "dot at the end" in {@link #posSym}. */
@@ -150,7 +153,7 @@ public final class ByteEarleyOracle {
         // Nullable nonterminals: least fixpoint over the kept productions; a permutation is nullable
         // when it requires nothing (its members may not be nullable).
         nullable = new boolean[nts];
-        for (Map.Entry<Integer, PermSpec> e : perms.entrySet()) nullable[e.getKey()] = e.getValue().required.isEmpty();
+        for (Map.Entry<Integer, PermSpec> e : perms.entrySet()) nullable[e.getKey()] = e.getValue().required.isEmpty() && e.getValue().minCount == 0;
         for (boolean changed = true; changed; ) {
             changed = false;
             for (int p = 0; p < np; p++) {
@@ -464,7 +467,7 @@ public final class ByteEarleyOracle {
         if (predicted.get(sym)) return;
         predicted.set(sym);
         for (int prod : prodsOf[sym]) cur.add(prodStart[prod], cur);
-        if (perms.containsKey(sym)) cur.addPerm(new PermItem(sym, PermItem.BEGIN, new BitSet(), cur));
+        if (perms.containsKey(sym)) cur.addPerm(new PermItem(sym, PermItem.BEGIN, new BitSet(), 0, cur));
     }
 
     /** Nonterminal {@code a} was derived from set {@code o} up to {@code cur}: advance what waited for it in o. */
@@ -477,16 +480,20 @@ public final class ByteEarleyOracle {
         for (PermItem item : o.permItems) {
             PermSpec spec = perms.get(item.nt());
             if (item.step() == PermItem.MEMBER && spec.separator >= 0) {
-                if (spec.separator == a) cur.addPerm(new PermItem(item.nt(), PermItem.SEPARATOR, item.used(), item.origin()));
+                if (spec.separator == a) cur.addPerm(new PermItem(item.nt(), PermItem.SEPARATOR, item.used(), item.count(), item.origin()));
                 continue;
             }
             for (int m = 0; m < spec.members.length; m++) {
                 if (spec.members[m] != a || item.used().get(m)) continue;
                 BitSet used = (BitSet) item.used().clone();
                 used.set(m);
-                cur.addPerm(new PermItem(item.nt(), PermItem.MEMBER, used, item.origin()));
+                if (spec.canEnd(used, item.count() + 1, productiveNt)) {
+                    cur.addPerm(new PermItem(item.nt(), PermItem.MEMBER, used, item.count() + 1, item.origin()));
+                }
             }
-            if (spec.other == a) cur.addPerm(new PermItem(item.nt(), PermItem.MEMBER, item.used(), item.origin()));
+            if (spec.other == a && spec.canEnd(item.used(), item.count() + 1, productiveNt)) {
+                cur.addPerm(new PermItem(item.nt(), PermItem.MEMBER, item.used(), item.count() + 1, item.origin()));
+            }
         }
     }
 
@@ -496,24 +503,29 @@ public final class ByteEarleyOracle {
         if (item.step() == PermItem.MEMBER) {
             BitSet missing = (BitSet) spec.required.clone();
             missing.andNot(item.used());
-            if (missing.isEmpty() && item.origin() != cur) derived(cur, item.nt(), item.origin());
-            if (spec.separator >= 0 && spec.more(item.used(), productiveNt)) predict(cur, spec.separator, predicted);
+            if (missing.isEmpty() && item.count() >= spec.minCount && item.origin() != cur) derived(cur, item.nt(), item.origin());
+            if (spec.separator >= 0 && spec.more(item.used(), item.count(), productiveNt)) predict(cur, spec.separator, predicted);
         }
         if (awaitsMember) {
             for (int m = 0; m < spec.members.length; m++) {
-                if (!item.used().get(m) && productiveNt[spec.members[m]]) predict(cur, spec.members[m], predicted);
+                if (item.used().get(m) || !productiveNt[spec.members[m]]) continue;
+                BitSet used = (BitSet) item.used().clone();
+                used.set(m);
+                if (spec.canEnd(used, item.count() + 1, productiveNt)) predict(cur, spec.members[m], predicted);
             }
-            if (spec.other >= 0 && productiveNt[spec.other]) predict(cur, spec.other, predicted);
+            if (spec.other >= 0 && productiveNt[spec.other] && spec.canEnd(item.used(), item.count() + 1, productiveNt)) {
+                predict(cur, spec.other, predicted);
+            }
         }
     }
 
-    /** A permutation item: its nonterminal, step, members used (never modified) and origin set. */
-    record PermItem(int nt, int step, BitSet used, State origin) {
+    /** A permutation item: its nonterminal, step, members used (never modified), members read and origin set. */
+    record PermItem(int nt, int step, BitSet used, int count, State origin) {
         static final int BEGIN = 0, MEMBER = 1, SEPARATOR = 2;
         @Override public boolean equals(Object x) {
-            return x instanceof PermItem p && p.nt == nt && p.step == step && p.origin == origin && p.used.equals(used);
+            return x instanceof PermItem p && p.nt == nt && p.step == step && p.count == count && p.origin == origin && p.used.equals(used);
         }
-        @Override public int hashCode() { return (nt * 31 + step) * 31 + used.hashCode() + System.identityHashCode(origin); }
+        @Override public int hashCode() { return ((nt * 31 + step) * 31 + count) * 31 + used.hashCode() + System.identityHashCode(origin); }
     }
 
     /** The parts of a permutation as byte-level symbols; -1 for no other / no separator. */
@@ -521,23 +533,53 @@ public final class ByteEarleyOracle {
         final int[] members;
         final BitSet required = new BitSet();
         final int other, separator;
+        final int minCount, maxCount; // maxCount -1: no maximum
 
-        PermSpec(int[] members, BitSet required, int other, int separator) {
+        PermSpec(int[] members, BitSet required, int other, int separator, int minCount, int maxCount) {
             this.members = members;
             this.required.or(required);
             this.other = other;
             this.separator = separator;
+            this.minCount = minCount;
+            this.maxCount = maxCount;
         }
 
         boolean canFinish(boolean[] productive) {
-            for (int m = required.nextSetBit(0); m >= 0; m = required.nextSetBit(m + 1)) if (!productive[members[m]]) return false;
-            return required.cardinality() < 2 || separator < 0 || productive[separator];
+            if (!canEnd(new BitSet(), 0, productive)) return false;
+            return Math.max(required.cardinality(), minCount) < 2 || separator < 0 || productive[separator];
         }
 
-        /** Whether a member could still follow a separator after {@code used}. */
-        boolean more(BitSet used, boolean[] productive) {
-            if (other >= 0 && productive[other]) return true;
-            for (int m = 0; m < members.length; m++) if (!used.get(m) && productive[members[m]]) return true;
+        /**
+         * Whether, after reading {@code count} members of which {@code used} are the declared ones,
+         * some continuation ends the permutation: the unused required members are productive, and a
+         * final count exists between what they force and what the productive members (and the
+         * other, without limit) allow, within minCount..maxCount.
+         */
+        boolean canEnd(BitSet used, int count, boolean[] productive) {
+            if (minCount == 0 && maxCount < 0) return true; // uncounted: productive required members were checked once
+            long fewest = count, most = count;
+            for (int m = 0; m < members.length; m++) {
+                if (used.get(m)) continue;
+                if (required.get(m)) {
+                    if (!productive[members[m]]) return false;
+                    fewest++;
+                }
+                if (productive[members[m]]) most++;
+            }
+            if (other >= 0 && productive[other]) most = Long.MAX_VALUE;
+            if (maxCount >= 0) most = Math.min(most, maxCount);
+            return Math.max(fewest, minCount) <= most;
+        }
+
+        /** Whether a member could still follow a separator after {@code used} and {@code count} members. */
+        boolean more(BitSet used, int count, boolean[] productive) {
+            if (other >= 0 && productive[other] && canEnd(used, count + 1, productive)) return true;
+            for (int m = 0; m < members.length; m++) {
+                if (used.get(m) || !productive[members[m]]) continue;
+                BitSet next = (BitSet) used.clone();
+                next.set(m);
+                if (canEnd(next, count + 1, productive)) return true;
+            }
             return false;
         }
     }
@@ -698,7 +740,8 @@ public final class ByteEarleyOracle {
                 int other = perm.hasOther() ? sym(perm.other(), lexical) : -1;
                 int separator = perm.hasSeparator() ? sym(perm.separator(), lexical) : -1;
                 result = newNt(); // no productions: permutation items run it
-                perms.put(result, new PermSpec(members, required, other, separator));
+                int maxCount = perm.maxCount() == Expr.Repeat.UNBOUNDED ? -1 : perm.maxCount();
+                perms.put(result, new PermSpec(members, required, other, separator, perm.minCount(), maxCount));
             } else {
                 throw new IllegalStateException("unknown expr " + e);
             }

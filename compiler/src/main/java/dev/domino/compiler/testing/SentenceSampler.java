@@ -85,10 +85,21 @@ public final class SentenceSampler {
         } else if (e instanceof Expr.Repeat rep) {
             return rep.min() == 0 ? 0 : height(rep.body());
         } else if (e instanceof Expr.Perm p) {
-            // the required members, joined by separators
+            // the required members, then the lowest optional ones (or others) up to minCount, joined by separators
             int h = 0, required = 0;
-            for (Expr.Perm.Member m : p.members()) if (m.required()) { h = Math.max(h, height(m.body())); required++; }
-            if (required > 1 && p.hasSeparator()) h = Math.max(h, height(p.separator()));
+            List<Integer> optional = new ArrayList<>();
+            for (Expr.Perm.Member m : p.members()) {
+                if (m.required()) { h = Math.max(h, height(m.body())); required++; }
+                else if (height(m.body()) < INF) optional.add(height(m.body()));
+            }
+            int fewest = Math.max(required, p.minCount());
+            if (p.maxCount() != Expr.Repeat.UNBOUNDED && fewest > p.maxCount()) return INF;
+            java.util.Collections.sort(optional);
+            for (int i = 0; i < fewest - required; i++) {
+                int next = i < optional.size() ? optional.get(i) : p.hasOther() ? height(p.other()) : INF;
+                h = Math.max(h, next);
+            }
+            if (fewest > 1 && p.hasSeparator()) h = Math.max(h, height(p.separator()));
             return h;
         } else if (e instanceof Expr.Chars c) {
             return c.set().isEmpty() ? INF : 0;
@@ -143,16 +154,32 @@ public final class SentenceSampler {
 
         /**
          * The required members, each optional one with probability 1/2 and a few others (none once
-         * frugal), in a random order, separated.
+         * frugal), then optional ones dropped down to maxCount or the lowest unchosen ones (then
+         * others) added up to minCount, in a random order, separated.
          */
         void emitPermutation(Expr.Perm p, boolean lexical, int depth) {
             List<Expr> chosen = new ArrayList<>();
+            List<Expr> dropped = new ArrayList<>(); // optional members and others: may go or come for the counts
+            List<Expr> unchosen = new ArrayList<>();
             boolean frugal = frugal(depth);
             for (Expr.Perm.Member m : p.members()) {
-                if (m.required() || (!frugal && height(m.body()) < INF && random.nextBoolean())) chosen.add(m.body());
+                if (m.required()) chosen.add(m.body());
+                else if (height(m.body()) >= INF) continue;
+                else if (!frugal && random.nextBoolean()) dropped.add(m.body());
+                else unchosen.add(m.body());
             }
-            if (p.hasOther() && height(p.other()) < INF && !frugal) {
-                while (random.nextInt(5) < 2) chosen.add(p.other());
+            boolean others = p.hasOther() && height(p.other()) < INF;
+            if (others && !frugal) {
+                while (random.nextInt(5) < 2) dropped.add(p.other());
+            }
+            java.util.Collections.shuffle(dropped, random);
+            int room = p.maxCount() == Expr.Repeat.UNBOUNDED ? Integer.MAX_VALUE : p.maxCount() - chosen.size();
+            for (Expr x : dropped) if (room-- > 0) chosen.add(x);
+            unchosen.sort(java.util.Comparator.comparingInt(SentenceSampler.this::height));
+            for (int i = 0; chosen.size() < p.minCount(); i++) {
+                if (i < unchosen.size()) chosen.add(unchosen.get(i));
+                else if (others) chosen.add(p.other());
+                else throw new IllegalStateException("a permutation without enough members for its minimum count");
             }
             java.util.Collections.shuffle(chosen, random);
             boolean separate = p.hasSeparator() && height(p.separator()) < INF;

@@ -37,7 +37,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 8;
+    public static final int FORMAT_VERSION = 9;
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -220,6 +220,8 @@ public final class ArtifactFormat {
                 out.writeVarInt(perm.other() + 1, true);
                 out.writeBoolean(perm.separator() != Permutation.NO_SEPARATOR);
                 if (perm.separator() != Permutation.NO_SEPARATOR) out.writeVarInt(perm.separator(), false);
+                out.writeVarInt(perm.minCount(), true);
+                out.writeVarInt(perm.maxCount() + 1, true);
             }
 
             mark(out, "follow_sets");
@@ -315,7 +317,9 @@ public final class ArtifactFormat {
                 for (int i = 0; i < required.length; i++) required[i] = in.readBoolean();
                 int other = in.readVarInt(true) - 1;
                 int separator = in.readBoolean() ? in.readVarInt(false) : Permutation.NO_SEPARATOR;
-                permutations[q] = new Permutation(permLhs, members, required, other, separator);
+                int minCount = in.readVarInt(true);
+                int maxCount = in.readVarInt(true) - 1; // the Permutation constructor rejects negative bounds
+                permutations[q] = new Permutation(permLhs, members, required, other, separator, minCount, maxCount);
             }
             ParserGrammar grammar = new ParserGrammar(names, terminalCount, start, lhs, rhs, permutations);
 

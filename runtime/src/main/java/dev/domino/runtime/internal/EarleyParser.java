@@ -186,6 +186,8 @@ public final class EarleyParser {
         // a member (or the other) of a permutation: advance its items there that expect a member
         int slot = g.memberSlot[lhs];
         int first = g.permFirstRule[perm];
+        Permutation p = g.permutation(perm);
+        int countWord = g.permCountWord[perm];
         for (int j = 0; j < rules.length; j++) {
             int r = rules[j];
             if (g.rulePerm[r] != perm || g.ruleNext[r] != ParserGrammar.MEMBERS) continue;
@@ -195,8 +197,15 @@ public final class EarleyParser {
                 seen = seen.clone();
                 seen[slot >>> 6] |= 1L << slot;
             }
+            boolean full = p.other() < 0 && allSeen(seen, p.memberCount());
+            if (countWord >= 0) {
+                if (slot < 0) seen = seen.clone();
+                int count = (int) Math.min(seen[countWord] + 1, p.countCap());
+                seen[countWord] = count;
+                if (!viable(perm, seen)) continue; // this member leaves too many or too few for the bounds
+                full |= p.maxCount() != Permutation.UNBOUNDED && count >= p.maxCount();
+            }
             EarleyState origin = o.origins[j] == null ? o : o.origins[j];
-            boolean full = g.permutation(perm).other() < 0 && allSeen(seen, g.permutation(perm).memberCount());
             items.add(first + (full ? ParserGrammar.PHASE_FULL : ParserGrammar.PHASE_AFTER), origin, seen);
         }
     }
@@ -204,19 +213,58 @@ public final class EarleyParser {
     /** Closure step of a permutation item: complete when allowed, predict the members it may take next. */
     private void permutationItem(ItemSet items, int r, EarleyState origin, long[] seen, int perm) {
         int phase = r - g.permFirstRule[perm];
-        if (phase == ParserGrammar.PHASE_FULL || (phase == ParserGrammar.PHASE_AFTER && containsAll(seen, g.permRequired[perm]))) {
+        int countWord = g.permCountWord[perm];
+        Permutation p = g.permutation(perm);
+        if (phase == ParserGrammar.PHASE_FULL || (phase == ParserGrammar.PHASE_AFTER && containsAll(seen, g.permRequired[perm])
+                && (countWord < 0 || seen[countWord] >= p.minCount()))) {
             if (origin != null) complete(items, g.ruleLhs[r], origin); // origin null: derived ε, advanced at prediction
         }
         int next = g.ruleNext[r];
         if (next == ParserGrammar.MEMBERS) {
-            Permutation p = g.permutation(perm);
-            for (int i = 0; i < p.memberCount(); i++) {
-                if ((seen[i >>> 6] & (1L << i)) == 0) predict(items, p.member(i));
+            if (countWord < 0) {
+                for (int i = 0; i < p.memberCount(); i++) {
+                    if ((seen[i >>> 6] & (1L << i)) == 0) predict(items, p.member(i));
+                }
+                if (p.other() >= 0) predict(items, p.other());
+                return;
             }
-            if (p.other() >= 0) predict(items, p.other());
+            // counted: predict only the members after which the permutation can still complete
+            long[] req = g.permRequired[perm];
+            int missing = 0;
+            for (int w = 0; w < req.length; w++) missing += Long.bitCount(req[w] & ~seen[w]);
+            int count = (int) seen[countWord];
+            if (p.maxCount() != Permutation.UNBOUNDED && count >= p.maxCount()) return;
+            for (int i = 0; i < p.memberCount(); i++) {
+                if ((seen[i >>> 6] & (1L << i)) != 0) continue;
+                int stillMissing = missing - (p.isRequired(i) ? 1 : 0);
+                if (fits(p, count + 1, stillMissing)) predict(items, p.member(i));
+            }
+            if (p.other() >= 0 && fits(p, count + 1, missing)) predict(items, p.other());
         } else if (next >= 0) {
             predict(items, next); // a separator nonterminal (never nullable)
         }
+    }
+
+    /** Whether a counted permutation item (member bits, then the count word) can still complete. */
+    private boolean viable(int perm, long[] seen) {
+        long[] req = g.permRequired[perm];
+        int missing = 0;
+        for (int w = 0; w < req.length; w++) missing += Long.bitCount(req[w] & ~seen[w]);
+        return fits(g.permutation(perm), (int) seen[g.permCountWord[perm]], missing);
+    }
+
+    /**
+     * Whether some completion exists after {@code count} members (capped at
+     * {@link Permutation#countCap()}) with {@code missing} required members still to come: the
+     * fewest members it can end with ({@code count + missing}, at least minCount) must not exceed
+     * the most (maxCount; without an other, also the number of declared members). A capped count
+     * only occurs without a maximum, where it decides nothing.
+     */
+    private static boolean fits(Permutation p, int count, int missing) {
+        long lo = Math.max((long) count + missing, p.minCount());
+        long hi = p.maxCount() == Permutation.UNBOUNDED ? Long.MAX_VALUE : p.maxCount();
+        if (p.other() < 0) hi = Math.min(hi, p.memberCount());
+        return lo <= hi;
     }
 
     private static boolean containsAll(long[] seen, long[] required) {
@@ -225,7 +273,7 @@ public final class EarleyParser {
     }
 
     private static boolean allSeen(long[] seen, int count) {
-        for (int w = 0; w < seen.length; w++) {
+        for (int w = 0, words = (count + 63) >>> 6; w < words; w++) {
             long all = w < count >>> 6 ? -1L : (1L << (count & 63)) - 1;
             if ((seen[w] & all) != all) return false;
         }

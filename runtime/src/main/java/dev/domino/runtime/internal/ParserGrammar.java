@@ -18,6 +18,10 @@ import java.util.List;
  * next, or the end once every required member was seen), {@link #PHASE_NEXT} (after a separator:
  * a member next) and {@link #PHASE_FULL} (every member seen and no other: only the end is left,
  * so the parser never offers a separator that nothing could follow).
+ *
+ * <p>A counted permutation ({@link Permutation#isCounted()}) stores the number of members read,
+ * capped at {@link Permutation#countCap()}, in one more word after the member bits
+ * ({@link #permCountWord}), so item sets hash, compare and sort the pair as one array.
  */
 public final class ParserGrammar {
     private final String[] nonterminalNames;
@@ -46,6 +50,7 @@ public final class ParserGrammar {
     public final int[] memberSlot;        // nonterminal -> member index, or -1 for the other
     public final long[][] permRequired;   // permutation -> required members (bits)
     public final long[][] permNoneSeen;   // permutation -> the empty set of its words (shared by all PHASE_FIRST items)
+    public final int[] permCountWord;     // permutation -> index of the word holding the member count, or -1 (uncounted)
 
     public ParserGrammar(String[] nonterminalNames, int terminalCount, int start, int[] lhs, int[][] rhs) {
         this(nonterminalNames, terminalCount, start, lhs, rhs, new Permutation[0]);
@@ -100,6 +105,7 @@ public final class ParserGrammar {
         permFirstRule = new int[permutations.length];
         permRequired = new long[permutations.length][];
         permNoneSeen = new long[permutations.length][];
+        permCountWord = new int[permutations.length];
         for (int q = 0; q < permutations.length; q++, r += PHASES) {
             Permutation perm = permutations[q];
             permFirstRule[q] = r;
@@ -114,7 +120,8 @@ public final class ParserGrammar {
             ruleNext[r + PHASE_NEXT] = MEMBERS;
             ruleNext[r + PHASE_FULL] = NONE;
             int words = (perm.memberCount() + 63) >>> 6;
-            permNoneSeen[q] = new long[words];
+            permCountWord[q] = perm.isCounted() ? words : -1;
+            permNoneSeen[q] = new long[perm.isCounted() ? words + 1 : words];
             permRequired[q] = new long[words];
             for (int i = 0; i < perm.memberCount(); i++) if (perm.isRequired(i)) permRequired[q][i >>> 6] |= 1L << i;
         }
@@ -172,11 +179,12 @@ public final class ParserGrammar {
 
     private boolean[] computeNullable() {
         boolean[] result = new boolean[nonterminalNames.length];
-        // a permutation derives the empty string exactly when no member is required (members never do)
+        // a permutation derives the empty string exactly when no member is required and no
+        // minimum count applies (members never do)
         for (Permutation perm : permutations) {
             boolean anyRequired = false;
             for (int i = 0; i < perm.memberCount(); i++) anyRequired |= perm.isRequired(i);
-            result[perm.lhs()] = !anyRequired;
+            result[perm.lhs()] = !anyRequired && perm.minCount() == 0;
         }
         boolean changed = true;
         while (changed) {

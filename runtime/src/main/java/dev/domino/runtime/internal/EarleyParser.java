@@ -24,7 +24,8 @@ import java.util.Arrays;
  *
  * <p>{@link Permutation}s run on items that carry the set of members seen (see {@link ParserGrammar}):
  * such an item predicts only the members not seen yet, and completes only when every required
- * member was seen.
+ * member was seen. Items of a permutation with member count bounds also carry the count: they
+ * predict only members after which the bounds can still be met, and complete only at the minimum.
  */
 public final class EarleyParser {
     /** Default {@link #sharedBytes}: {@code -Ddomino.parser.sharedBytes=N} overrides it. */

@@ -25,7 +25,8 @@ public final class EarleyState {
     public final EarleyState[] origins;
     public final long[] originSerials;
     /**
-     * Members seen by each permutation item ({@link Permutation}); {@code null} for other items,
+     * Members seen by each permutation item ({@link Permutation}; a counted one adds a word with
+     * the member count, see {@link ParserGrammar#permCountWord}); {@code null} for other items,
      * and the whole array {@code null} when the set holds no permutation item.
      */
     public final long[][] seen;

@@ -50,8 +50,19 @@ final class UnproductiveRules {
         if (e instanceof Expr.Alt a) { for (Expr x : a.options()) if (productive(x, productive)) return true; return false; }
         if (e instanceof Expr.Repeat r) return r.min() == 0 || productive(r.body(), productive);
         if (e instanceof Expr.Perm p) {
-            for (Expr.Perm.Member m : p.members()) if (m.required() && !productive(m.body(), productive)) return false;
-            return p.members().stream().filter(Expr.Perm.Member::required).count() < 2 || productive(p.separator(), productive);
+            // the required members, and enough members for minCount within maxCount
+            long required = 0, available = 0;
+            for (Expr.Perm.Member m : p.members()) {
+                boolean ok = productive(m.body(), productive);
+                if (m.required() && !ok) return false;
+                if (m.required()) required++;
+                if (ok) available++;
+            }
+            long fewest = Math.max(required, p.minCount());
+            long most = p.hasOther() && productive(p.other(), productive) ? Long.MAX_VALUE : available;
+            if (p.maxCount() != Expr.Repeat.UNBOUNDED) most = Math.min(most, p.maxCount());
+            if (fewest > most) return false;
+            return fewest < 2 || productive(p.separator(), productive);
         }
         if (e instanceof Expr.Lazy l) return productive(l.body(), productive);
         return true; // literals, token references
@@ -91,7 +102,8 @@ final class UnproductiveRules {
                 }
                 members.add(new Expr.Perm.Member(body, m.required()));
             }
-            return new Expr.Perm(members, rewrite(p.other(), productive), rewrite(p.separator(), productive));
+            Expr perm = new Expr.Perm(members, rewrite(p.other(), productive), rewrite(p.separator(), productive), p.minCount(), p.maxCount());
+            return productive(perm, productive) ? perm : Expr.NOTHING;
         }
         if (e instanceof Expr.Lazy l) return new Expr.Lazy(rewrite(l.body(), productive), l.consume());
         return e;

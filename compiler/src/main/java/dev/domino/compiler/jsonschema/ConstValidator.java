@@ -96,6 +96,7 @@ final class ConstValidator {
             case SchemaComplement.NOT_PATTERNS: { if (v.isTextual()) for (JsonNode x : a) if (check(s, "pattern", x, v, ptr)) return false; return true; }
             case SchemaComplement.NOT_FORMATS: { if (v.isTextual()) for (JsonNode x : a) if (check(s, "format", x, v, ptr)) return false; return true; }
             case SchemaComplement.ALL_PATTERNS: { if (v.isTextual()) for (JsonNode x : a) if (!check(s, "pattern", x, v, ptr)) return false; return true; }
+            case NumberMultiples.NOT_MULTIPLES: { if (v.isNumber()) for (JsonNode x : a) if (NumberMultiples.isMultiple(v.decimalValue(), x.decimalValue())) return false; return true; }
             case SchemaComplement.NOT_STRINGS: { if (v.isTextual()) for (JsonNode x : a) if (x.asText().equals(v.asText())) return false; return true; }
             case "if": {
                 boolean c = valid(a, v, child(ptr, k));

@@ -12,10 +12,10 @@ import java.util.List;
 
 /**
  * {@code integer} and {@code number}. Integers: the bounds become an exact decimal-digit automaton for
- * the range ({@link IntegerRanges}); {@code multipleOf} is accepted only where it divides 1. Numbers: the
- * JSON number syntax; bounds and a {@code multipleOf} that is a power of ten (0.01, 1.0, 10) become an exact
- * automaton over the decimal and exponent spellings ({@link DecimalRanges}); another {@code multipleOf}
- * is an unsupported keyword.
+ * the range ({@link IntegerRanges}). Numbers: the JSON number syntax; bounds and a {@code multipleOf} that
+ * is a power of ten (0.01, 1.0, 10) become an exact automaton over the decimal and exponent spellings
+ * ({@link DecimalRanges}). Any other {@code multipleOf}, and the multiples a {@code not} excludes
+ * ({@link NumberMultiples#NOT_MULTIPLES}), intersect that with a residue automaton ({@link NumberMultiples}).
  */
 final class NumberSchemas {
     static final Expr INT = Expr.seq(Expr.optional(Expr.literal("-")),
@@ -32,6 +32,7 @@ final class NumberSchemas {
     static final int MAX_BOUND_DIGITS = 400;
 
     private final SchemaCompiler sc;
+    private final NumberMultiples multiples;
 
     /** Digits of the plain (exponent-free) spelling of v. */
     static long plainDigits(BigDecimal v) {
@@ -40,7 +41,10 @@ final class NumberSchemas {
         return Math.max(precision - scale, 1) + Math.max(scale, 0);
     }
 
-    NumberSchemas(SchemaCompiler sc) { this.sc = sc; }
+    NumberSchemas(SchemaCompiler sc) {
+        this.sc = sc;
+        this.multiples = new NumberMultiples(sc.syn);
+    }
 
     Expr numberExpr(ObjectNode n, String ptr, boolean integer) {
         BigDecimal lo = null, hi = null;
@@ -57,16 +61,28 @@ final class NumberSchemas {
             if (hi == null || e.compareTo(hi) <= 0) { hi = e; hiEx = true; hiKw = "exclusiveMaximum"; }
         }
         int scale = DecimalRanges.ANY_SCALE;
+        BigDecimal residueOf = null; // a multipleOf other than a power of ten: NumberMultiples
         if (n.has("multipleOf")) {
             BigDecimal m = n.get("multipleOf").decimalValue().stripTrailingZeros();
             boolean trivial = integer && m.signum() > 0 && BigDecimal.ONE.remainder(m).signum() == 0;
             boolean powerOfTen = m.unscaledValue().equals(BigInteger.ONE);
             if (!integer && powerOfTen && Math.abs((long) m.scale()) <= 1000) scale = m.scale();
-            else if (!trivial) {
-                if (integer && m.scale() <= 0) sc.unsupported(ptr, "multipleOf", "multipleOf " + m.toPlainString() + " on integers");
-                else sc.unsupported(ptr, "multipleOf", integer ? null : "multipleOf " + m.toPlainString() + " on numbers: only powers of ten");
-            }
+            else if (!trivial) residueOf = m;
         }
+        List<BigDecimal> excluded = new ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode x : n.path(NumberMultiples.NOT_MULTIPLES)) excluded.add(x.decimalValue());
+        Expr bounds = boundsExpr(integer, lo, loEx, loKw, hi, hiEx, hiKw, scale, ptr);
+        if (residueOf == null && excluded.isEmpty()) return bounds;
+        boolean unbounded = lo == null && hi == null && scale == DecimalRanges.ANY_SCALE;
+        try {
+            return multiples.restrict(unbounded ? null : bounds, residueOf, excluded, integer);
+        } catch (NumberMultiples.TooLarge e) {
+            sc.unsupported(ptr, e.excluded ? "not" : "multipleOf", e.getMessage());
+            return bounds;
+        }
+    }
+
+    private Expr boundsExpr(boolean integer, BigDecimal lo, boolean loEx, String loKw, BigDecimal hi, boolean hiEx, String hiKw, int scale, String ptr) {
         if (integer) {
             BigInteger l = lo == null ? null
                 : loEx ? lo.setScale(0, RoundingMode.FLOOR).toBigIntegerExact().add(BigInteger.ONE)

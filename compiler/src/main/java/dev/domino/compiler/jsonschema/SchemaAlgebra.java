@@ -21,6 +21,7 @@ import java.util.Set;
  * (nested {@code allOf} and {@code $ref} inlined), then merged keyword by keyword into one schema object:
  * types intersect, {@code required} unions, bounds take the tighter value, enums intersect, per-property
  * schemas and {@code items} become an {@code allOf} of both, {@code not}s become one {@code not anyOf},
+ * {@code multipleOf}s become their least common multiple,
  * and two {@code anyOf}s distribute into their product (up to 64 branches). A keyword whose two values
  * cannot be merged exactly is an unsupported {@code allOf}.
  */
@@ -99,6 +100,17 @@ final class SchemaAlgebra {
         if (!restAll.isEmpty()) out.set("items", restAll.size() == 1 ? restAll.get(0) : NF.objectNode().set("allOf", restAll));
     }
 
+    /**
+     * The least common multiple of two positive decimals: the multiples of both are the multiples of it
+     * (over the common scale 10^s, a = A/10^s and b = B/10^s with A, B integers: lcm(A, B)/10^s).
+     */
+    static java.math.BigDecimal lcm(java.math.BigDecimal a, java.math.BigDecimal b) {
+        int s = Math.max(Math.max(a.stripTrailingZeros().scale(), b.stripTrailingZeros().scale()), 0);
+        java.math.BigInteger x = a.movePointRight(s).toBigIntegerExact(), y = b.movePointRight(s).toBigIntegerExact();
+        java.math.BigInteger l = x.divide(x.gcd(y)).multiply(y);
+        return new java.math.BigDecimal(l, s).stripTrailingZeros();
+    }
+
     private static JsonNode[] toArray(JsonNode a) {
         JsonNode[] out = new JsonNode[a.size()];
         for (int i = 0; i < out.length; i++) out[i] = a.get(i);
@@ -164,7 +176,9 @@ final class SchemaAlgebra {
                         if (!containsValue(all, v)) all.add(v);
                         out.set(SchemaComplement.ALL_PATTERNS, all);
                     }
-                    case SchemaComplement.NOT_STRINGS, SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS -> {
+                    case "multipleOf" -> out.set(k, NF.numberNode(lcm(e.decimalValue(), v.decimalValue())));
+                    case SchemaComplement.NOT_STRINGS, SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS,
+                         NumberMultiples.NOT_MULTIPLES -> {
                         ArrayNode u = ((ArrayNode) e).deepCopy();
                         for (JsonNode x : v) if (!containsValue(u, x)) u.add(x);
                         out.set(k, u);

@@ -226,12 +226,22 @@ final class SchemaCompiler {
         return n.has("not") && norm.typeOnly(n.get("not"), child(ptr, "not")) == null;
     }
 
-    /** Numbers that are not integers ({@code type: number, not: {type: integer}}), without bounds. */
+    /**
+     * Numbers that are not integers ({@code type: number, not: {type: integer}}): without bounds or multiples
+     * {@link SchemaComplement#NON_INTEGER} (also scientific spellings); with them "not a multiple of 1" next to
+     * them ({@link NumberMultiples}, plain spellings).
+     */
     Expr nonIntegers(ObjectNode n, String ptr) {
-        for (String kw : List.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")) {
-            if (n.has(kw)) { unsupported(ptr, "not", "'not integer' on numbers with '" + kw + "'"); return Expr.NOTHING; }
-        }
-        return SchemaComplement.NON_INTEGER;
+        boolean constrained = false;
+        for (String kw : List.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", NumberMultiples.NOT_MULTIPLES))
+            constrained |= n.has(kw);
+        if (!constrained) return SchemaComplement.NON_INTEGER;
+        ObjectNode withNot = n.deepCopy();
+        com.fasterxml.jackson.databind.node.ArrayNode excluded = withNot.has(NumberMultiples.NOT_MULTIPLES)
+            ? (com.fasterxml.jackson.databind.node.ArrayNode) withNot.get(NumberMultiples.NOT_MULTIPLES)
+            : withNot.putArray(NumberMultiples.NOT_MULTIPLES);
+        excluded.add(1);
+        return numbers.numberExpr(withNot, ptr, false);
     }
 
     /**

@@ -33,8 +33,9 @@ import java.util.TreeSet;
  * {@link #NOT_STRINGS}; numbers: the open intervals between the values).
  *
  * <p>Keywords whose complement needs an "exists" the grammar cannot state ({@code pattern},
- * {@code format}, {@code additionalProperties}, {@code patternProperties}, {@code items} over all elements,
- * {@code multipleOf}) stay unsupported {@code not}s.
+ * {@code format}, {@code additionalProperties}, {@code patternProperties}, {@code items} over all elements)
+ * stay unsupported {@code not}s; {@code multipleOf m} becomes "a number that is not a multiple of m"
+ * ({@link NumberMultiples#NOT_MULTIPLES}).
  */
 final class SchemaComplement {
     /**
@@ -154,7 +155,8 @@ final class SchemaComplement {
                 case "exclusiveMinimum" -> { if (types.contains(JsonType.INTEGER)) out.add(typed(numType).set("maximum", v)); }
                 case "maximum" -> { if (types.contains(JsonType.INTEGER)) out.add(typed(numType).set("exclusiveMinimum", v)); }
                 case "exclusiveMaximum" -> { if (types.contains(JsonType.INTEGER)) out.add(typed(numType).set("minimum", v)); }
-                case "multipleOf" -> { if (types.contains(JsonType.INTEGER)) sc.unsupported(ptr, "not", "of 'multipleOf'"); }
+                case "multipleOf" -> { if (types.contains(JsonType.INTEGER)) out.add(typed(numType).set(NumberMultiples.NOT_MULTIPLES, NF.arrayNode().add(v))); }
+                case NumberMultiples.NOT_MULTIPLES -> { if (types.contains(JsonType.INTEGER)) for (JsonNode x : v) out.add(typed(numType).set("multipleOf", x)); }
                 case "minItems" -> { if (types.contains(JsonType.ARRAY) && v.asLong() > 0) out.add(typed("array").put("maxItems", v.asLong() - 1)); }
                 case "maxItems" -> { if (types.contains(JsonType.ARRAY)) out.add(typed("array").put("minItems", v.asLong() + 1)); }
                 case "minProperties" -> { if (types.contains(JsonType.OBJECT) && v.asLong() > 0) out.add(typed("object").put("maxProperties", v.asLong() - 1)); }

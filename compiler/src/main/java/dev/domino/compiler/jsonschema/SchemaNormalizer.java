@@ -39,7 +39,8 @@ final class SchemaNormalizer {
         "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "anyOf", "oneOf",
         "allOf", "$ref", "nullable", "minProperties", "maxProperties", "multipleOf", "not", "uniqueItems",
         "propertyNames", SchemaComplement.NOT_STRINGS, "contains", "minContains", "maxContains", ArraySchemas.CONTAINS_ALL,
-        SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS);
+        SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS,
+        NumberMultiples.NOT_MULTIPLES);
     static final Set<String> UNSUPPORTED = Set.of(
         "unevaluatedProperties", "unevaluatedItems", "$dynamicRef",
         "$recursiveRef");

@@ -76,6 +76,11 @@ class JsonSchemaValidatorHarnessTest {
         "{'type':['string','null'],'maxLength':4}",
         "{'enum':[1,'one',[1],{'k':null},true]}",
         "{'type':'integer','minimum':-50,'maximum':1000000}",
+        // multipleOf other than powers of ten, not multipleOf, allOf of multiples (least common multiple), oneOf of multiples
+        "{'type':'object','properties':{'a':{'type':'integer','multipleOf':7,'minimum':-50,'maximum':300},"
+            + "'b':{'type':'number','multipleOf':1.5,'not':{'multipleOf':2}},'c':{'type':'integer','allOf':[{'multipleOf':4},{'multipleOf':6}]}},"
+            + "'required':['a','b','c']}",
+        "{'type':'array','items':{'oneOf':[{'type':'integer','multipleOf':3},{'type':'number','multipleOf':0.5,'maximum':10}]}}",
         "{'type':'string','format':'date'}",
         "{'type':'object','properties':{'p':{'type':'string','format':'json-pointer'},'u':{'type':'string','format':'uri-reference'}}}",
         "{'type':'object','properties':{'p':{'type':'number','minimum':0.5,'exclusiveMaximum':100.25},"

@@ -65,7 +65,9 @@ final class CompileCommand implements Callable<Integer> {
     String jsonKeyEscapes = "plain";
 
     @Option(names = "--unknown-formats", paramLabel = "error|ignore",
-            description = "JSON Schema format values the compiler does not know: error (default) or ignore (an annotation)")
+            description = "JSON Schema format values no specification defines (e.g. 'path', 'url'): error (default) or ignore "
+                + "(an annotation, as validators treat them). Specified formats are enforced exactly or, if not expressible "
+                + "(e.g. 'regex'), always an error (--ignore-keyword format skips them)")
     String unknownFormats = "error";
 
     @Option(names = "--ignore-keyword", split = ",", description = "JSON Schema keywords to ignore instead of failing on them")

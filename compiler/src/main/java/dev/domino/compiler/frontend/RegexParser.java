@@ -18,9 +18,11 @@ import java.util.Map;
  * ECMA whitespace set), simple Unicode general-category escapes {@code \p{L}} etc., groups
  * (plain, non-capturing, named), alternation, greedy and lazy quantifiers (lazy quantifiers
  * denote the same language), and anchors {@code ^ $} (Python also {@code \A \Z}) at the very
- * start/end of a top-level alternative. Everything else (backreferences, lookaround, word
- * boundaries, anchors elsewhere, inline flags other than a leading Python {@code (?i)}/{@code (?s)})
- * raises a {@link GrammarException} naming the feature and its column (line is always 1).
+ * start/end of a top-level alternative; in an ECMA search ({@link #parseSearch}, JSON Schema's
+ * {@code pattern}) also anywhere else ({@code ^a$|^b$}, {@code (^|,)x}: {@link RegexAnchors}).
+ * Everything else (backreferences, lookaround, word boundaries, other anchors, inline flags other
+ * than a leading Python {@code (?i)}/{@code (?s)}) raises a {@link GrammarException} naming the
+ * feature and its column (line is always 1).
  */
 public final class RegexParser {
     public enum Flavor { ECMA, PYTHON }
@@ -60,8 +62,29 @@ public final class RegexParser {
     public static ParsedRegex parseSearch(String pattern, Flavor flavor) { return parseSearch(pattern, flavor, Flags.NONE); }
 
     public static ParsedRegex parseSearch(String pattern, Flavor flavor, Flags flags) {
-        List<Branch> branches = new RegexParser.Parser(pattern, flavor, flags).parseTop();
+        Parser parser = new RegexParser.Parser(pattern, flavor, flags);
+        parser.markAnchors = flavor == Flavor.ECMA; // ECMA without multiline: ^ and $ only at the input's ends
+        List<Branch> branches = parser.parseTop();
         Expr any = Expr.star(Expr.chars(CodePointSet.ANY));
+        if (parser.markedAnchors) {
+            // an anchor inside the pattern: every branch with its outer anchors as markers, then RegexAnchors
+            List<Expr> marked = new ArrayList<>();
+            boolean allStart = true, allEnd = true;
+            for (Branch b : branches) {
+                List<Expr> items = new ArrayList<>();
+                if (b.startAnchored) items.add(RegexAnchors.START);
+                items.add(b.body);
+                if (b.endAnchored) items.add(RegexAnchors.END);
+                marked.add(new Expr.Seq(items));
+                allStart &= b.startAnchored;
+                allEnd &= b.endAnchored;
+            }
+            try {
+                return new ParsedRegex(RegexAnchors.search(marked.size() == 1 ? marked.get(0) : new Expr.Alt(marked)), allStart, allEnd);
+            } catch (GrammarException e) {
+                throw parser.error(e.getMessage(), 0);
+            }
+        }
         // branches with the same anchoring share their padding: ".*(A|B).*", not ".*A.*|.*B.*".
         // Same language (concatenation distributes over union), but the subset construction of
         // the latter tracks which branches have matched so far: 2^branches states before
@@ -137,6 +160,10 @@ public final class RegexParser {
         boolean dotAll;
         int pos;
         int depth;
+        /** Whether an anchor inside the pattern becomes a {@link RegexAnchors} marker instead of an error. */
+        boolean markAnchors;
+        /** Whether such a marker was left. */
+        boolean markedAnchors;
 
         Parser(String pattern, Flavor flavor, Flags flags) {
             this.source = pattern;
@@ -196,6 +223,11 @@ public final class RegexParser {
                     int at = pos;
                     boolean dollar = peek() == '$';
                     pos += dollar ? 1 : 2;
+                    if (more() && peek() != '|' && peek() != ')' && dollar && markAnchors) {
+                        items.add(RegexAnchors.END);
+                        markedAnchors = true;
+                        continue;
+                    }
                     if (more() && peek() != '|' && peek() != ')') throw error("anchor '" + (dollar ? "$" : "\\Z") + "' in the middle of the pattern is not supported", at);
                     if (more() && peek() == ')') throw error("anchor in the middle of the pattern is not supported", at);
                     end = true;
@@ -222,6 +254,12 @@ public final class RegexParser {
         void parseTerm(List<Expr> items) {
             int at = pos;
             int c = peek();
+            if ((c == '^' || c == '$') && markAnchors) {
+                pos++;
+                items.add(c == '^' ? RegexAnchors.START : RegexAnchors.END);
+                markedAnchors = true;
+                return;
+            }
             if (c == '^') throw error("anchor '^' in the middle of the pattern is not supported", at);
             if (c == '$') throw error("anchor '$' in the middle of the pattern is not supported", at);
             Expr atom = parseAtom();

@@ -110,7 +110,7 @@ final class ConstValidator {
             case "format": {
                 if (!v.isTextual()) return true;
                 Expr f = Formats.format(a.asText());
-                if (f == null) { unsupported.report(ptr, "format", "unknown format '" + a.asText() + "'"); return true; }
+                if (f == null) { unsupported.report(ptr, "format", Formats.refusal(a.asText())); return true; }
                 return ExprLanguage.matches(f, v.asText());
             }
             case "minimum": return !v.isNumber() || v.decimalValue().compareTo(a.decimalValue()) >= 0;

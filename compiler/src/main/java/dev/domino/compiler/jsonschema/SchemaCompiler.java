@@ -47,7 +47,7 @@ final class SchemaCompiler {
     static final int MAX_MERGED_RULES = 1000;
 
     /** Start of the detail of an unknown format's error (such errors are skipped under UnknownFormats.IGNORE). */
-    static final String UNKNOWN_FORMAT = "unknown format ";
+    static final String UNKNOWN_FORMAT = Formats.UNKNOWN;
 
     final JsonSyntax syn;
     final SchemaNormalizer norm;
@@ -99,6 +99,7 @@ final class SchemaCompiler {
     void unsupported(String ptr, String kw, String detail) {
         if (opt.ignoredKeywords().contains(kw)) { ignored.add(new KeywordLocation(ptr, kw)); return; }
         if (kw.equals("format") && detail != null && detail.startsWith(UNKNOWN_FORMAT)
+                && !(detail.startsWith(Formats.UNKNOWN_DRAFT3) && draft.contains("draft-03"))
                 && opt.unknownFormats() == JsonSchemaOptions.UnknownFormats.IGNORE) {
             ignored.add(new KeywordLocation(ptr, kw));
             return;
@@ -264,15 +265,16 @@ final class SchemaCompiler {
             kw = "format";
             if (n.has("format")) {
                 Expr f = Formats.format(n.get("format").asText());
-                if (f == null) unsupported(ptr, "format", UNKNOWN_FORMAT + "'" + n.get("format").asText() + "'");
+                if (f == null) unsupported(ptr, "format", Formats.refusal(n.get("format").asText()));
                 else lang = lang.intersect(CodePointDfa.of(f));
             }
             kw = "not";
             for (JsonNode p : n.path(SchemaComplement.NOT_PATTERNS)) lang = lang.intersect(CodePointDfa.of(regex(p.asText())).complement());
             for (JsonNode p : n.path(SchemaComplement.NOT_FORMATS)) {
                 Expr f = Formats.format(p.asText());
-                if (f == null) unsupported(ptr, "format", UNKNOWN_FORMAT + "'" + p.asText() + "'");
-                else lang = lang.intersect(CodePointDfa.of(f).complement());
+                // an ignored format is an annotation that every string satisfies: "not" it, and none is left
+                if (f == null) { unsupported(ptr, "format", Formats.refusal(p.asText())); return Expr.NOTHING; }
+                lang = lang.intersect(CodePointDfa.of(f).complement());
             }
             List<Expr> excluded = new ArrayList<>();
             for (JsonNode x : n.path(SchemaComplement.NOT_STRINGS)) excluded.add(Expr.literal(x.asText()));

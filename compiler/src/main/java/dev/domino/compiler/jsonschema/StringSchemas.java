@@ -13,7 +13,8 @@ import java.util.List;
  * language of {@code pattern} (ECMA-262 search semantics, {@link RegexParser}) or {@code format}
  * ({@link Formats}) restricted to the length bounds where that can be done exactly (structurally by
  * {@link ExprLanguage#withLength}, else by unrolling derivatives, {@link LengthBounds}, while the result stays
- * small), mapped to JSON string content by {@link JsonStrings}. Formats that accept every string
+ * small), mapped to JSON string content by {@link JsonStrings}. A pattern and a format together are the
+ * intersection of their automata ({@link CodePointDfa}). Formats that accept every string
  * (OpenAPI's {@code binary}, {@code byte}, {@code password}) constrain nothing.
  */
 final class StringSchemas {
@@ -36,7 +37,7 @@ final class StringSchemas {
         }
         if (n.has("format") && !Formats.isAnyString(n.get("format").asText())) {
             Expr f = Formats.format(n.get("format").asText());
-            if (f == null) sc.unsupported(ptr, "format", "unknown format '" + n.get("format").asText() + "'");
+            if (f == null) sc.unsupported(ptr, "format", Formats.refusal(n.get("format").asText()));
             else { constraints.add(f); kws.add("format"); }
         }
         if (maxL != Expr.Repeat.UNBOUNDED && maxL < minL) return Expr.NOTHING;
@@ -44,8 +45,17 @@ final class StringSchemas {
         if (constraints.isEmpty()) {
             content = new Expr.Repeat(JsonSyntax.ANY_CHAR, minL, maxL);
         } else {
-            if (constraints.size() > 1) sc.unsupported(ptr, "pattern", "combined with 'format'");
             Expr c = constraints.get(0);
+            if (constraints.size() > 1) {
+                // pattern and format: one language, the product of their automata (then back to an expression)
+                try {
+                    c = CodePointDfa.of(c).intersect(CodePointDfa.of(constraints.get(1))).toExpr();
+                } catch (CodePointDfa.TooComplex e) {
+                    sc.unsupported(ptr, "pattern", "combined with 'format': " + e.getMessage());
+                    c = constraints.get(1); // only with --ignore-keyword pattern: the format alone
+                }
+                if (sc.syn.isNothing(c)) return Expr.NOTHING;
+            }
             int lo = ExprLanguage.minLen(c), hi = ExprLanguage.maxLen(c);
             if (lo < minL || (maxL != Expr.Repeat.UNBOUNDED && hi > maxL)) {
                 Expr restricted = ExprLanguage.withLength(c, minL, maxL);

@@ -158,6 +158,32 @@ class RegexParserTest {
         assertThat(ExprMatcher.matches(RegexParser.parseSearch("\\Aa\\Z", Flavor.PYTHON).expr(), "a")).isTrue();
     }
 
+    /** Anchors inside an ECMA search pattern (JSON Schema): ^ only at the input's start, $ only at its end. */
+    @Test void anchorsAnywhereInASearch() {
+        String[] patterns = {
+            "^a$|^b$", "(^|x)a", "a(b|$)", "^([^,]|$)", "^$|(^(?:\\S+\\s+){0,3}\\S+$)", "(^ab)|(b$)", "(^|,)x(,|$)",
+            "(^a)*b", "(a$)*", "(^|a)+b", "(x|^)*y", "(^a|b)*c", "(a|b$)+", "(a$|^b)*", "a^b", "a$b", "(^)*a", "($)+",
+            "(^|$)", "(^$)|a", "/^[0-9]{4}$/", "(^[^5]*$)|7", "(^ab_|^b_|_a_)", "(^a|b){2,3}c", "x(^|y){0,2}", "($|a){2}",
+            "(^gs://(.+))|(^a://(.+))", "^(\\d{2}(-\\d)?$)|(^\\d-\\d(T\\d)?(:\\d|Z)?$)", "(a|^)(b|$)", "((^a)|b)+$",
+            "(^|[^a])ab", "(?:^|\\s)x(?:\\s|$)", "a*(^|b)*", "(b$|a)*b?",
+        };
+        for (String regex : patterns) {
+            Expr search = RegexParser.parseSearch(regex, Flavor.ECMA).expr();
+            Pattern p = Pattern.compile(regex.replace("$", "\\z"));
+            Random rnd = new Random(regex.hashCode());
+            List<String> inputs = samples(rnd, "ab,x_/5:-Z T0129 \n", 400, 7);
+            inputs.addAll(samples(rnd, "ab", 100, 4));
+            for (String s : inputs) {
+                assertThat(ExprMatcher.matches(search, s)).as("/%s/ search on %s", regex, show(s)).isEqualTo(p.matcher(s).find());
+            }
+        }
+        // whole-string parses and Python searches keep refusing them
+        assertThatThrownBy(() -> RegexParser.parse("a^b", Flavor.ECMA)).hasMessageContaining("anchor '^'");
+        assertThatThrownBy(() -> RegexParser.parseSearch("(^a)", Flavor.PYTHON)).hasMessageContaining("anchor '^'");
+        assertThatThrownBy(() -> RegexParser.parseSearch("(^a){40}", Flavor.ECMA)).hasMessageContaining("repetition of more than 32");
+        assertThatThrownBy(() -> RegexParser.parseSearch("a^*", Flavor.ECMA)).hasMessageContaining("quantifier without an operand");
+    }
+
     @Test void unsupportedFeatures() {
         String[][] cases = {
             {"(a)\\1", "backreference", "4"}, {"a(?=b)", "lookahead", "2"}, {"a(?!b)", "lookahead", "2"},

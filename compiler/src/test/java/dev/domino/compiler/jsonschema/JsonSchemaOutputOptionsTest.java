@@ -87,8 +87,65 @@ class JsonSchemaOutputOptionsTest {
         assertThat(ok(rel, j("'0#'"))).isTrue();
         assertThat(ok(rel, j("'1/a'"))).isTrue();
         assertThat(ok(rel, j("'01'"))).isFalse();
-        // valid regexes are not a regular language: refused, never "any string" (which accepted "*")
-        assertThatThrownBy(() -> g("{'type':'string','format':'regex'}", o)).hasMessageContaining("unknown format 'regex'");
+        // valid regexes are not a regular language: refused, never "any string" (which accepted "*"), even
+        // under --unknown-formats ignore (a specification defines "regex" and validators check it)
+        assertThatThrownBy(() -> g("{'type':'string','format':'regex'}", o)).hasMessageContaining("format 'regex' is not enforced");
+        JsonSchemaOptions ignore = o.withUnknownFormats(JsonSchemaOptions.UnknownFormats.IGNORE);
+        assertThatThrownBy(() -> g("{'type':'string','format':'regex'}", ignore)).hasMessageContaining("'format' at /");
+        assertThatThrownBy(() -> g("{'enum':['*'],'format':'idn-email'}", ignore)).hasMessageContaining("idn-email");
+        assertThat(ok(g("{'type':'string','format':'regex'}", o.withIgnoredKeywords(java.util.Set.of("format"))), j("'*'"))).isTrue();
+    }
+
+    @Test void draft3AndOpenApiFormats() {
+        JsonSchemaOptions o = JsonSchemaOptions.defaults();
+        JsonSchemaOptions ignore = o.withUnknownFormats(JsonSchemaOptions.UnknownFormats.IGNORE);
+        // draft 3's names are formats of draft 3 schemas only (not enforced there: an error either way);
+        // in later dialects no specification defines them
+        assertThatThrownBy(() -> g("{'type':'string','format':'host-name'}", o)).hasMessageContaining("unknown format of draft 3 'host-name'");
+        assertThat(ok(g("{'type':'string','format':'host-name'}", ignore), j("'not a host'"))).isTrue();
+        assertThat(ok(g("{'$schema':'http://json-schema.org/draft-04/schema#','type':'string','format':'ip-address'}", ignore), j("'x'"))).isTrue();
+        assertThatThrownBy(() -> g("{'$schema':'http://json-schema.org/draft-03/schema#','type':'string','format':'host-name'}", ignore))
+            .hasMessageContaining("'format' at /");
+        // OpenAPI's numeric formats do not apply to strings (type string + int64: Google's 64-bit integers)
+        for (String f : new String[] {"int32", "int64", "float", "double"}) {
+            Grammar s = g("{'type':'string','format':'" + f + "'}", o);
+            assertThat(ok(s, j("'12345678901234567890'"))).isTrue();
+            assertThat(ok(s, j("'not a number'"))).isTrue();
+        }
+        Grammar anyType = g("{'format':'int64'}", o);
+        assertThat(ok(anyType, "12")).isTrue();
+        assertThat(ok(anyType, j("'x'"))).isTrue();
+    }
+
+    @Test void uriTemplate() {
+        Grammar t = g("{'type':'string','format':'uri-template'}", JsonSchemaOptions.defaults());
+        for (String v : new String[] {"http://example.com/~{username}/", "{+path}/here", "{/list*}", "{?x,y:3,empty}",
+                "/a%20b{#var}", "", "{var.sub_x}", "map{;keys*}", "{%41b}", "/\u00e9t\u00e9"}) {
+            assertThat(ok(t, "\"" + v + "\"")).as(v).isTrue();
+        }
+        for (String v : new String[] {"{", "}", "{}", "{a b}", "{a:0}", "{a:10000}", "{a.}", "a b", "%zz", "{a*:3}", "{$a}",
+                "x<y", "'"}) {
+            assertThat(ok(t, "\"" + v.replace("\"", "\\\"") + "\"")).as(v).isFalse();
+        }
+    }
+
+    @Test void patternAndFormatIntersect() {
+        JsonSchemaOptions o = JsonSchemaOptions.defaults();
+        Grammar d = g("{'type':'string','format':'date','pattern':'^20'}", o);
+        assertThat(ok(d, j("'2024-02-29'"))).isTrue();
+        assertThat(ok(d, j("'1999-12-31'"))).isFalse();
+        assertThat(ok(d, j("'2023-02-29'"))).isFalse();
+        assertThat(ok(d, j("'20'"))).isFalse();
+        Grammar u = g("{'type':'string','format':'uri','pattern':'^https?://'}", o);
+        assertThat(ok(u, j("'https://a.b/c'"))).isTrue();
+        assertThat(ok(u, j("'ftp://a.b/c'"))).isFalse();
+        assertThat(ok(u, j("'http://a b'"))).isFalse();
+        Grammar none = g("{'type':'string','format':'ipv4','pattern':'[a-z]'}", o);
+        assertThat(ok(none, j("'1.2.3.4'"))).isFalse();
+        // an ignored unknown format leaves the pattern alone
+        Grammar p = g("{'type':'string','format':'path','pattern':'^/'}", o.withUnknownFormats(JsonSchemaOptions.UnknownFormats.IGNORE));
+        assertThat(ok(p, j("'/a'"))).isTrue();
+        assertThat(ok(p, j("'a'"))).isFalse();
     }
 
     @Test void unknownFormats() {
@@ -103,6 +160,20 @@ class JsonSchemaOutputOptionsTest {
         assertThatThrownBy(() -> JsonSchemaGrammar.from(j(e))).hasMessageContaining("no-such-format");
         Grammar ie = JsonSchemaGrammar.from(j(e), JsonSchemaOptions.defaults().withUnknownFormats(JsonSchemaOptions.UnknownFormats.IGNORE)).grammar();
         assertThat(ok(ie, j("'b'"))).isTrue();
+        // "not" an ignored format: every value satisfies the annotation, so none satisfies its negation
+        JsonSchemaOptions ignore = JsonSchemaOptions.defaults().withUnknownFormats(JsonSchemaOptions.UnknownFormats.IGNORE);
+        Grammar notFormat = g("{'not':{'format':'path'}}", ignore);
+        assertThat(ok(notFormat, j("'/a'"))).isFalse();
+        assertThat(ok(notFormat, "1")).isFalse();
+        Grammar notBoth = g("{'type':'string','pattern':'a','not':{'format':'path'}}", ignore);
+        assertThat(ok(notBoth, j("'a'"))).isFalse();
+        Grammar enumNot = g("{'enum':['x', 2],'not':{'format':'path'}}", ignore);
+        assertThat(ok(enumNot, j("'x'"))).isFalse();
+        assertThat(ok(enumNot, "2")).isFalse();
+        Grammar notDate = g("{'not':{'format':'date'}}", ignore);
+        assertThat(ok(notDate, j("'2024-01-01'"))).isFalse();
+        assertThat(ok(notDate, j("'x'"))).isTrue();
+        assertThat(ok(notDate, "1")).isFalse();
     }
 
     @Test void choicesRecordedInTheArtifactMetadata() {

@@ -606,30 +606,92 @@ public final class TerminalDerivation {
     /** Copies of a repeated body per chunk terminal (see {@link #chunkedRepeat}). */
     static final int CHUNK = 16;
 
-    /** body{min,max}: min copies, then a left-recursive star or a chain of optionals. */
+    /** body{min,max}: min copies, then a left-recursive star or up to max - min optional copies. */
     private int repeat(Expr.Repeat r) {
         Integer chunked = chunkedRepeat(r);
         if (chunked != null) return chunked;
         int body = symbol(r.body());
         int nt = freshNonterminal("rep");
-        List<Integer> rhs = new ArrayList<>();
-        for (int i = 0; i < r.min(); i++) rhs.add(body);
+        List<Integer> rhs = new ArrayList<>(exactly(body, r.min()));
         if (r.max() == Expr.Repeat.UNBOUNDED) {
             int star = freshNonterminal("star");
             addProduction(star, new int[0]);
             addProduction(star, new int[] {star, body});
             rhs.add(star);
         } else if (r.max() > r.min()) {
-            int tail = -1;
-            for (int k = 0; k < r.max() - r.min(); k++) {
-                int opt = freshNonterminal("opt");
-                addProduction(opt, new int[0]);
-                addProduction(opt, tail < 0 ? new int[] {body} : new int[] {body, tail});
-                tail = opt;
-            }
-            rhs.add(tail);
+            rhs.add(upTo(body, r.max() - r.min()));
         }
         addProduction(nt, rhs.stream().mapToInt(Integer::intValue).toArray());
+        return nt;
+    }
+
+    // ---- counts at the parser level in O(log n) nonterminals
+
+    /**
+     * Counts up to this stay plain (n copies, a chain of n optionals): cheap, and Earley reads them
+     * with one item per copy. Larger counts (minItems 1,000,000; the chunks of a 10⁶-character
+     * string) are built from powers of two, so a count costs O(log n) nonterminals instead of n:
+     * the 62,500-optional chain of a maxLength 10⁶ string was 5.1 MB of artifact and 5 s of compile.
+     */
+    static final int PLAIN_COUNT = 16;
+
+    /** power[sym] = [sym, sym², sym⁴, ...]: nonterminals deriving exactly 2^i copies (P_{i+1} → P_i P_i). */
+    private final Map<Integer, List<Integer>> powers = new HashMap<>();
+    /** below[sym] = [U_0, U_1, ...]: U_i derives 0..2^i - 1 copies (U_0 → ε; U_{i+1} → U_i | P_i U_i). */
+    private final Map<Integer, List<Integer>> belowPowers = new HashMap<>();
+
+    private int power(int sym, int i) {
+        List<Integer> p = powers.computeIfAbsent(sym, k -> new ArrayList<>(List.of(k)));
+        while (p.size() <= i) {
+            int half = p.get(p.size() - 1);
+            int nt = freshNonterminal("pow");
+            addProduction(nt, new int[] {half, half});
+            p.add(nt);
+        }
+        return p.get(i);
+    }
+
+    private int belowPower(int sym, int i) {
+        List<Integer> u = belowPowers.computeIfAbsent(sym, k -> new ArrayList<>());
+        if (u.isEmpty()) {
+            int nt = freshNonterminal("none");
+            addProduction(nt, new int[0]);
+            u.add(nt);
+        }
+        while (u.size() <= i) {
+            int j = u.size() - 1, prev = u.get(j);
+            int nt = freshNonterminal("below");
+            addProduction(nt, new int[] {prev});                 // 0 .. 2^j - 1 copies
+            addProduction(nt, new int[] {power(sym, j), prev});  // 2^j .. 2^(j+1) - 1 copies
+            u.add(nt);
+        }
+        return u.get(i);
+    }
+
+    /** Symbols deriving exactly n copies of sym (one per set bit of n above the plain count). */
+    private List<Integer> exactly(int sym, int n) {
+        List<Integer> out = new ArrayList<>();
+        if (n <= PLAIN_COUNT) {
+            for (int i = 0; i < n; i++) out.add(sym);
+            return out;
+        }
+        for (int i = 30; i >= 0; i--) if ((n >>> i & 1) != 0) out.add(power(sym, i));
+        return out;
+    }
+
+    /**
+     * A nonterminal deriving 0..m copies of sym (m ≥ 1), each count in exactly one way (so the
+     * grammar stays unambiguous): for m ≤ PLAIN_COUNT a chain of optionals; else with p the
+     * largest power of two ≤ m, counts 0..p-1 (U) or p copies then 0..m-p more.
+     */
+    private int upTo(int sym, int m) {
+        if (m <= PLAIN_COUNT) return optionalChain(sym, m);
+        if (Integer.bitCount(m + 1) == 1) return belowPower(sym, Integer.numberOfTrailingZeros(m + 1));
+        int i = 31 - Integer.numberOfLeadingZeros(m);
+        int nt = freshNonterminal("upto");
+        addProduction(nt, new int[] {belowPower(sym, i)});
+        int rest = m - (1 << i);
+        addProduction(nt, rest == 0 ? new int[] {power(sym, i)} : new int[] {power(sym, i), upTo(sym, rest)});
         return nt;
     }
 
@@ -647,12 +709,24 @@ public final class TerminalDerivation {
      */
     private Integer chunkedRepeat(Expr.Repeat r) {
         Expr body = r.body();
+        if (r.max() == Expr.Repeat.UNBOUNDED && r.min() > 2 * CHUNK && !lexicalMode && refs(body).isEmpty()) {
+            // body{min,} (minLength 10⁶ without maxLength): body{min,min} in chunks, then body* as one
+            // terminal, instead of one parser symbol per copy (unambiguous for a prefix-free body such as a character)
+            Integer exact = chunkedRepeat(new Expr.Repeat(body, r.min(), r.min()));
+            if (exact == null) return null;
+            int nt = freshNonterminal("rep");
+            addProduction(nt, new int[] {exact, symbol(Expr.star(body))});
+            return nt;
+        }
         if (r.max() == Expr.Repeat.UNBOUNDED || r.max() < 2 || lexicalMode || size(body) > MAX_TERMINAL_SIZE || !isRegularExpr(body)
                 || !refs(body).isEmpty()) return null;
         int bodyStates = regularStates(body);
         if (bodyStates < 0) return null;
         Integer counted = countedRepeat(body, r.min(), r.max());
         if (counted != null) return counted;
+        // chunks of k copies, each one ordinary terminal; the number of chunks costs O(log) nonterminals
+        // (counted terminals as chunks were measured too: maxLength 10⁶ with K = 1024 made 4.5 MB and 4.7 s,
+        // these 3.8 MB and 4.3 s, as the counted chunk's annotated trees outweigh the chunk's 321 states)
         int k = CHUNK;
         while (k >= 4 && (long) bodyStates * k > MAX_CHUNK_STATES) k /= 2;
         if (k < 4) return null;
@@ -666,19 +740,21 @@ public final class TerminalDerivation {
         // a in [fullLo, fullHi]: every tail length 0..k-1 keeps the count within [min, max]
         int fullLo = (min + k - 1) / k, fullHi = (max - (k - 1)) / k;
         if (fullLo <= fullHi) {
-            List<Integer> rhs = new ArrayList<>();
-            for (int i = 0; i < fullLo; i++) rhs.add(chunk);
-            if (fullHi > fullLo) rhs.add(optionalChain(chunk, fullHi - fullLo));
+            List<Integer> rhs = new ArrayList<>(exactly(chunk, fullLo));
+            if (fullHi > fullLo) rhs.add(upTo(chunk, fullHi - fullLo));
             rhs.add(repeatTerminal(body, 0, k - 1));
             addProduction(nt, rhs.stream().mapToInt(Integer::intValue).toArray());
         }
-        // the few chunk counts whose tail is cut by min or max
-        for (int a = min / k; a <= max / k; a++) {
+        // the few chunk counts whose tail is cut by min or max: min / k, max / k, or (when
+        // fullLo > fullHi, so max - min < 2k) the few between them
+        List<Integer> cut = new ArrayList<>();
+        if (fullLo <= fullHi) { cut.add(min / k); if (max / k != min / k) cut.add(max / k); }
+        else for (int a = min / k; a <= max / k; a++) cut.add(a);
+        for (int a : cut) {
             if (a >= fullLo && a <= fullHi) continue;
             int bLo = Math.max(0, min - a * k), bHi = Math.min(k - 1, max - a * k);
             if (bLo > bHi) continue;
-            List<Integer> rhs = new ArrayList<>();
-            for (int i = 0; i < a; i++) rhs.add(chunk);
+            List<Integer> rhs = new ArrayList<>(exactly(chunk, a));
             if (bHi > 0) rhs.add(repeatTerminal(body, bLo, bHi));
             addProduction(nt, rhs.stream().mapToInt(Integer::intValue).toArray());
         }
@@ -687,6 +763,7 @@ public final class TerminalDerivation {
 
     /** Repeats with fewer copies at most stay ordinary terminals. */
     static final int COUNTED_MIN_MAX = 16;
+
 
     /**
      * body{min,max} with a prefix-free body (a string character) and a large max: one counted

@@ -305,7 +305,7 @@ public final class SpeculationPriors {
         long length = h.getLong();
         int expectedCrc = h.getInt();
         if (length < 0 || length > MAX_PAYLOAD) throw new ArtifactFormatException("corrupted priors file (payload length " + length + ")");
-        byte[] payload = readBounded(data, (int) length);
+        byte[] payload = ArtifactFormat.readBounded(data, (int) length, "priors file");
         CRC32C crc = new CRC32C();
         crc.update(payload);
         if ((int) crc.getValue() != expectedCrc) throw new ArtifactFormatException("corrupted priors file (checksum mismatch)");
@@ -340,18 +340,5 @@ public final class SpeculationPriors {
         } catch (EOFException e) {
             throw new ArtifactFormatException("corrupted priors file (payload ends early)");
         }
-    }
-
-    private static byte[] readBounded(DataInputStream in, int n) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream(Math.min(n, 1 << 20));
-        byte[] chunk = new byte[1 << 16];
-        int remaining = n;
-        while (remaining > 0) {
-            int r = in.read(chunk, 0, Math.min(chunk.length, remaining));
-            if (r < 0) throw new ArtifactFormatException("truncated priors file (" + (n - remaining) + " of " + n + " payload bytes)");
-            buf.write(chunk, 0, r);
-            remaining -= r;
-        }
-        return buf.toByteArray();
     }
 }

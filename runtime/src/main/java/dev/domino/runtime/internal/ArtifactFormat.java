@@ -123,7 +123,7 @@ public final class ArtifactFormat {
         long length = h.getLong();
         int expectedCrc = h.getInt();
         if (length < 0 || length > MAX_PAYLOAD) throw new ArtifactFormatException("corrupted artifact (payload length " + length + ")");
-        byte[] payload = readBounded(data, (int) length);
+        byte[] payload = readBounded(data, (int) length, "artifact");
         CRC32C crc = new CRC32C();
         crc.update(payload);
         if ((int) crc.getValue() != expectedCrc) throw new ArtifactFormatException("corrupted artifact (checksum mismatch)");
@@ -136,14 +136,17 @@ public final class ArtifactFormat {
         }
     }
 
-    /** Reads exactly n bytes without trusting n for a single up-front allocation. */
-    private static byte[] readBounded(DataInputStream in, int n) throws IOException {
+    /**
+     * Reads exactly n bytes without trusting n for a single up-front allocation (a damaged length field must not
+     * allocate gigabytes before the stream ends); {@code what} names the file in the error ("artifact").
+     */
+    public static byte[] readBounded(DataInputStream in, int n, String what) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream(Math.min(n, 1 << 20));
         byte[] chunk = new byte[1 << 16];
         int remaining = n;
         while (remaining > 0) {
             int r = in.read(chunk, 0, Math.min(chunk.length, remaining));
-            if (r < 0) throw new ArtifactFormatException("truncated artifact (" + (n - remaining) + " of " + n + " payload bytes)");
+            if (r < 0) throw new ArtifactFormatException("truncated " + what + " (" + (n - remaining) + " of " + n + " payload bytes)");
             buf.write(chunk, 0, r);
             remaining -= r;
         }

@@ -68,8 +68,9 @@ public final class GrammarCompiler {
     }
 
     /**
-     * Lazy with a time budget: trees in scanner-state order (the between state first, then terminals
-     * roughly in grammar order) until the budget is spent; the rest are built on first use.
+     * Lazy with a time budget: trees in {@link TreeOrder#prebuildOrder} (the between state first, then
+     * by distance from their terminal's start, states deep in whitespace runs left out) until the
+     * budget is spent; the rest are built on first use.
      */
     private static Artifact prebuilt(ArtifactInfo info, Vocabulary vocab, Terminal[] terminals, LexedGrammar lexed,
                                      TreeBuilder builder, List<int[]> states, int stateTotal, long budgetMillis) {
@@ -77,7 +78,7 @@ public final class GrammarCompiler {
         List<TokenTree> stored = new ArrayList<>();
         int[] treeOfState = new int[stateTotal];
         java.util.Arrays.fill(treeOfState, -1);
-        for (int q : TreeOrder.buildOrder(terminals, states)) {
+        for (int q : TreeOrder.prebuildOrder(terminals, states)) {
             if (!stored.isEmpty() && System.nanoTime() >= deadline) break; // the between-terminals tree always
             if (Thread.currentThread().isInterrupted()) throw new java.util.concurrent.CancellationException("compile interrupted");
             treeOfState[states.get(q)[2]] = stored.size();

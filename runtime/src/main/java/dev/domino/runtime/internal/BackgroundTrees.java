@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Builds a lazy artifact's missing trees on a server's executor while decoding goes on (see
  * {@link Artifact#buildTreesInBackground}): the trees nearest to the states masks were last asked
- * about first (the rest of the key or string being written), then in {@link TreeOrder}'s order.
+ * about first (the rest of the key or string being written), then in {@link TreeOrder#prebuildOrder}.
  * A mask that needs a tree no task has started builds it itself; one that needs a tree a task is
  * building waits for that tree only (see {@link LazyTrees}).
  *
@@ -50,7 +50,9 @@ public final class BackgroundTrees implements BackgroundBuild {
             return;
         }
         List<int[]> states = TreeOrder.treeStates(artifact.terminals(), maxTokenBytes);
-        int[] byIndex = TreeOrder.buildOrder(artifact.terminals(), states);
+        // the trees outputs reach (see TreeOrder.PREBUILD_MAX_WHITESPACE): states deep in whitespace
+        // runs, most of a JSON Schema's trees, are left to the masks that need them (or to hints)
+        int[] byIndex = TreeOrder.prebuildOrder(artifact.terminals(), states);
         int[] o = new int[byIndex.length];
         int n = 0;
         for (int q : byIndex) if (!artifact.isStored(states.get(q)[2])) o[n++] = states.get(q)[2];

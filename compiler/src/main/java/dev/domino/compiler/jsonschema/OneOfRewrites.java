@@ -127,17 +127,52 @@ final class OneOfRewrites {
         return c;
     }
 
+    /** Schema objects {@link #possibleTypes} may look into for one question ($ref chains, nested anyOf/oneOf). */
+    static final int TYPE_BUDGET = 400;
+
+    /**
+     * A superset of the JSON types a schema admits: its own {@code type}, an enum's values' types, narrowed by
+     * {@code $ref} targets and {@code allOf} parts (intersection) and by {@code anyOf}/{@code oneOf} (the union
+     * of the branches). Looks at most {@link #TYPE_BUDGET} schema objects (beyond: every type).
+     */
     EnumSet<JsonType> possibleTypes(JsonNode s, String ptr) {
+        return possibleTypes(s, ptr, new int[] {TYPE_BUDGET});
+    }
+
+    private EnumSet<JsonType> possibleTypes(JsonNode s, String ptr, int[] budget) {
         if (s.isBoolean()) return s.asBoolean() ? EnumSet.allOf(JsonType.class) : EnumSet.noneOf(JsonType.class);
-        if (s.has("anyOf") || s.has("oneOf") || s.has("$ref") || s.has("allOf")) return EnumSet.allOf(JsonType.class);
+        if (--budget[0] < 0) return EnumSet.allOf(JsonType.class);
         if (s.has("enum")) {
             EnumSet<JsonType> t = EnumSet.noneOf(JsonType.class);
             for (JsonNode v : s.get("enum")) { JsonType x = ConstantSchemas.typeOf(v); t.add(x); if (x == JsonType.INTEGER) t.add(JsonType.NUMBER); }
             return t;
         }
-        ObjectNode o = (ObjectNode) s;
-        if (sc.complementedNot(o, ptr)) { o = o.deepCopy(); o.remove("not"); } // a superset is enough here
-        return sc.norm.types(o, ptr);
+        ObjectNode o = ((ObjectNode) s).deepCopy();
+        List<JsonNode> narrowing = new ArrayList<>(); // each a superset of the values: intersect
+        List<JsonNode> unions = new ArrayList<>();     // anyOf/oneOf branch lists
+        if (o.has("$ref")) narrowing.add(o.remove("$ref"));
+        if (o.has("allOf")) o.remove("allOf").forEach(narrowing::add);
+        for (String kw : new String[] {"anyOf", "oneOf"}) if (o.has(kw)) unions.add(o.remove(kw));
+        if (sc.complementedNot(o, ptr)) o.remove("not"); // a superset is enough here
+        EnumSet<JsonType> t = sc.norm.types(o, ptr);
+        try {
+            for (JsonNode part : narrowing) {
+                if (t.isEmpty()) return t;
+                JsonNode target = part.isTextual() ? sc.refs.resolve(part.asText(), ptr) : part;
+                if (target == null) continue;
+                t.retainAll(possibleTypes(sc.norm.clean(target, ptr), ptr, budget));
+            }
+            for (JsonNode branches : unions) {
+                if (t.isEmpty()) return t;
+                EnumSet<JsonType> any = EnumSet.noneOf(JsonType.class);
+                for (JsonNode b : branches) any.addAll(possibleTypes(sc.norm.clean(b, ptr), ptr, budget));
+                t.retainAll(any);
+            }
+        } catch (GrammarException e) {
+            if (e.getMessage() == null || !e.getMessage().startsWith("unsupported keyword")) throw e;
+            // a part this superset cannot look into: its own type stays the bound (the error surfaces when compiled)
+        }
+        return t;
     }
 
     boolean disjoint(JsonNode a, JsonNode b, String ptr) {

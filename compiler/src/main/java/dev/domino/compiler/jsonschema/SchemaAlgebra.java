@@ -188,7 +188,9 @@ final class SchemaAlgebra {
                     case "maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum" ->
                         out.set(k, e.decimalValue().compareTo(v.decimalValue()) <= 0 ? e : v);
                     case "items", "additionalItems", "propertyNames" -> out.set(k, NF.objectNode().set("allOf", NF.arrayNode().add(e).add(v)));
-                    case "additionalProperties" -> out.set(k, NF.objectNode().set("allOf", NF.arrayNode().add(e).add(v)));
+                    case "additionalProperties" -> out.set(k, SchemaNormalizer.isTrivial(e) ? v : SchemaNormalizer.isTrivial(v) ? e
+                        : e.isBoolean() ? e : v.isBoolean() ? v // false: nothing more to intersect
+                        : NF.objectNode().set("allOf", NF.arrayNode().add(e).add(v)));
                     case "nullable" -> out.set(k, BooleanNode.valueOf(e.asBoolean() && v.asBoolean()));
                     case "not" -> out.set(k, NF.objectNode().set("anyOf", NF.arrayNode().add(e).add(v)));
                     case "contains" -> {

@@ -30,7 +30,8 @@ import java.util.TreeSet;
  * schemas terminate), {@code prefixItems[i]} becomes "at least i+1 items and item i matches {@code not}",
  * {@code not X} gives X back, {@code anyOf} the product of its branches' complements, and a finite
  * {@code enum} the other values of each type (strings: "any string but these", the internal keyword
- * {@link #NOT_STRINGS}; numbers: the open intervals between the values).
+ * {@link #NOT_STRINGS}; numbers: the open intervals between the values; objects: a key missing, a key with
+ * another value, or more members; arrays: another length or an item differing).
  *
  * <p>Keywords whose complement needs an "exists" the grammar cannot state ({@code pattern},
  * {@code format}, {@code additionalProperties}, {@code patternProperties}, {@code items} over all elements)
@@ -124,6 +125,14 @@ final class SchemaComplement {
             out.add(NF.objectNode().put("type", "number").set("not", NF.objectNode().put("type", "integer")));
         }
         if (!others.isEmpty()) out.add(NF.objectNode().set("type", typeArray(others)));
+        // the per-keyword alternatives only matter for the types the context admits (a string context
+        // needs nothing of an object schema's complement beyond "not an object")
+        if (context != null) types.retainAll(sc.oneOf.possibleTypes(context, ptr));
+        if (types.contains(JsonType.OBJECT) && discriminated(n, context, ptr)) {
+            // every object of the context violates n: n's object keywords need no complement of their own
+            out.add(typed("object"));
+            types.remove(JsonType.OBJECT);
+        }
         String numType = types.contains(JsonType.NUMBER) ? "number" : "integer";
         for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
@@ -181,7 +190,9 @@ final class SchemaComplement {
                 }
                 case "additionalProperties" -> {
                     if (!types.contains(JsonType.OBJECT) || SchemaNormalizer.isTrivial(v)) break;
-                    if (!additionalInContext(out, n, v, context)) sc.unsupported(ptr, "not", "of '" + k + "'");
+                    String forced = v.isBoolean() ? requiredAdditionalKey(n, context, ptr) : null;
+                    if (forced != null) out.add(typed("object").set("required", NF.arrayNode().add(forced)));
+                    else if (!additionalInContext(out, n, v, context)) sc.unsupported(ptr, "not", "of '" + k + "'");
                 }
                 case "contains" -> {
                     if (!types.contains(JsonType.ARRAY) || n.path("minContains").asLong(1) == 0) break;
@@ -246,6 +257,53 @@ final class SchemaComplement {
         return true;
     }
 
+    /**
+     * A key the context requires that is an additional key of n (neither declared nor matched by n's
+     * patterns), or null. Under {@code additionalProperties: false} every value of the context then violates
+     * n, so "has that key" is the whole complement within the context.
+     */
+    private String requiredAdditionalKey(ObjectNode n, ObjectNode context, String ptr) {
+        if (context == null) return null;
+        for (JsonNode r : context.path("required")) {
+            String key = r.asText();
+            if (n.path("properties").has(key)) continue;
+            boolean matched = false;
+            for (java.util.Iterator<String> it = n.path("patternProperties").fieldNames(); it.hasNext() && !matched; ) {
+                try {
+                    matched = ExprLanguage.matches(dev.domino.compiler.frontend.RegexParser.parseSearch(it.next(),
+                        dev.domino.compiler.frontend.RegexParser.Flavor.ECMA).expr(), key);
+                } catch (GrammarException e) {
+                    matched = true; // a pattern we cannot read: do not rely on this key
+                }
+            }
+            if (!matched) return key;
+        }
+        return null;
+    }
+
+    /**
+     * Whether a property that n constrains is one the context requires with constant values n rejects (the
+     * discriminator of a oneOf written without {@code type: object}: {@code kind: {const: "a"}} against
+     * {@code kind: {const: "b"}}): then no object of the context satisfies n.
+     */
+    private boolean discriminated(ObjectNode n, ObjectNode context, String ptr) {
+        if (context == null || !n.has("properties") || !context.has("properties")) return false;
+        Set<String> required = new java.util.HashSet<>();
+        context.path("required").forEach(r -> required.add(r.asText()));
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.get("properties").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> p = it.next();
+            JsonNode mine = context.get("properties").get(p.getKey());
+            if (!required.contains(p.getKey()) || mine == null || SchemaNormalizer.isTrivial(p.getValue())) continue;
+            JsonNode values = sc.oneOf.resolveTop(mine, ptr);
+            if (!values.isObject() || !values.path("enum").isArray() || values.get("enum").isEmpty()) continue;
+            boolean allRejected = true;
+            for (JsonNode v : values.get("enum")) allRejected &= !validator.valid(p.getValue(), v, ptr);
+            if (allRejected) return true;
+        }
+        return false;
+    }
+
     private static boolean allTrivial(JsonNode patterns) {
         for (JsonNode x : patterns) if (!SchemaNormalizer.isTrivial(x)) return false;
         return true;
@@ -296,15 +354,19 @@ final class SchemaComplement {
         boolean hasTrue = false, hasFalse = false;
         Set<String> strings = new TreeSet<>();
         TreeSet<BigDecimal> numbers = new TreeSet<>();
+        List<List<JsonNode>> objects = new ArrayList<>(), arrays = new ArrayList<>();
         for (JsonNode v : values) {
             if (v.isNull()) full.remove(JsonType.NULL);
             else if (v.isBoolean()) { full.remove(JsonType.BOOLEAN); if (v.asBoolean()) hasTrue = true; else hasFalse = true; }
             else if (v.isTextual()) { full.remove(JsonType.STRING); strings.add(v.asText()); }
             else if (v.isNumber()) { full.remove(JsonType.NUMBER); full.remove(JsonType.INTEGER); numbers.add(v.decimalValue().stripTrailingZeros()); }
-            else sc.unsupported(ptr, "not", "excluding " + (v.isObject() ? "object" : "array") + " constants");
+            else if (v.isObject()) { full.remove(JsonType.OBJECT); objects.add(objectsOtherThan(v)); }
+            else { full.remove(JsonType.ARRAY); arrays.add(arraysOtherThan(v)); }
         }
         List<JsonNode> out = new ArrayList<>();
         if (!full.isEmpty()) out.add(NF.objectNode().set("type", typeArray(full)));
+        if (!objects.isEmpty()) out.addAll(intersection(objects, ptr));
+        if (!arrays.isEmpty()) out.addAll(intersection(arrays, ptr));
         if (hasTrue != hasFalse) out.add(NF.objectNode().set("enum", NF.arrayNode().add(!hasTrue)));
         if (!strings.isEmpty()) {
             ArrayNode s = NF.arrayNode();
@@ -321,6 +383,60 @@ final class SchemaComplement {
         }
         if (prev != null) out.add(typed("number").put("exclusiveMinimum", prev));
         return out;
+    }
+
+    /**
+     * The objects other than the constant c: one of c's keys missing, one present with another value, or a
+     * key beyond c's (more members than c has: with all of c's keys present, one more is another key).
+     */
+    private static List<JsonNode> objectsOtherThan(JsonNode c) {
+        List<JsonNode> out = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = c.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            out.add(typed("object").set("properties", NF.objectNode().set(e.getKey(), BooleanNode.FALSE)));
+            ObjectNode other = typed("object");
+            other.set("required", NF.arrayNode().add(e.getKey()));
+            other.set("properties", NF.objectNode().set(e.getKey(), NF.objectNode().set("not", NF.objectNode().set("const", e.getValue()))));
+            out.add(other);
+        }
+        out.add(typed("object").put("minProperties", c.size() + 1));
+        return out;
+    }
+
+    /** The arrays other than the constant c: shorter, longer, or of its length or more with item i differing. */
+    private static List<JsonNode> arraysOtherThan(JsonNode c) {
+        List<JsonNode> out = new ArrayList<>();
+        if (c.size() > 0) out.add(typed("array").put("maxItems", c.size() - 1));
+        out.add(typed("array").put("minItems", c.size() + 1));
+        for (int i = 0; i < c.size(); i++) {
+            ArrayNode pos = NF.arrayNode();
+            for (int j = 0; j < i; j++) pos.add(BooleanNode.TRUE);
+            pos.add(NF.objectNode().set("not", NF.objectNode().set("const", c.get(i))));
+            out.add(typed("array").put("minItems", i + 1).set("prefixItems", pos));
+        }
+        return out;
+    }
+
+    /** The intersection of unions (each a list of alternatives), distributed into one union. */
+    private List<JsonNode> intersection(List<List<JsonNode>> unions, String ptr) {
+        List<JsonNode> acc = List.of(NF.objectNode());
+        for (List<JsonNode> u : unions) {
+            List<JsonNode> next = new ArrayList<>();
+            for (JsonNode x : acc) {
+                for (JsonNode y : u) {
+                    JsonNode m = sc.algebra.merge(List.of(x, y), ptr);
+                    if (sc.algebra.isEmpty(m, ptr)) continue;
+                    next.add(m);
+                    if (next.size() > MAX_ALTERNATIVES) {
+                        sc.unsupported(ptr, "not", "more than " + MAX_ALTERNATIVES + " alternatives in its complement");
+                        return List.of();
+                    }
+                }
+            }
+            acc = next;
+            if (acc.isEmpty()) break;
+        }
+        return acc;
     }
 
     private static ObjectNode typed(String type) { return NF.objectNode().put("type", type); }

@@ -81,6 +81,11 @@ class JsonSchemaValidatorHarnessTest {
             + "'b':{'type':'number','multipleOf':1.5,'not':{'multipleOf':2}},'c':{'type':'integer','allOf':[{'multipleOf':4},{'multipleOf':6}]}},"
             + "'required':['a','b','c']}",
         "{'type':'array','items':{'oneOf':[{'type':'integer','multipleOf':3},{'type':'number','multipleOf':0.5,'maximum':10}]}}",
+        // object and array constants under not; a required key the other oneOf branch does not allow
+        "{'type':'object','properties':{'a':{'enum':[1,2]},'b':{'type':'boolean'}},'additionalProperties':false,'not':{'const':{'a':1,'b':true}}}",
+        "{'type':'array','items':{'enum':[1,2]},'maxItems':3,'not':{'enum':[[1,2],[2]]}}",
+        "{'oneOf':[{'type':'object','properties':{'first':{'type':'string'}},'required':['first']},"
+            + "{'properties':{'vehicle':{'type':'string'},'price':{'type':'integer'}},'additionalProperties':false}]}",
         "{'type':'string','format':'date'}",
         "{'type':'object','properties':{'p':{'type':'string','format':'json-pointer'},'u':{'type':'string','format':'uri-reference'}}}",
         "{'type':'object','properties':{'p':{'type':'number','minimum':0.5,'exclusiveMaximum':100.25},"

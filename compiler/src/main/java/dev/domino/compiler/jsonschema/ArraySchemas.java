@@ -21,7 +21,7 @@ final class ArraySchemas {
 
     Expr arrayExpr(ObjectNode n, String ptr) {
         if (n.has(CONTAINS_ALL)) return containsAllExpr(n, ptr);
-        if (n.has("contains") && n.path("minContains").asLong(1) > 0) return containsExpr(n, ptr);
+        if (n.has("contains") && (n.path("minContains").asLong(1) > 0 || n.has("maxContains"))) return containsExpr(n, ptr);
         List<Expr> prefix = new ArrayList<>();
         JsonNode restSchema = null;
         String restPtr = null;
@@ -136,37 +136,73 @@ final class ArraySchemas {
         }
     }
 
-    /** The most elements {@code minItems} may require alongside {@code contains}: one alternative per position of the match. */
-    static final int MAX_CONTAINS_MIN_ITEMS = 16;
+    /** The most rules (element positions times matches counted) one {@code contains} may need. */
+    static final int MAX_CONTAINS_RULES = 4096;
 
     /**
-     * {@code contains C} (at least one element, {@code minContains} 1, no {@code maxContains}) with one
-     * {@code items} schema R: {@code [R, ..., R and C, R, ...]}, the matching element anywhere (ambiguous
-     * where several match, which the parser does not mind). With {@code minItems} m &gt; 1 one alternative
-     * per count a &lt; m-1 of elements before the match (then at least m-1-a after), and one for a &ge; m-1.
-     * Anything else (prefixItems, maxItems, minContains &gt; 1, maxContains) is an unsupported contains.
+     * {@code contains C} with {@code minContains} c (default 1) and no {@code maxContains}, next to
+     * {@code prefixItems}/array-form {@code items} P_0..P_{k-1}, a rest schema R and {@code minItems}/
+     * {@code maxItems}: one rule per state (i elements so far, j of them chosen as matches, j capped at c and i
+     * at the point where neither the positional schemas nor the bounds tell positions apart). From a state
+     * the next element is either any element valid at position i (P_i or R) or, while fewer than c are chosen,
+     * one valid at i that also matches C (ambiguous where several match, which the parser does not mind:
+     * "at least c" needs no complement of C). The array may end where i &ge; minItems and j = c.
+     * {@code maxContains} (which would need C's complement for the elements not counted) stays unsupported.
      */
     Expr containsExpr(ObjectNode n, String ptr) {
         int min = KeywordValues.countOr(n, "minItems", 0, ptr);
         int max = KeywordValues.countOr(n, "maxItems", Expr.Repeat.UNBOUNDED, ptr);
-        if (n.has("prefixItems") || n.path("items").isArray() || max != Expr.Repeat.UNBOUNDED || n.has("maxContains")
-                || n.path("minContains").asLong(1) != 1 || min > MAX_CONTAINS_MIN_ITEMS) {
-            sc.unsupported(ptr, "contains", "only with one items schema, minContains 1 and no maxItems/maxContains");
+        int need = KeywordValues.countOr(n, "minContains", 1, ptr);
+        List<JsonNode> positional = new ArrayList<>();
+        JsonNode rest;
+        String restPtr;
+        if (n.has("prefixItems")) {
+            n.get("prefixItems").forEach(positional::add);
+            rest = n.has("items") ? n.get("items") : com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
+            restPtr = SchemaCompiler.child(ptr, "items");
+        } else if (n.path("items").isArray()) {
+            n.get("items").forEach(positional::add);
+            rest = n.has("additionalItems") ? n.get("additionalItems") : com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
+            restPtr = SchemaCompiler.child(ptr, "additionalItems");
+        } else {
+            rest = n.has("items") ? n.get("items") : com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
+            restPtr = SchemaCompiler.child(ptr, "items");
+        }
+        int k = positional.size();
+        // the last position state loops when unbounded (at least 1: the elements after the first take a comma)
+        int positions = max != Expr.Repeat.UNBOUNDED ? max : Math.max(1, Math.max(k, min));
+        if (n.has("maxContains") || (long) (positions + 1) * (need + 1) > MAX_CONTAINS_RULES) {
+            sc.unsupported(ptr, "contains", n.has("maxContains") ? "with maxContains"
+                : "more than " + MAX_CONTAINS_RULES + " positions times minContains");
             return sc.syn.anyValue();
         }
-        JsonNode items = n.has("items") ? n.get("items") : com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
-        Expr rest = sc.compile(items, SchemaCompiler.child(ptr, "items"));
-        Expr match = sc.compile(sc.algebra.merge(List.of(items, n.get("contains")), SchemaCompiler.child(ptr, "contains")), SchemaCompiler.child(ptr, "contains"));
-        if (sc.syn.isNothing(match)) return Expr.NOTHING;
-        String name = sc.syn.newName("arr_" + (++arrCounter));
-        sc.syn.rules.put(name, Expr.EMPTY);
-        Expr before = JsonSyntax.seq(rest, sc.syn.comma()), after = JsonSyntax.seq(sc.syn.comma(), rest);
-        int need = Math.max(0, min - 1); // elements besides the match
-        List<Expr> alts = new ArrayList<>();
-        for (int a = 0; a < need; a++) alts.add(JsonSyntax.seq(new Expr.Repeat(before, a, a), match, new Expr.Repeat(after, need - a, Expr.Repeat.UNBOUNDED)));
-        alts.add(JsonSyntax.seq(new Expr.Repeat(before, need, Expr.Repeat.UNBOUNDED), match, Expr.star(after)));
-        sc.syn.rules.put(name, sc.syn.bracket("[", JsonSyntax.alt(alts), "]"));
-        return Expr.ref(name);
+        if (max != Expr.Repeat.UNBOUNDED && (max < min || max < need)) return Expr.NOTHING;
+        JsonNode contains = n.get("contains");
+        List<Expr> any = new ArrayList<>(), match = new ArrayList<>(); // per position i <= k (k: the rest)
+        for (int i = 0; i <= k; i++) {
+            JsonNode s = i < k ? positional.get(i) : rest;
+            String sp = i < k ? SchemaCompiler.child(SchemaCompiler.child(ptr, n.has("prefixItems") ? "prefixItems" : "items"), String.valueOf(i)) : restPtr;
+            any.add(sc.compile(s, sp));
+            match.add(sc.compile(sc.algebra.merge(List.of(s, contains), SchemaCompiler.child(ptr, "contains")), SchemaCompiler.child(ptr, "contains")));
+        }
+        String base = sc.syn.newName("arr_" + (++arrCounter));
+        String[][] names = new String[positions + 1][need + 1];
+        for (int i = 0; i <= positions; i++) for (int j = 0; j <= need; j++) names[i][j] = sc.syn.newName(base + "_" + i + "_" + j);
+        for (int i = 0; i <= positions; i++) {
+            for (int j = 0; j <= need; j++) {
+                List<Expr> opts = new ArrayList<>();
+                if (i >= min && j >= need) opts.add(Expr.EMPTY);
+                if (max == Expr.Repeat.UNBOUNDED || i < max) {
+                    int at = Math.min(i, k), next = Math.min(i + 1, positions);
+                    Expr sep = i == 0 ? Expr.EMPTY : sc.syn.comma();
+                    if (!sc.syn.isNothing(any.get(at))) opts.add(JsonSyntax.seq(sep, any.get(at), Expr.ref(names[next][j])));
+                    if (j < need && !sc.syn.isNothing(match.get(at))) opts.add(JsonSyntax.seq(sep, match.get(at), Expr.ref(names[next][j + 1])));
+                }
+                sc.syn.rules.put(names[i][j], opts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(opts));
+            }
+        }
+        sc.syn.rules.put(base, sc.syn.bracket("[", Expr.ref(names[0][0]), "]"));
+        return Expr.ref(base);
     }
 
     /** Rest elements after {@code i} elements (i >= k), each preceded by a comma. */

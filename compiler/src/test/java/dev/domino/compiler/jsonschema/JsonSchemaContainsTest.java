@@ -1,0 +1,47 @@
+package dev.domino.compiler.jsonschema;
+
+import dev.domino.compiler.ir.GrammarException;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static dev.domino.compiler.jsonschema.JsonSchemaComplementTest.check;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@code contains} next to {@code maxItems}, {@code prefixItems} and {@code minContains} ({@link ArraySchemas}):
+ * also the shape the complement of {@code items} takes ("some element violates items") under a length bound.
+ */
+class JsonSchemaContainsTest {
+    @Test void containsWithMaxItems() {
+        check("{'type':'array','contains':{'type':'integer'},'maxItems':3}",
+            List.of("['a',1]", "[1,'a','b']", "[1]", "[1,2,3]"),
+            List.of("['a','b','c',1]", "['a']", "[]", "[1,2,3,4]"));
+    }
+
+    @Test void containsWithPrefixItems() {
+        check("{'type':'array','prefixItems':[{'type':'string'}],'items':{'type':'number'},'contains':{'type':'string'}}",
+            List.of("['a',1]", "['a']", "['a',1,2.5]"),
+            List.of("[1]", "[1,'a']", "['a','b']", "[]"));
+        check("{'type':'array','prefixItems':[{'type':'string'},{'type':'integer'}],'contains':{'type':'integer'},'minItems':3}",
+            List.of("['a',1,null]", "['a',1,2]", "['a',1,'c','d']"),
+            List.of("['a',1]", "['a','b',2]", "[1,1,1]"));
+    }
+
+    @Test void minContainsCountsMatches() {
+        check("{'type':'array','contains':{'const':1},'minContains':2,'maxItems':4}",
+            List.of("[1,1]", "[1,2,1]", "[2,1,2,1]"),
+            List.of("[1,2]", "[1]", "[1,1,1,1,1]", "[]"));
+    }
+
+    @Test void complementOfItemsUnderALengthBound() {
+        check("{'type':'array','maxItems':2,'not':{'items':{'type':'integer'}}}",
+            List.of("[1,'a']", "['a']", "[null,2]"),
+            List.of("[1,2]", "[]", "[1]", "[1,2,'a']"));
+    }
+
+    @Test void maxContainsStaysAnErrorNamingContains() {
+        assertThatThrownBy(() -> JsonSchemaComplementTest.grammar("{'type':'array','contains':{'type':'string'},'minContains':0,'maxContains':1}"))
+            .isInstanceOf(GrammarException.class).hasMessageContaining("unsupported keyword 'contains' at / (with maxContains)");
+    }
+}

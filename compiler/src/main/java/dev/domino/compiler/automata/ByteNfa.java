@@ -156,6 +156,8 @@ final class ByteNfa {
                     b = b2 + 1;
                 }
             }
+        } else if (e instanceof Expr.Units) {
+            throw new IllegalStateException("a length-bounded pattern (a counted terminal of its own) cannot be part of a terminal");
         } else if (e instanceof Expr.Perm) {
             throw new IllegalStateException("a permutation (members in any order) cannot be part of a terminal");
         } else {

@@ -126,6 +126,22 @@ public sealed interface Expr {
         }
     }
 
+    /**
+     * The strings of {@code text} made of {@code min..max} units: a {@code pattern} or {@code format}
+     * under {@code minLength}/{@code maxLength}, the units being JSON string characters. {@code unit}
+     * must be prefix-free (a string splits into units one way) and every string of {@code text} a
+     * sequence of units; both regular and reference-free. Compiled as one counted terminal, the
+     * automaton of {@code text} with a counter of units (see CountedLoop), whose size does not grow
+     * with the bounds, where unrolling the bounds into an expression copies the pattern's tail once
+     * per length. {@code origin} names the keyword and place for error messages.
+     */
+    record Units(Expr text, Expr unit, int min, int max, String origin) implements Expr {
+        public Units {
+            if (min < 0 || max < Math.max(min, 1)) throw new IllegalArgumentException("bad unit count bounds " + min + ".." + max);
+            dev.domino.compiler.CompileLimits.REPEAT_COUNT.check(max);
+        }
+    }
+
     Expr EMPTY = new Seq(List.of());
     Expr NOTHING = new Alt(List.of());
 

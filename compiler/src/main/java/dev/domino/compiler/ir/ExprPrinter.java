@@ -55,6 +55,10 @@ public final class ExprPrinter {
             sb.append(u.consume() ? "lazy(" : "before(");
             print(u.body(), sb, 0, limit);
             sb.append(')');
+        } else if (e instanceof Expr.Units u) {
+            sb.append("units{").append(u.min()).append(',').append(u.max()).append("}(");
+            print(u.text(), sb, 0, limit);
+            sb.append(')');
         } else if (e instanceof Expr.Ref r) {
             sb.append(r.name());
         } else if (e instanceof Expr.Seq s) {

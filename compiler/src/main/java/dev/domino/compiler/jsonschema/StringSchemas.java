@@ -13,7 +13,8 @@ import java.util.List;
  * language of {@code pattern} (ECMA-262 search semantics, {@link RegexParser}) or {@code format}
  * ({@link Formats}) restricted to the length bounds where that can be done exactly (structurally by
  * {@link ExprLanguage#withLength}, else by unrolling derivatives, {@link LengthBounds}, while the result stays
- * small), mapped to JSON string content by {@link JsonStrings}. A pattern and a format together are the
+ * small, else as a counted terminal over the pattern's automaton, {@link Expr.Units}), mapped to JSON string
+ * content by {@link JsonStrings}. A pattern and a format together are the
  * intersection of their automata ({@link CodePointDfa}). Formats that accept every string
  * (OpenAPI's {@code binary}, {@code byte}, {@code password}) constrain nothing.
  */
@@ -57,17 +58,29 @@ final class StringSchemas {
                 if (sc.syn.isNothing(c)) return Expr.NOTHING;
             }
             int lo = ExprLanguage.minLen(c), hi = ExprLanguage.maxLen(c);
+            Expr counted = null;
             if (lo < minL || (maxL != Expr.Repeat.UNBOUNDED && hi > maxL)) {
                 Expr restricted = ExprLanguage.withLength(c, minL, maxL);
                 if (restricted == null) restricted = LengthBounds.restrict(c, minL, maxL);
                 if (restricted != null) c = restricted;
+                else if (maxL != Expr.Repeat.UNBOUNDED && (counted = counted(c, minL, maxL, ptr, kws.get(0))) != null) c = null;
                 else {
                     if (lo < minL) sc.unsupported(ptr, "minLength", "combined with '" + kws.get(0) + "'");
                     if (maxL != Expr.Repeat.UNBOUNDED && hi > maxL) sc.unsupported(ptr, "maxLength", "combined with '" + kws.get(0) + "'");
                 }
             }
-            content = JsonStrings.encodeRegex(c, true);
+            content = c == null ? counted : JsonStrings.encodeRegex(c, true);
         }
         return JsonSyntax.seq(Expr.literal("\""), content, Expr.literal("\""));
+    }
+
+    /**
+     * The pattern c under maxLength and minLength as JSON string content counted in characters
+     * ({@link Expr.Units}: one counted terminal, its size independent of maxLength).
+     */
+    private static Expr counted(Expr c, int minL, int maxL, String ptr, String kw) {
+        if (maxL < 1) return null;
+        String origin = "'maxLength' " + maxL + " at " + SchemaCompiler.showPointer(ptr) + " with '" + kw + "'";
+        return new Expr.Units(JsonStrings.encodeRegex(c, true), JsonSyntax.ANY_CHAR, minL, maxL, origin);
     }
 }

@@ -59,9 +59,15 @@ public final class TerminalDerivation {
      * @param automaton null: the empty language
      * @param counted   {min, max} of a counted terminal; null: an ordinary terminal
      * @param tokens    non-null: a token terminal
+     * @param units     of a counted terminal over a pattern: its unit boundaries (see CountedLoop); else null
      */
-    private record Derived(String name, Expr expr, ByteDfa automaton, boolean nullable, boolean ignored, int[] counted, TokenMatch tokens) {
-        Derived asIgnored() { return new Derived(name, expr, automaton, nullable, true, counted, tokens); }
+    private record Derived(String name, Expr expr, ByteDfa automaton, boolean nullable, boolean ignored, int[] counted, TokenMatch tokens,
+                           boolean[] units) {
+        Derived(String name, Expr expr, ByteDfa automaton, boolean nullable, boolean ignored, int[] counted, TokenMatch tokens) {
+            this(name, expr, automaton, nullable, ignored, counted, tokens, null);
+        }
+
+        Derived asIgnored() { return new Derived(name, expr, automaton, nullable, true, counted, tokens, units); }
     }
 
     private final List<Derived> derived = new ArrayList<>();
@@ -304,7 +310,7 @@ public final class TerminalDerivation {
         if (e instanceof Expr.Seq sq) { c = false; for (Expr i : sq.items()) if (hasCounter(i)) { c = true; break; } }
         else if (e instanceof Expr.Alt a) { c = false; for (Expr o : a.options()) if (hasCounter(o)) { c = true; break; } }
         else if (e instanceof Expr.Repeat r) c = (r.max() != Expr.Repeat.UNBOUNDED && r.max() > SMALL_COUNT) || r.min() > SMALL_COUNT || hasCounter(r.body());
-        else c = e instanceof Expr.Ref || e instanceof Expr.Perm;
+        else c = e instanceof Expr.Ref || e instanceof Expr.Perm || e instanceof Expr.Units;
         counterCache.put(e, c);
         return c;
     }
@@ -321,8 +327,8 @@ public final class TerminalDerivation {
         else if (e instanceof Expr.Repeat r) {
             long copies = r.max() == Expr.Repeat.UNBOUNDED ? r.min() + 1L : Math.max(1, r.max());
             n = 1 + copies * size(r.body());
-        } else if (e instanceof Expr.Perm) {
-            n = Long.MAX_VALUE; // never a terminal: the parser runs it (see Permutation)
+        } else if (e instanceof Expr.Perm || e instanceof Expr.Units) {
+            n = Long.MAX_VALUE; // never part of a larger terminal: the parser runs it (see Permutation), or its own counted terminal
         } else if (e instanceof Expr.Ref ref) {
             sizeCache.put(e, MAX_TERMINAL_SIZE + 1); // guard against recursion while computing
             n = regularRules.contains(ref.name()) ? size(rules.get(ref.name())) : MAX_TERMINAL_SIZE + 1;
@@ -519,6 +525,7 @@ public final class TerminalDerivation {
         if (e instanceof Expr.Chars c) {
             return terminalSymbol(terminalFor(c, c, c.set().equals(CodePointSet.ANY) ? "." : c.set().toString()));
         }
+        if (e instanceof Expr.Units u) return unitsSymbol(u);
         if (e instanceof Expr.Lazy lazy) {
             // lazy (llguidance's [lazy], text up to a stop): always one terminal of its own
             if (!isRegularExpr(e)) throw new GrammarException("a lazy expression must be regular: " + ExprPrinter.brief(e, 60) + " refers to a recursive rule");
@@ -761,6 +768,13 @@ public final class TerminalDerivation {
         return nt;
     }
 
+    /**
+     * Local states of a counted repeat (loop states × counts); larger repeats are chunks (see
+     * {@link #chunkedRepeat}), cheaper than scanner states by the hundred thousand. Patterns under
+     * a length bound have no chunks and may use up to {@link CountedLoop#MAX_STATES}.
+     */
+    static final int COUNTED_REPEAT_STATES = 1 << 17;
+
     /** Repeats with fewer copies at most stay ordinary terminals. */
     static final int COUNTED_MIN_MAX = 16;
 
@@ -776,7 +790,7 @@ public final class TerminalDerivation {
         if (bodyLanguage == null || bodyLanguage.dfa() == null || bodyLanguage.nullable() || !prefixFree(bodyLanguage.dfa())) return null;
         Expr loopExpr = new Expr.Repeat(body, 1, Expr.Repeat.UNBOUNDED);
         DfaBuilder.Language loop = regularLanguage(loopExpr);
-        if (loop == null || loop.dfa() == null || (long) (max + 1) * loop.dfa().stateCount() > CountedLoop.MAX_STATES) return null;
+        if (loop == null || loop.dfa() == null || (long) (max + 1) * loop.dfa().stateCount() > COUNTED_REPEAT_STATES) return null;
         int lo = Math.max(1, min);
         int symbol = -1 - countedTerminal(new Expr.Repeat(body, lo, max), loop.dfa(), lo, max);
         if (min > 0) return symbol;
@@ -807,6 +821,160 @@ public final class TerminalDerivation {
         derived.add(new Derived(ExprPrinter.brief(shown, 48), shown, loop, false, false, new int[] {min, max}, null));
         countStates(loop);
         return t;
+    }
+
+    /** States of a pattern's own automaton (before the counter) in a {@link Expr.Units} terminal. */
+    static final int MAX_UNITS_TEXT_STATES = 20_000;
+
+    /**
+     * A pattern under length bounds ({@link Expr.Units}): one counted terminal over the product of the
+     * pattern's automaton with the automaton of {@code unit+}, whose states tell where a unit starts
+     * (the product's second half is at its start or an accepting state). Optional when the bounds and
+     * the pattern allow the empty string. Errors name the keyword: the counter's states are bounded
+     * by {@link CountedLoop#MAX_STATES}.
+     */
+    private int unitsSymbol(Expr.Units u) {
+        DfaBuilder.Language text;
+        try {
+            text = automata.build(u.text(), MAX_UNITS_TEXT_STATES);
+        } catch (DfaBuilder.TooLarge e) {
+            throw new GrammarException(u.origin() + ": the pattern's automaton exceeds " + MAX_UNITS_TEXT_STATES + " states");
+        }
+        DfaBuilder.Language unit = regularLanguage(u.unit());
+        DfaBuilder.Language loop = regularLanguage(new Expr.Repeat(u.unit(), 1, Expr.Repeat.UNBOUNDED));
+        if (unit == null || unit.dfa() == null || unit.nullable() || !prefixFree(unit.dfa()) || loop == null) {
+            throw new IllegalStateException("the unit of a length bound must be a small prefix-free language: " + ExprPrinter.brief(u.unit(), 60));
+        }
+        boolean empty = text.nullable() && u.min() == 0;
+        int t = text.dfa() == null ? -1 : unitsTerminal(u, text.dfa(), loop.dfa());
+        if (t < 0) {
+            int nt = freshNonterminal("empty");
+            if (empty) addProduction(nt, new int[0]); else intentionallyEmpty.add(nt);
+            return nt;
+        }
+        if (!empty) return -1 - t;
+        int nt = freshNonterminal("opt");
+        addProduction(nt, new int[0]);
+        addProduction(nt, new int[] {-1 - t});
+        return nt;
+    }
+
+    private final Map<List<Object>, Integer> unitsIndex = new HashMap<>();
+
+    /**
+     * The counted terminal of text ∩ unit{min,max}; -1 when no string of text fits. The automaton is
+     * the product of text, the loop {@code unit+} (where a unit starts: its start or an accepting
+     * state) and a count of units saturating at min (accepting from min on); the counted terminal's
+     * counter bounds the units from above. A lower bound inside the automaton and an upper one in the
+     * counter are exact together: a state is viable when its shortest way to accept (which meets min
+     * by construction) fits under max, whatever gaps the pattern's lengths have ((ab)+ has no
+     * 3-unit string).
+     */
+    private int unitsTerminal(Expr.Units u, ByteDfa text, ByteDfa loop) {
+        List<Object> key = List.of(text, loop, u.min(), u.max());
+        Integer known = unitsIndex.get(key);
+        if (known != null) return known;
+        int min = u.min();
+        Map<Long, Integer> index = new HashMap<>();
+        List<int[]> triples = new ArrayList<>();
+        index.put(tripleKey(text.start(), loop.start(), 0), 0);
+        triples.add(new int[] {text.start(), loop.start(), 0});
+        List<int[]> rangesOf = new ArrayList<>(); // per state: lo, hi, target triples
+        for (int i = 0; i < triples.size(); i++) {
+            int a = triples.get(i)[0], b = triples.get(i)[1], c = triples.get(i)[2];
+            int c2 = b == loop.start() || loop.isAccepting(b) ? Math.min(c + 1, min) : c;
+            int[] ranges = new int[48];
+            int nr = 0;
+            for (int x = 0; x < 256; ) {
+                int a2 = text.step(a, x), b2 = loop.step(b, x);
+                int target = -1;
+                if (a2 >= 0 && b2 >= 0) {
+                    long k = tripleKey(a2, b2, c2);
+                    Integer id = index.get(k);
+                    if (id == null) {
+                        id = triples.size();
+                        if ((long) (u.max() + 1) * (id + 1) > CountedLoop.MAX_STATES) throw tooManyUnitStates(u, id + 1);
+                        index.put(k, id);
+                        triples.add(new int[] {a2, b2, c2});
+                    }
+                    target = id;
+                }
+                int y = x;
+                while (y + 1 < 256 && sameStep(text, loop, a, b, a2, b2, y + 1)) y++;
+                if (target >= 0) {
+                    if (nr + 3 > ranges.length) ranges = java.util.Arrays.copyOf(ranges, ranges.length * 2);
+                    ranges[nr++] = x; ranges[nr++] = y; ranges[nr++] = target;
+                }
+                x = y + 1;
+            }
+            rangesOf.add(java.util.Arrays.copyOf(ranges, nr));
+        }
+        int n = triples.size();
+        boolean[] accepting = new boolean[n], boundary = new boolean[n];
+        int[] rangeStart = new int[n + 1];
+        for (int i = 0; i < n; i++) {
+            int a = triples.get(i)[0], b = triples.get(i)[1], c = triples.get(i)[2];
+            boundary[i] = b == loop.start() || loop.isAccepting(b);
+            accepting[i] = text.isAccepting(a) && loop.isAccepting(b) && c >= min;
+            rangeStart[i + 1] = rangeStart[i] + rangesOf.get(i).length / 3;
+        }
+        // states that can never accept (below min where the pattern ends early): cut, so none is viable
+        boolean[] live = accepting.clone();
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (int i = 0; i < n; i++) {
+                if (live[i]) continue;
+                int[] rs = rangesOf.get(i);
+                for (int j = 2; j < rs.length; j += 3) if (live[rs[j]]) { live[i] = true; changed = true; break; }
+            }
+        }
+        if (!live[0]) { unitsIndex.put(key, -1); return -1; }
+        int[] renumber = new int[n];
+        int m = 0;
+        for (int i = 0; i < n; i++) renumber[i] = live[i] ? m++ : -1;
+        boolean[] acc2 = new boolean[m], bound2 = new boolean[m];
+        int[] start2 = new int[m + 1];
+        List<int[]> kept = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (!live[i]) continue;
+            int j = renumber[i];
+            acc2[j] = accepting[i];
+            bound2[j] = boundary[i];
+            int[] rs = rangesOf.get(i);
+            int[] out = new int[rs.length];
+            int no = 0;
+            for (int r = 0; r < rs.length; r += 3) {
+                if (!live[rs[r + 2]]) continue;
+                out[no++] = rs[r]; out[no++] = rs[r + 1]; out[no++] = renumber[rs[r + 2]];
+            }
+            kept.add(java.util.Arrays.copyOf(out, no));
+            start2[j + 1] = start2[j] + no / 3;
+        }
+        byte[] lo = new byte[start2[m]], hi = new byte[start2[m]];
+        int[] target = new int[start2[m]];
+        for (int j = 0, r = 0; j < m; j++) {
+            int[] rs = kept.get(j);
+            for (int k = 0; k < rs.length; k += 3, r++) { lo[r] = (byte) rs[k]; hi[r] = (byte) rs[k + 1]; target[r] = rs[k + 2]; }
+        }
+        ByteDfa product = ByteDfa.ofRanges(m, 0, acc2, start2, lo, hi, target);
+        CountedLoop check = new CountedLoop(product, bound2, 1, u.max());
+        if (check.unitsToFinish(0) > u.max()) { unitsIndex.put(key, -1); return -1; } // every string is too long
+        int t = derived.size();
+        derived.add(new Derived(ExprPrinter.brief(u, 48), u, product, false, false, new int[] {1, u.max()}, null, bound2));
+        countStates(product);
+        unitsIndex.put(key, t);
+        return t;
+    }
+
+    private static long tripleKey(int a, int b, int c) { return ((long) a << 40) | ((long) b << 20) | c; }
+
+    private static boolean sameStep(ByteDfa text, ByteDfa loop, int a, int b, int a2, int b2, int x) {
+        return text.step(a, x) == a2 && loop.step(b, x) == b2;
+    }
+
+    private static GrammarException tooManyUnitStates(Expr.Units u, long states) {
+        return new GrammarException(u.origin() + ": the pattern's automaton (" + states + "+ states) times the " + (u.max() + 1)
+                + " lengths exceeds " + CountedLoop.MAX_STATES + " counted states");
     }
 
     /** Automaton states above which a chunk of copies is made smaller (see {@link #chunkedRepeat}). */
@@ -944,14 +1112,15 @@ public final class TerminalDerivation {
                 continue;
             }
             if (!d.ignored()) {
-                List<Object> language = counted == null ? List.of(dfa) : List.of(dfa, counted[0], counted[1]);
+                List<Object> language = counted == null ? List.of(dfa)
+                        : List.of(dfa, counted[0], counted[1], java.util.Arrays.toString(d.units()));
                 Integer same = byLanguage.get(language);
                 if (same != null) { tMap[t] = same; continue; }
                 byLanguage.put(language, terminals.size());
             }
             tMap[t] = terminals.size();
             terminals.add(new Terminal(d.name(), ExprPrinter.brief(d.expr(), 200), dfa, d.ignored(),
-                    counted == null ? null : new CountedLoop(dfa, counted[0], counted[1])));
+                    counted == null ? null : new CountedLoop(dfa, d.units(), counted[0], counted[1])));
         }
         int[] lhs = new int[keptLhs.size()];
         int[][] rhs = new int[keptLhs.size()][];

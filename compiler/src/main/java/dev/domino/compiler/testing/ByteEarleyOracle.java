@@ -703,6 +703,8 @@ public final class ByteEarleyOracle {
                     }
                 }
                 result = occurrence(nt[dfa.start()], lexical);
+            } else if (e instanceof Expr.Units u) {
+                result = occurrence(units(u), lexical);
             } else if (e instanceof Expr.Literal lit) {
                 byte[] bytes = lit.text().getBytes(StandardCharsets.UTF_8);
                 int n = newNt();
@@ -747,6 +749,46 @@ public final class ByteEarleyOracle {
             }
             memo.put(e, result);
             return result;
+        }
+
+        /**
+         * text ∩ unit{min,max}: right-linear over (text automaton state, unit loop state, units started),
+         * N(a, b, k) -> byte N(a', b', k') with k' = k + 1 where the loop is at a unit boundary (its start
+         * or an accepting state), N -> ε where both accept and min ≤ k. Counts all the way (no sharing
+         * between counts): small bounds only.
+         */
+        int units(Expr.Units u) {
+            var builder = new dev.domino.compiler.automata.DfaBuilder(g.rules()::get);
+            var text = builder.build(u.text(), 1 << 20);
+            var loop = builder.build(new Expr.Repeat(u.unit(), 1, Expr.Repeat.UNBOUNDED)).dfa();
+            int start = newNt();
+            if (text.nullable() && u.min() == 0) add(start);
+            if (text.dfa() == null) return start;
+            dev.domino.runtime.internal.ByteDfa a = text.dfa();
+            Map<List<Integer>, Integer> nts = new HashMap<>();
+            List<int[]> work = new ArrayList<>();
+            nts.put(List.of(a.start(), loop.start(), 0), start);
+            work.add(new int[] {a.start(), loop.start(), 0});
+            for (int i = 0; i < work.size(); i++) {
+                int[] w = work.get(i);
+                int n = nts.get(List.of(w[0], w[1], w[2]));
+                if (a.isAccepting(w[0]) && loop.isAccepting(w[1]) && w[2] >= u.min()) add(n);
+                boolean boundary = w[1] == loop.start() || loop.isAccepting(w[1]);
+                int k2 = w[2] + (boundary ? 1 : 0);
+                if (k2 > u.max()) continue;
+                for (int b = 0; b < 256; ) {
+                    int ta = a.step(w[0], b), tb = loop.step(w[1], b), hi = b;
+                    while (hi < 255 && a.step(w[0], hi + 1) == ta && loop.step(w[1], hi + 1) == tb) hi++;
+                    if (ta >= 0 && tb >= 0) {
+                        List<Integer> key = List.of(ta, tb, k2);
+                        Integer m = nts.get(key);
+                        if (m == null) { m = newNt(); nts.put(key, m); work.add(new int[] {ta, tb, k2}); }
+                        add(n, terminal(b, hi), m);
+                    }
+                    b = hi + 1;
+                }
+            }
+            return start;
         }
 
         /** {@code body{min,max}}: min copies, then either a star or a chain of optionals. */

@@ -101,11 +101,28 @@ public final class SentenceSampler {
             }
             if (fewest > 1 && p.hasSeparator()) h = Math.max(h, height(p.separator()));
             return h;
+        } else if (e instanceof Expr.Units u) {
+            return height(u.text());
         } else if (e instanceof Expr.Chars c) {
             return c.set().isEmpty() ? INF : 0;
         } else {
             return 0; // Literal
         }
+    }
+
+    private final Map<Expr, dev.domino.runtime.internal.ByteDfa> unitLoops = new HashMap<>();
+
+    /** Units of {@code u} in text (a unit starts where the unit loop is at its start or accepts); -1 if not units. */
+    private int units(Expr.Units u, String text) {
+        dev.domino.runtime.internal.ByteDfa loop = unitLoops.computeIfAbsent(u.unit(), k ->
+                new dev.domino.compiler.automata.DfaBuilder(grammar.rules()::get).build(new Expr.Repeat(k, 1, Expr.Repeat.UNBOUNDED)).dfa());
+        int q = loop.start(), n = 0;
+        for (byte b : text.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            if (q == loop.start() || loop.isAccepting(q)) n++;
+            q = loop.step(q, b & 0xFF);
+            if (q < 0) return -1;
+        }
+        return n;
     }
 
     /** One generation run. */
@@ -136,6 +153,19 @@ public final class SentenceSampler {
                     while ((rep.max() == Expr.Repeat.UNBOUNDED || n < rep.max()) && random.nextInt(5) < 3) n++;
                 }
                 for (int i = 0; i < n; i++) emit(rep.body(), lexical, depth);
+            } else if (e instanceof Expr.Units u) {
+                // the pattern's sentences until one has an allowed number of units (later tries frugal: short)
+                int mark = out.length();
+                for (int attempt = 0; attempt < 64; attempt++) {
+                    out.setLength(mark);
+                    emit(u.text(), true, attempt < 32 ? depth : Integer.MAX_VALUE / 4);
+                    int n = units(u, out.substring(mark));
+                    if (n >= u.min() && n <= u.max()) {
+                        if (!lexical) maybeIgnored();
+                        return;
+                    }
+                }
+                throw new GrammarException("the sampler found no sentence of " + ExprPrinter.brief(u, 40) + " within its length bounds");
             } else if (e instanceof Expr.Perm p) {
                 emitPermutation(p, lexical, depth);
             } else if (e instanceof Expr.Chars c) {

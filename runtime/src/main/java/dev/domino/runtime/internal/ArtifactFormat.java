@@ -37,7 +37,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 9;
+    public static final int FORMAT_VERSION = 10;
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -195,7 +195,12 @@ public final class ArtifactFormat {
                 out.writeBoolean(t.ignored());
                 writeAutomaton(out, t.dfa());
                 out.writeVarInt(t.counted() == null ? 0 : t.counted().max(), true);
-                if (t.counted() != null) out.writeVarInt(t.counted().min(), true);
+                if (t.counted() != null) {
+                    out.writeVarInt(t.counted().min(), true);
+                    boolean[] units = t.counted().boundaries();
+                    out.writeBoolean(units != null);
+                    if (units != null) for (boolean u : units) out.writeBoolean(u);
+                }
                 out.writeBoolean(t.tokens() != null);
                 if (t.tokens() != null) {
                     out.writeBoolean(t.tokens().negated());
@@ -292,6 +297,11 @@ public final class ArtifactFormat {
                 int countedMax = in.readVarInt(true); // 0: not counted
                 if (countedMax < 0 || countedMax > CountedLoop.MAX_STATES) throw new IllegalArgumentException("bad repeat count " + countedMax);
                 int countedMin = countedMax == 0 ? 0 : in.readVarInt(true);
+                boolean[] units = null;
+                if (countedMax != 0 && in.readBoolean()) {
+                    units = new boolean[dfa.stateCount()]; // bounded: the automaton was read
+                    for (int s = 0; s < units.length; s++) units[s] = in.readBoolean();
+                }
                 TokenMatch tokens = null;
                 if (in.readBoolean()) {
                     boolean negated = in.readBoolean();
@@ -299,7 +309,7 @@ public final class ArtifactFormat {
                     for (int id : ids) if (id < 0 || id >= vocabSize) throw new IllegalArgumentException("token terminal names token " + id + " outside the vocabulary");
                     tokens = new TokenMatch(ids, negated);
                 }
-                terminals[t] = new Terminal(name, description, dfa, isIgnored, countedMax == 0 ? null : new CountedLoop(dfa, countedMin, countedMax), tokens);
+                terminals[t] = new Terminal(name, description, dfa, isIgnored, countedMax == 0 ? null : new CountedLoop(dfa, units, countedMin, countedMax), tokens);
             }
 
             int nonterminals = length(in, 1 << 24);

@@ -218,7 +218,7 @@ public final class TreeBuilder {
                 int next = starts ? used + 1 : used;
                 for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
                     int s2 = dfa.step(s, trie.childByte(c));
-                    if (s2 >= 0) dfsCounted(trie.childNode(c), t, counted, s2, next, node);
+                    if (s2 >= 0 && next + counted.unitsToFinish(s2) <= counted.max()) dfsCounted(trie.childNode(c), t, counted, s2, next, node);
                 }
             }
             if (dfa.isAccepting(s) && used >= counted.min()) afterEnd(n, t, node);
@@ -252,7 +252,7 @@ public final class TreeBuilder {
          * walks) to know the copies each path has started when a token ends inside t or t ends.
          */
         public void countedRoot(int n, int t, CountedLoop counted, ByteDfa loop, int s, int used, Node node) {
-            copies = used;
+            copies = used + counted.unitsToFinish(s); // a token ending here needs room for those too
             addTokens(n, node, t);
             int next = used + (counted.startsCopy(s) ? 1 : 0);
             for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
@@ -335,7 +335,8 @@ public final class TreeBuilder {
     private Annotated annotated(int terminal, int loopState) {
         // terminals with the same loop and the same followers have the same tree but for their
         // own name at the root (strings with different bounds): built once
-        AnnotatedKey key = new AnnotatedKey(terminals[terminal].dfa(), follow[terminal], loopState);
+        AnnotatedKey key = new AnnotatedKey(terminals[terminal].dfa(), java.util.Arrays.toString(terminals[terminal].counted().boundaries()),
+                follow[terminal], loopState);
         Annotated a = annotatedTrees.get(key);
         if (a == null) {
             a = buildAnnotated(terminal, loopState);
@@ -345,7 +346,7 @@ public final class TreeBuilder {
         return a;
     }
 
-    private record AnnotatedKey(ByteDfa loop, BitSet follow, int loopState) {}
+    private record AnnotatedKey(ByteDfa loop, String boundaries, BitSet follow, int loopState) {}
 
     private final java.util.concurrent.ConcurrentHashMap<AnnotatedKey, Annotated> annotatedTrees = new java.util.concurrent.ConcurrentHashMap<>();
 

@@ -109,6 +109,23 @@ class ExtremeInputsTest {
         assertThat(m.acceptString("x")).isFalse();
     }
 
+    /** Bounds at any size: a billion with the limit raised compiles to O(log n) rules (it ran out of memory). */
+    @Test void aBillionCompilesWhenTheLimitIsRaised() throws IOException {
+        try {
+            for (String text : new String[] {"root ::= \"x\"{0,999999999}\n", "{\"type\":\"string\",\"minLength\":5,\"maxLength\":1000000000}",
+                    "{\"type\":\"array\",\"minItems\":1000000000}"}) {
+                Run r = compile(write(text.startsWith("{") ? "b.json" : "b.gbnf", text), "--limit", "repeat-count=1000000000");
+                assertThat(r.code()).as(text + ": " + r.err()).isZero();
+                Matcher m = ArtifactFormat.read(dir.resolve("out.domino")).newMatcher();
+                String start = text.startsWith("{\"type\":\"string") ? "\"" : text.startsWith("{") ? "[" : "";
+                assertThat(m.acceptString(start)).isTrue();
+                assertThat(m.isAccepting()).as(text).isEqualTo(text.startsWith("root"));
+            }
+        } finally {
+            System.clearProperty("domino.limit.repeat-count");
+        }
+    }
+
     /** A 10,000-word alternation and a 3,000-value enum: one trie-shaped terminal each, sparse, exact at the words. */
     @Test void largeLiteralSetsAreCompactTerminals() throws IOException {
         List<String> words = IntStream.range(0, 10_000).mapToObj(i -> "w" + Integer.toString(i * 7919 + 13, 36)).collect(Collectors.toList());

@@ -398,7 +398,7 @@ class JsonSchemaGrammarTest {
             {"{'type':'string','format':'jsonschema'}", "unsupported keyword 'format' at /"},
             {"{'oneOf':[{'type':'integer','multipleOf':2},{'type':'integer','multipleOf':10007}]}", "unsupported keyword 'oneOf' at /"},
             {"{'type':'object','properties':{'p':{'type':'string','pattern':'(?=a)'}}}", "unsupported keyword 'pattern' at /properties/p"},
-            {"{'type':'string','format':'email','maxLength':1024}", "unsupported keyword 'maxLength' at / (combined with 'format')"},
+            {"{'type':'string','format':'email','minLength':1000}", "unsupported keyword 'minLength' at / (combined with 'format')"},
             {"{'allOf':[{'multipleOf':101},{'multipleOf':103}]}", "unsupported keyword 'multipleOf' at / (multipleOf 10403 needs residues"},
             {"{'not':{'multipleOf':10007}}", "unsupported keyword 'not' at / (multipleOf 10007 needs residues"},
             {"{'type':'object','propertyNames':{'format':'email'}}", "unsupported keyword 'propertyNames' at /"},

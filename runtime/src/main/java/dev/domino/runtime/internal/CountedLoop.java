@@ -80,15 +80,22 @@ public final class CountedLoop {
     private int[] unitsToFinish() {
         int[] dist = new int[n];
         java.util.Arrays.fill(dist, Integer.MAX_VALUE);
-        int[][] preds = new int[n][];
+        // predecessor lists with one entry per run of bytes to the same target (bounded by the
+        // automaton's ranges, not 256 per state: a hostile artifact's loop may have 2^19 states)
         int[] predCount = new int[n];
-        for (int q = 0; q < n; q++) for (int b = 0; b < 256; b++) { int q2 = loop.step(q, b); if (q2 >= 0) predCount[q2]++; }
+        for (int q = 0; q < n; q++) {
+            int last = -1;
+            for (int b = 0; b < 256; b++) { int q2 = loop.step(q, b); if (q2 >= 0 && q2 != last) predCount[q2]++; last = q2; }
+        }
+        int[][] preds = new int[n][];
         for (int q = 0; q < n; q++) preds[q] = new int[predCount[q]];
         java.util.Arrays.fill(predCount, 0);
         for (int q = 0; q < n; q++) {
+            int last = -1;
             for (int b = 0; b < 256; b++) {
                 int q2 = loop.step(q, b);
-                if (q2 >= 0) preds[q2][predCount[q2]++] = q;
+                if (q2 >= 0 && q2 != last) preds[q2][predCount[q2]++] = q;
+                last = q2;
             }
         }
         java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>();

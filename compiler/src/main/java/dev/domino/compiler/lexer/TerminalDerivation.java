@@ -861,120 +861,26 @@ public final class TerminalDerivation {
 
     private final Map<List<Object>, Integer> unitsIndex = new HashMap<>();
 
-    /**
-     * The counted terminal of text ∩ unit{min,max}; -1 when no string of text fits. The automaton is
-     * the product of text, the loop {@code unit+} (where a unit starts: its start or an accepting
-     * state) and a count of units saturating at min (accepting from min on); the counted terminal's
-     * counter bounds the units from above. A lower bound inside the automaton and an upper one in the
-     * counter are exact together: a state is viable when its shortest way to accept (which meets min
-     * by construction) fits under max, whatever gaps the pattern's lengths have ((ab)+ has no
-     * 3-unit string).
-     */
+    /** The counted terminal of text ∩ unit{min,max} (see {@link UnitCounting}); -1 when no string of text fits. */
     private int unitsTerminal(Expr.Units u, ByteDfa text, ByteDfa loop) {
         List<Object> key = List.of(text, loop, u.min(), u.max());
         Integer known = unitsIndex.get(key);
         if (known != null) return known;
-        int min = u.min();
-        Map<Long, Integer> index = new HashMap<>();
-        List<int[]> triples = new ArrayList<>();
-        index.put(tripleKey(text.start(), loop.start(), 0), 0);
-        triples.add(new int[] {text.start(), loop.start(), 0});
-        List<int[]> rangesOf = new ArrayList<>(); // per state: lo, hi, target triples
-        for (int i = 0; i < triples.size(); i++) {
-            int a = triples.get(i)[0], b = triples.get(i)[1], c = triples.get(i)[2];
-            int c2 = b == loop.start() || loop.isAccepting(b) ? Math.min(c + 1, min) : c;
-            int[] ranges = new int[48];
-            int nr = 0;
-            for (int x = 0; x < 256; ) {
-                int a2 = text.step(a, x), b2 = loop.step(b, x);
-                int target = -1;
-                if (a2 >= 0 && b2 >= 0) {
-                    long k = tripleKey(a2, b2, c2);
-                    Integer id = index.get(k);
-                    if (id == null) {
-                        id = triples.size();
-                        if ((long) (u.max() + 1) * (id + 1) > CountedLoop.MAX_STATES) throw tooManyUnitStates(u, id + 1);
-                        index.put(k, id);
-                        triples.add(new int[] {a2, b2, c2});
-                    }
-                    target = id;
-                }
-                int y = x;
-                while (y + 1 < 256 && sameStep(text, loop, a, b, a2, b2, y + 1)) y++;
-                if (target >= 0) {
-                    if (nr + 3 > ranges.length) ranges = java.util.Arrays.copyOf(ranges, ranges.length * 2);
-                    ranges[nr++] = x; ranges[nr++] = y; ranges[nr++] = target;
-                }
-                x = y + 1;
-            }
-            rangesOf.add(java.util.Arrays.copyOf(ranges, nr));
+        UnitCounting.Product p;
+        try {
+            p = UnitCounting.product(text, loop, u.min(), CountedLoop.MAX_STATES / (u.max() + 1));
+        } catch (UnitCounting.TooLarge e) {
+            throw new GrammarException(u.origin() + ": the pattern's automaton (" + e.states() + "+ states) times the " + (u.max() + 1)
+                    + " lengths exceeds " + CountedLoop.MAX_STATES + " counted states");
         }
-        int n = triples.size();
-        boolean[] accepting = new boolean[n], boundary = new boolean[n];
-        int[] rangeStart = new int[n + 1];
-        for (int i = 0; i < n; i++) {
-            int a = triples.get(i)[0], b = triples.get(i)[1], c = triples.get(i)[2];
-            boundary[i] = b == loop.start() || loop.isAccepting(b);
-            accepting[i] = text.isAccepting(a) && loop.isAccepting(b) && c >= min;
-            rangeStart[i + 1] = rangeStart[i] + rangesOf.get(i).length / 3;
+        int t = -1;
+        if (p != null && new CountedLoop(p.dfa(), p.boundaries(), 1, u.max()).unitsToFinish(0) <= u.max()) { // else every string is too long
+            t = derived.size();
+            derived.add(new Derived(ExprPrinter.brief(u, 48), u, p.dfa(), false, false, new int[] {1, u.max()}, null, p.boundaries()));
+            countStates(p.dfa());
         }
-        // states that can never accept (below min where the pattern ends early): cut, so none is viable
-        boolean[] live = accepting.clone();
-        for (boolean changed = true; changed; ) {
-            changed = false;
-            for (int i = 0; i < n; i++) {
-                if (live[i]) continue;
-                int[] rs = rangesOf.get(i);
-                for (int j = 2; j < rs.length; j += 3) if (live[rs[j]]) { live[i] = true; changed = true; break; }
-            }
-        }
-        if (!live[0]) { unitsIndex.put(key, -1); return -1; }
-        int[] renumber = new int[n];
-        int m = 0;
-        for (int i = 0; i < n; i++) renumber[i] = live[i] ? m++ : -1;
-        boolean[] acc2 = new boolean[m], bound2 = new boolean[m];
-        int[] start2 = new int[m + 1];
-        List<int[]> kept = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            if (!live[i]) continue;
-            int j = renumber[i];
-            acc2[j] = accepting[i];
-            bound2[j] = boundary[i];
-            int[] rs = rangesOf.get(i);
-            int[] out = new int[rs.length];
-            int no = 0;
-            for (int r = 0; r < rs.length; r += 3) {
-                if (!live[rs[r + 2]]) continue;
-                out[no++] = rs[r]; out[no++] = rs[r + 1]; out[no++] = renumber[rs[r + 2]];
-            }
-            kept.add(java.util.Arrays.copyOf(out, no));
-            start2[j + 1] = start2[j] + no / 3;
-        }
-        byte[] lo = new byte[start2[m]], hi = new byte[start2[m]];
-        int[] target = new int[start2[m]];
-        for (int j = 0, r = 0; j < m; j++) {
-            int[] rs = kept.get(j);
-            for (int k = 0; k < rs.length; k += 3, r++) { lo[r] = (byte) rs[k]; hi[r] = (byte) rs[k + 1]; target[r] = rs[k + 2]; }
-        }
-        ByteDfa product = ByteDfa.ofRanges(m, 0, acc2, start2, lo, hi, target);
-        CountedLoop check = new CountedLoop(product, bound2, 1, u.max());
-        if (check.unitsToFinish(0) > u.max()) { unitsIndex.put(key, -1); return -1; } // every string is too long
-        int t = derived.size();
-        derived.add(new Derived(ExprPrinter.brief(u, 48), u, product, false, false, new int[] {1, u.max()}, null, bound2));
-        countStates(product);
         unitsIndex.put(key, t);
         return t;
-    }
-
-    private static long tripleKey(int a, int b, int c) { return ((long) a << 40) | ((long) b << 20) | c; }
-
-    private static boolean sameStep(ByteDfa text, ByteDfa loop, int a, int b, int a2, int b2, int x) {
-        return text.step(a, x) == a2 && loop.step(b, x) == b2;
-    }
-
-    private static GrammarException tooManyUnitStates(Expr.Units u, long states) {
-        return new GrammarException(u.origin() + ": the pattern's automaton (" + states + "+ states) times the " + (u.max() + 1)
-                + " lengths exceeds " + CountedLoop.MAX_STATES + " counted states");
     }
 
     /** Automaton states above which a chunk of copies is made smaller (see {@link #chunkedRepeat}). */

@@ -83,6 +83,12 @@ final class MaskCommand implements Callable<Integer> {
             w.println("sample: " + String.join(" | ", shown.stream().map(s -> "'" + s + "'").toList()));
         }
         w.flush();
+        if (rejectedAt != null && m.isError()) {
+            // the matcher's error state: a bad token id, or a parser limit (a grammar too ambiguous): bad input, exit 2
+            String reason = m.errorReason();
+            spec.commandLine().getErr().println("error: token " + rejectedAt + " rejected: " + reason);
+            return reason.startsWith("internal error") ? 1 : 2;
+        }
         return rejectedAt == null ? 0 : 1;
     }
 }

@@ -89,6 +89,21 @@ class ExtremeInputsTest {
         assertThat(r.code()).as(r.err()).isZero();
     }
 
+    /**
+     * {@code s ::= s s | "a"}: Earley looks at about n² items at byte n. Exact while a step stays within
+     * the parser's work limit; past it (near byte 800) the commit fails with the limit's name, exit 2.
+     */
+    @Test void aHighlyAmbiguousGrammarStopsAtTheParserWorkLimit() throws IOException {
+        Run c = compile(write("amb.gbnf", "root ::= root root | \"a\"\n"));
+        assertThat(c.code()).as(c.err()).isZero();
+        Matcher m = ArtifactFormat.read(dir.resolve("out.domino")).newMatcher();
+        assertThat(m.acceptString("a".repeat(200))).isTrue();
+        assertThat(m.isAccepting()).isTrue();
+        Run r = cli("mask", dir.resolve("out.domino").toString(), "--vocab", smallVocab().toString(), "--prefix", "a".repeat(3000));
+        assertOneLineError(r, 2, "-Ddomino.parser.maxStepWork");
+        assertThat(r.out()).contains("EOS not allowed");
+    }
+
     // ---------------------------------------------------------------- bounds and sizes
 
     @Test void hugeRepeatCountsAreALimitError() throws IOException {

@@ -129,7 +129,7 @@ public final class Matcher {
         try {
             return commit(tokenId);
         } catch (RuntimeException | StackOverflowError e) {
-            return fail("internal error committing token " + tokenId + ": " + e);
+            return fail(describe(e, "committing token " + tokenId));
         }
     }
 
@@ -275,7 +275,12 @@ public final class Matcher {
     public boolean acceptBytes(byte[] bytes) {
         if (errorReason != null) return false;
         if (history.terminated) return fail("bytes after the output was terminated (EOS accepted)");
-        Configurations next = advance(history.configs, bytes);
+        Configurations next;
+        try {
+            next = advance(history.configs, bytes);
+        } catch (ParserLimitException e) {
+            return fail(describe(e, "committing " + bytes.length + " bytes"));
+        }
         if (next == null) return false;
         history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
         return true;
@@ -283,6 +288,14 @@ public final class Matcher {
 
     /** Opportunistic check: would {@link #acceptToken} succeed? No state change, no full mask. */
     public boolean isAllowed(int tokenId) {
+        try {
+            return allowed(tokenId);
+        } catch (ParserLimitException e) {
+            return fail(describe(e, "checking token " + tokenId));
+        }
+    }
+
+    private boolean allowed(int tokenId) {
         if (tokenId < 0 || tokenId >= artifact.vocabulary().size()) return false;
         if (errorReason != null) return !history.terminated && isStopToken(tokenId);
         if (history.terminated) return false;
@@ -309,6 +322,12 @@ public final class Matcher {
      */
     public void setError(String reason) {
         if (errorReason == null) errorReason = reason == null || reason.isBlank() ? "error" : reason;
+    }
+
+    /** A parser limit is the grammar's doing and says so; anything else is an internal error. */
+    private static String describe(Throwable e, String doing) {
+        if (e instanceof ParserLimitException) return doing + ": " + e.getMessage();
+        return "internal error " + doing + ": " + e;
     }
 
     private boolean fail(String reason) {
@@ -380,7 +399,7 @@ public final class Matcher {
                 computeGrammarMask(mask, base);
                 return;
             } catch (RuntimeException | StackOverflowError e) {
-                setError("internal error computing the mask after " + history.depth + " tokens: " + e);
+                setError(describe(e, "computing the mask after " + history.depth + " tokens"));
                 java.util.Arrays.fill(mask, base, base + bitmaskInts(), 0);
             }
         }
@@ -698,7 +717,7 @@ public final class Matcher {
         try {
             return forcedFrom(history.configs);
         } catch (RuntimeException | StackOverflowError e) {
-            setError("internal error computing forced bytes after " + history.depth + " tokens: " + e);
+            setError(describe(e, "computing forced bytes after " + history.depth + " tokens"));
             return new byte[0];
         }
     }

@@ -30,6 +30,17 @@ import java.util.Arrays;
 public final class EarleyParser {
     /** Default {@link #sharedBytes}: {@code -Ddomino.parser.sharedBytes=N} overrides it. */
     public static final long DEFAULT_SHARED_BYTES = Long.getLong("domino.parser.sharedBytes", 4L << 20);
+    /**
+     * Items one Earley step (one terminal at one position) may look at while completing and predicting:
+     * {@code -Ddomino.parser.maxStepWork=N}. Past it the step fails with a {@link ParserLimitException}
+     * (a commit or mask puts its matcher in the error state) instead of running on: a highly ambiguous
+     * grammar such as {@code s ::= s s | "a"} costs Earley O(n²) per position (every origin completes,
+     * each looking at the items of its set), about n² items at byte n, O(n³) for the output. Measured:
+     * the largest step of every 40th MaskBench dev schema (229, valid and invalid instances) looked at
+     * 5,862 items, of {@code c.gbnf} 1,621; {@code s ::= s s | "a"} reaches the default near byte 800,
+     * after about 1 s of CPU.
+     */
+    public static final long MAX_STEP_WORK = Long.getLong("domino.parser.maxStepWork", 1_000_000);
     private final ParserGrammar g;
     private final boolean[] ignoredTerminal;
     private final long[] ignoredMask;
@@ -147,6 +158,10 @@ public final class EarleyParser {
         ItemSet items = new ItemSet(Math.max(16, kernelSize * 4));
         for (int i = 0; i < kernelSize; i++) items.add(kernelRules[i], kernelOrigins[i], kernelSeen[i]);
         for (int i = 0; i < items.size; i++) {
+            if (items.work > MAX_STEP_WORK) {
+                throw new ParserLimitException("the grammar is too ambiguous here: one Earley step looked at more than "
+                        + MAX_STEP_WORK + " items (limit -Ddomino.parser.maxStepWork=N)");
+            }
             int r = items.rules[i];
             EarleyState origin = items.origins[i];
             int perm = g.rulePerm[r];
@@ -178,9 +193,16 @@ public final class EarleyParser {
 
     /** Advances the items of {@code o} waiting for {@code lhs}, which was derived from o to here. */
     private void complete(ItemSet items, int lhs, EarleyState o) {
+        // an ambiguous span completes the same (lhs, origin) again: the same items, already added
+        if (!items.firstCompletion(lhs, o.serial)) return;
         int[] rules = o.rules;
+        items.work += rules.length;
+        EarleyState[] origins = o.origins;
+        long[] serials = o.originSerials; // hashed without touching the origin objects (scattered over the heap)
         for (int j = 0; j < rules.length; j++) {
-            if (g.ruleNext[rules[j]] == lhs) items.add(rules[j] + 1, o.origins[j] == null ? o : o.origins[j], o.seenAt(j));
+            if (g.ruleNext[rules[j]] != lhs) continue;
+            if (origins[j] == null) items.add(rules[j] + 1, o, o.serial, o.seenAt(j));
+            else items.add(rules[j] + 1, origins[j], serials[j], o.seenAt(j));
         }
         int perm = g.memberPerm[lhs];
         if (perm < 0) return;
@@ -309,7 +331,7 @@ public final class EarleyParser {
             int r = items.rules[order[start]];
             end = start + 1;
             while (end < order.length && items.rules[order[end]] == r) end++;
-            if (end - start > 1) sortRunBySerial(order, start, end, items.origins, items.seen);
+            if (end - start > 1) sortRunBySerial(order, start, end, items.serials, items.seen);
         }
         int[] rules = new int[items.size];
         EarleyState[] origins = new EarleyState[items.size];
@@ -334,18 +356,18 @@ public final class EarleyParser {
     private static long serialOf(EarleyState origin) { return origin == null ? -1 : origin.serial; }
 
     /** Items of one rule by origin serial, then (permutation items) by the members seen. */
-    private static int compareItems(int x, int y, EarleyState[] origins, long[][] seen) {
-        int c = Long.compare(serialOf(origins[x]), serialOf(origins[y]));
+    private static int compareItems(int x, int y, long[] serials, long[][] seen) {
+        int c = Long.compare(serials[x], serials[y]);
         if (c != 0 || seen[x] == null || seen[y] == null) return c;
         return Arrays.compare(seen[x], seen[y]);
     }
 
-    private static void sortRunBySerial(int[] order, int from, int to, EarleyState[] origins, long[][] seen) {
+    private static void sortRunBySerial(int[] order, int from, int to, long[] serials, long[][] seen) {
         if (to - from <= 16) {
             for (int i = from + 1; i < to; i++) {
                 int cur = order[i];
                 int j = i - 1;
-                while (j >= from && compareItems(order[j], cur, origins, seen) > 0) {
+                while (j >= from && compareItems(order[j], cur, serials, seen) > 0) {
                     order[j + 1] = order[j];
                     j--;
                 }
@@ -355,41 +377,91 @@ public final class EarleyParser {
         }
         Integer[] run = new Integer[to - from];
         for (int i = from; i < to; i++) run[i - from] = order[i];
-        Arrays.sort(run, (x, y) -> compareItems(x, y, origins, seen));
+        Arrays.sort(run, (x, y) -> compareItems(x, y, serials, seen));
         for (int i = from; i < to; i++) order[i] = run[i - from];
     }
 
-    /** Insertion-ordered set of (rule, origin identity, members seen) triples. */
+    /** Insertion-ordered set of (rule, origin, members seen) triples; origins compared by serial (unique per state). */
     private static final class ItemSet {
-        public int[] rules; public EarleyState[] origins; public long[][] seen; public int size;
+        public int[] rules; public EarleyState[] origins; public long[] serials; public long[][] seen; public int size;
         public boolean anySeen;
         public int[] table; // open addressing over indices+1
+        /** Items looked at while completing, and items added or found present: the step's work. */
+        public long work;
+        /** (lhs, origin serial) pairs completed so far, open addressing; null until the second completion. */
+        private long[] completedSerials;
+        private int[] completedLhs;
+        private int completedCount;
+        private long firstSerial = Long.MIN_VALUE;
+        private int firstLhs;
+
+        /** False when {@code (lhs, origin)} was completed before in this step. */
+        public boolean firstCompletion(int lhs, long serial) {
+            if (firstSerial == Long.MIN_VALUE) { // most steps complete once or a few times: no table until needed
+                firstSerial = serial;
+                firstLhs = lhs;
+                return true;
+            }
+            if (firstSerial == serial && firstLhs == lhs) return false;
+            if (completedSerials == null || completedCount * 2 >= completedSerials.length) growCompleted();
+            int mask = completedSerials.length - 1;
+            int h = lhs * 0x9E3779B1 + (int) ((serial * 0x9E3779B97F4A7C15L) >>> 32);
+            for (int i = (h ^ (h >>> 15)) & mask; ; i = (i + 1) & mask) {
+                if (completedLhs[i] == 0) {
+                    completedSerials[i] = serial;
+                    completedLhs[i] = lhs + 1;
+                    completedCount++;
+                    return true;
+                }
+                if (completedSerials[i] == serial && completedLhs[i] == lhs + 1) return false;
+            }
+        }
+
+        private void growCompleted() {
+            long[] oldSerials = completedSerials;
+            int[] oldLhs = completedLhs;
+            int capacity = oldSerials == null ? 16 : oldSerials.length * 2;
+            completedSerials = new long[capacity];
+            completedLhs = new int[capacity];
+            completedCount = 0;
+            if (oldSerials == null) return;
+            for (int i = 0; i < oldSerials.length; i++) {
+                if (oldLhs[i] != 0) firstCompletion(oldLhs[i] - 1, oldSerials[i]);
+            }
+        }
 
         public ItemSet(int capacity) {
-            rules = new int[capacity]; origins = new EarleyState[capacity]; seen = new long[capacity][];
+            rules = new int[capacity]; origins = new EarleyState[capacity]; serials = new long[capacity]; seen = new long[capacity][];
             table = new int[Integer.highestOneBit(capacity * 2 - 1) << 1];
         }
 
-        private static int hash(int rule, EarleyState origin, long[] seen) {
-            int h = rule * 0x9E3779B1 + (origin == null ? 0 : System.identityHashCode(origin));
+        private static int hash(int rule, long serial, long[] seen) {
+            int h = rule * 0x9E3779B1 + (int) ((serial * 0x9E3779B97F4A7C15L) >>> 32);
             return seen == null ? h : h * 31 + Arrays.hashCode(seen);
         }
 
         public void add(int rule, EarleyState origin, long[] seenMembers) {
-            int h = hash(rule, origin, seenMembers);
+            add(rule, origin, serialOf(origin), seenMembers);
+        }
+
+        /** {@code serial} is {@code origin}'s serial (-1 for null). */
+        public void add(int rule, EarleyState origin, long serial, long[] seenMembers) {
+            work++;
+            int h = hash(rule, serial, seenMembers);
             int mask = table.length - 1;
             int i = (h ^ (h >>> 15)) & mask;
             while (table[i] != 0) {
                 int j = table[i] - 1;
-                if (rules[j] == rule && origins[j] == origin && (seen[j] == seenMembers || Arrays.equals(seen[j], seenMembers))) return;
+                if (rules[j] == rule && serials[j] == serial && (seen[j] == seenMembers || Arrays.equals(seen[j], seenMembers))) return;
                 i = (i + 1) & mask;
             }
             if (size == rules.length) {
                 rules = Arrays.copyOf(rules, size * 2);
                 origins = Arrays.copyOf(origins, size * 2);
+                serials = Arrays.copyOf(serials, size * 2);
                 seen = Arrays.copyOf(seen, size * 2);
             }
-            rules[size] = rule; origins[size] = origin; seen[size] = seenMembers; size++;
+            rules[size] = rule; origins[size] = origin; serials[size] = serial; seen[size] = seenMembers; size++;
             if (seenMembers != null) anySeen = true;
             table[i] = size;
             if (size * 2 > table.length) rehash();
@@ -399,7 +471,7 @@ public final class EarleyParser {
             table = new int[table.length * 2];
             int mask = table.length - 1;
             for (int j = 0; j < size; j++) {
-                int h = hash(rules[j], origins[j], seen[j]);
+                int h = hash(rules[j], serials[j], seen[j]);
                 int i = (h ^ (h >>> 15)) & mask;
                 while (table[i] != 0) i = (i + 1) & mask;
                 table[i] = j + 1;

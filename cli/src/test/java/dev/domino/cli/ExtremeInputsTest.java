@@ -227,6 +227,11 @@ class ExtremeInputsTest {
         assertOneLineError(cli("compile", g.toString(), "--vocab", vocab, "-o", dir.toString()), 2, "not a regular file");
         assertOneLineError(cli("compile", g.toString(), "--vocab", vocab, "-o", g.toString()), 2, "the input file itself");
         assertThat(Files.readString(g)).isEqualTo("root ::= \"ab\"\n");
+        if (Files.isDirectory(Path.of("/proc/self"))) { // no file can be made there, even by root: the error names the target
+            Run r = cli("compile", g.toString(), "--vocab", vocab, "-o", "/proc/x.domino");
+            assertOneLineError(r, 2, "/proc/x.domino: cannot create a file in /proc");
+            assertThat(r.err()).doesNotContain(".tmp");
+        }
         if (Files.exists(Path.of("/dev/null"))) {
             assertOneLineError(cli("compile", g.toString(), "--vocab", vocab, "-o", "/dev/null"), 2, "not a regular file");
         }

@@ -65,6 +65,10 @@ public final class AtomicFiles {
                 if (attempt > 100) throw e;
             } catch (java.nio.file.AccessDeniedException e) {
                 throw new java.nio.file.AccessDeniedException(String.valueOf(dir), null, "cannot write " + path.getFileName() + " in this directory");
+            } catch (FileSystemException e) { // e.g. a directory under /proc: name the target, not the temporary file
+                String why = e instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+                        : e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
+                throw new FileSystemException(path.toString(), null, "cannot create a file in " + dir + " (" + why + ")");
             }
         }
         PENDING.add(tmp);

@@ -179,12 +179,14 @@ public class Alter {
 EOF
 printf 'root ::= "{" ("\\"k\\"" ":" [0-9]+)? "}"\n' > small.gbnf
 run "compile --lazy" 0 "" -- $(compile small.gbnf --lazy)
-if $JAVA -cp "$JAR" Alter.java out.domino altered.domino 2> alter.err; then
+if [ ! -f out.domino ]; then
+    : # the lazy compile was filtered out: the artifact cases need its output
+elif $JAVA -cp "$JAR" Alter.java out.domino altered.domino 2> alter.err; then
     run "lazy artifact, altered follow set" 3 "" -- mask altered.domino --vocab "$VOCAB" --prefix '{"k'
 else
     echo "(could not build the altered artifact: $(head -1 alter.err))"
 fi
-head -c 100000 out.domino > truncated.domino
+[ -f out.domino ] && head -c 100000 out.domino > truncated.domino
 run "truncated artifact" 3 "" -- mask truncated.domino --vocab "$VOCAB"
 run "artifact /proc/self/status" 3 "" -- mask /proc/self/status --vocab "$VOCAB"
 run "mask --tokens -5" 2 "" -- mask out.domino --vocab "$VOCAB" --tokens -5
@@ -217,7 +219,7 @@ if [[ "killed compile" =~ $ONLY ]]; then
     t0=$(date +%s.%N)
     $JAVA -jar "$JAR" compile enum10k.json --vocab "$VOCAB" -o kill/k.domino > out.txt 2> err.txt &
     pid=$!
-    for _ in $(seq 100); do ls kill/*.tmp > /dev/null 2>&1 && break; sleep 0.1; done
+    for _ in $(seq 100); do ls -A kill | grep -q "\.tmp$" && break; sleep 0.1; done  # the temporary file exists: the compile runs
     sleep 1
     kill -TERM $pid; wait $pid; code=$?
     t1=$(date +%s.%N)

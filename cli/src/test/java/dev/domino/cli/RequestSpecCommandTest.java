@@ -56,10 +56,11 @@ class RequestSpecCommandTest {
         Run start = run("mask", artifact.toString(), "--tokens", Integer.toString(tok.encode("[")[0]), "--json");
         assertThat(new ObjectMapper().readTree(start.out()).get("forced").asText()).isEmpty(); // whitespace or '{' may come
 
-        // an id outside the vocabulary: rejected with the matcher's reason, not a crash
+        // an id outside the vocabulary: rejected with the matcher's reason, not a crash; bad input, exit 2
         Run bad = run("mask", artifact.toString(), "--tokens", "-5");
-        assertThat(bad.code()).isEqualTo(1);
+        assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.out()).contains("outside the vocabulary");
+        assertThat(bad.err().strip()).startsWith("error: ").contains("outside the vocabulary").doesNotContain("\n");
 
         // the artifact serves the same request from a cache without compiling
         try (ConstraintCache cache = ConstraintCache.builder().options(ConstraintOptions.defaults()).build()) {

@@ -125,7 +125,9 @@ class MaskBenchCommandTest {
                 "invalid_accepted", "tokens"}) {
             assertThat(serving.summary().get(k)).as(k).isEqualTo(single.summary().get(k));
         }
-        assertThat(serving.stdout().get(1).get("profile").get("work").get("trees_built").asLong()).isPositive();
+        // whether the background threads get to build a tree before the masks need it depends on scheduling (under
+        // load the masks built them all: trees_built 0), so only the field's presence is checked here
+        assertThat(serving.stdout().get(1).get("profile").get("work").get("trees_built").asLong()).isNotNegative();
         assertThat(run(inputs.toString(), "--background-threads", "-1").exit()).isNotZero();
     }
 

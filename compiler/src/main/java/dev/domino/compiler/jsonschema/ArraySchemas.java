@@ -20,6 +20,7 @@ final class ArraySchemas {
     ArraySchemas(SchemaCompiler sc) { this.sc = sc; }
 
     Expr arrayExpr(ObjectNode n, String ptr) {
+        if (n.path("uniqueItems").asBoolean(false)) return uniqueExpr(n, ptr);
         if (n.has(CONTAINS_ALL)) return containsAllExpr(n, ptr);
         if (n.has("contains") && (n.path("minContains").asLong(1) > 0 || n.has("maxContains"))) return containsExpr(n, ptr);
         List<Expr> prefix = new ArrayList<>();
@@ -64,6 +65,72 @@ final class ArraySchemas {
             body = opts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(opts);
         }
         sc.syn.rules.put(name, body);
+        return Expr.ref(name);
+    }
+
+    /** The most distinct values {@code uniqueItems} arrays are built over (one permutation member each). */
+    static final int MAX_UNIQUE_VALUES = 1024;
+
+    /**
+     * {@code uniqueItems: true} over items from a finite set of values ({@code enum}, {@code const},
+     * {@code type} boolean/null): an array of distinct values is a selection of those values in any order,
+     * each at most once, which is exactly a permutation construct ({@link Expr.Perm}) with one optional
+     * member per value, {@code minItems}/{@code maxItems} as its member counts. The parser tracks the
+     * values already used, so the size does not grow with the number of subsets. Items over an infinite
+     * set (any string, number, object) would need the parser to remember arbitrary values: a compile error.
+     */
+    Expr uniqueExpr(ObjectNode n, String ptr) {
+        String itemsPtr = SchemaCompiler.child(ptr, "items");
+        if (n.has("prefixItems") || n.path("items").isArray() || n.has("contains") || n.has(CONTAINS_ALL)) {
+            sc.unsupported(ptr, "uniqueItems", "only with one items schema, without prefixItems or contains");
+            return sc.syn.anyValue();
+        }
+        JsonNode items = n.has("items") ? sc.oneOf.resolveTop(n.get("items"), itemsPtr) : com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
+        List<JsonNode> candidates = new ArrayList<>();
+        if (items.isBoolean() && !items.asBoolean()) {
+            // no item is valid: only the empty array
+        } else if (items.isObject() && items.has("enum") && items.get("enum").isArray()) {
+            items.get("enum").forEach(candidates::add);
+        } else if (items.isObject() && items.has("const")) {
+            candidates.add(items.get("const"));
+        } else if (items.isObject() && items.has("type")) {
+            java.util.EnumSet<JsonType> types = SchemaNormalizer.parseTypes(items.get("type"), itemsPtr);
+            if (items.path("nullable").asBoolean(false)) types.add(JsonType.NULL);
+            if (!types.isEmpty() && java.util.EnumSet.of(JsonType.BOOLEAN, JsonType.NULL).containsAll(types)) {
+                if (types.contains(JsonType.BOOLEAN)) { candidates.add(com.fasterxml.jackson.databind.node.BooleanNode.FALSE); candidates.add(com.fasterxml.jackson.databind.node.BooleanNode.TRUE); }
+                if (types.contains(JsonType.NULL)) candidates.add(com.fasterxml.jackson.databind.node.NullNode.getInstance());
+            } else {
+                candidates = null;
+            }
+        } else {
+            candidates = null;
+        }
+        if (candidates == null) {
+            sc.unsupported(ptr, "uniqueItems", "only over items from a finite set (enum, const, boolean, null): distinct values of other items need a parser that remembers them");
+            return sc.syn.anyValue();
+        }
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
+        List<JsonNode> values = new ArrayList<>();
+        for (JsonNode v : candidates) {
+            if (values.stream().anyMatch(x -> SchemaAlgebra.jsonEquals(x, v))) continue;
+            if (validator.valid(items, v, itemsPtr)) values.add(v);
+        }
+        if (values.size() > MAX_UNIQUE_VALUES)
+            sc.unsupported(ptr, "uniqueItems", "over " + values.size() + " item values, more than " + MAX_UNIQUE_VALUES);
+        int min = KeywordValues.countOr(n, "minItems", 0, ptr);
+        int max = KeywordValues.countOr(n, "maxItems", Expr.Repeat.UNBOUNDED, ptr);
+        int most = max == Expr.Repeat.UNBOUNDED ? values.size() : Math.min(max, values.size());
+        if (min > most) return Expr.NOTHING;
+        List<Expr> opts = new ArrayList<>();
+        if (min == 0) opts.add(sc.syn.bracket("[", null, "]"));
+        if (most > 0) {
+            List<Expr.Perm.Member> members = new ArrayList<>();
+            for (JsonNode v : values) members.add(new Expr.Perm.Member(sc.constants.serialize(v), false));
+            Expr perm = new Expr.Perm(members, Expr.NOTHING, sc.syn.comma(), Math.max(1, min), max);
+            opts.add(sc.syn.bracket("[", perm, "]"));
+        }
+        String name = sc.syn.newName("arr_" + (++arrCounter));
+        sc.syn.rules.put(name, JsonSyntax.alt(opts));
         return Expr.ref(name);
     }
 

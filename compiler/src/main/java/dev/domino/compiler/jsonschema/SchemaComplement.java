@@ -166,6 +166,7 @@ final class SchemaComplement {
                 case "exclusiveMaximum" -> { if (types.contains(JsonType.INTEGER)) out.add(typed(numType).set("minimum", v)); }
                 case "multipleOf" -> { if (types.contains(JsonType.INTEGER)) out.add(typed(numType).set(NumberMultiples.NOT_MULTIPLES, NF.arrayNode().add(v))); }
                 case NumberMultiples.NOT_MULTIPLES -> { if (types.contains(JsonType.INTEGER)) for (JsonNode x : v) out.add(typed(numType).set("multipleOf", x)); }
+                case "uniqueItems" -> { if (types.contains(JsonType.ARRAY) && v.asBoolean(false)) sc.unsupported(ptr, "not", "of 'uniqueItems' (an array with two equal items)"); }
                 case "minItems" -> { if (types.contains(JsonType.ARRAY) && v.asLong() > 0) out.add(typed("array").put("maxItems", v.asLong() - 1)); }
                 case "maxItems" -> { if (types.contains(JsonType.ARRAY)) out.add(typed("array").put("minItems", v.asLong() + 1)); }
                 case "minProperties" -> { if (types.contains(JsonType.OBJECT) && v.asLong() > 0) out.add(typed("object").put("maxProperties", v.asLong() - 1)); }

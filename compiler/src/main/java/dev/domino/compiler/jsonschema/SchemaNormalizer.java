@@ -73,7 +73,7 @@ final class SchemaNormalizer {
                 continue;
             }
             if (HANDLED.contains(k)) {
-                if (k.equals("uniqueItems")) { if (v.asBoolean(false)) sc.unsupported(ptr, k, null); continue; }
+                if (k.equals("uniqueItems")) { if (v.asBoolean(false)) out.set(k, v); continue; } // ArraySchemas.uniqueExpr
                 if (k.equals("propertyNames")) {
                     JsonNode pn = clean(v, SchemaCompiler.child(ptr, k));
                     if (isTrivial(pn) || (pn.size() == 1 && pn.path("type").asText("").equals("string"))) continue;

@@ -217,6 +217,23 @@ class JsonSchemaGrammarTest {
         check("{'type':'array','uniqueItems':false,'minItems':3,'maxItems':2}", l(), l("[]", "[1,2]"));
     }
 
+    @Test void uniqueItemsOverFiniteItemValues() {
+        // a selection of the values in any order, each at most once
+        check("{'type':'array','items':{'enum':['a','b','c']},'uniqueItems':true}",
+            l("[]", "['a']", "['c','a']", "['b','c','a']", "[ 'a' , 'b' ]"), l("['a','a']", "['a','b','a']", "['d']", "['a','b','c','a']"));
+        check("{'type':'array','items':{'type':'boolean'},'uniqueItems':true,'minItems':1}",
+            l("[true]", "[false,true]"), l("[]", "[true,true]", "[true,false,true]"));
+        check("{'type':'array','items':{'enum':[1,2,3,'x']},'uniqueItems':true,'minItems':2,'maxItems':3}",
+            l("[1,2]", "[3,'x',1]"), l("[1]", "[1,1]", "[1,2,3,'x']", "[2,2,3]"));
+        // values the items schema rejects are not members; equal numbers count once
+        check("{'type':'array','items':{'type':'integer','enum':[1,1.0,2,'s']},'uniqueItems':true}",
+            l("[1,2]", "[2]"), l("[1,1]", "['s']"));
+        check("{'type':'array','items':{'type':['boolean','null']},'uniqueItems':true,'maxItems':2}",
+            l("[null,true]", "[false]"), l("[null,null]", "[true,false,null]"));
+        check("{'type':'array','items':false,'uniqueItems':true}", l("[]"), l("[1]"));
+        check("{'type':'array','items':{'enum':['a','b']},'uniqueItems':true,'minItems':3}", l(), l("[]", "['a','b']", "['a','b','a']"));
+    }
+
     @Test void stringLengthCountsDecodedCodePoints() {
         String s = "{'type':'string','minLength':2,'maxLength':3}";
         check(s, l("'ab'", "'abc'", "'\\u00e9\\u00e9'", "'\\ud83d\\ude00x'", "'\\n\\t'", "'\uD83D\uDE00\uD83D\uDE00'"),
@@ -386,6 +403,8 @@ class JsonSchemaGrammarTest {
     @Test void unsupportedKeywordsNameKeywordAndPointer() {
         String[][] cases = {
             {"{'type':'object','properties':{'tags':{'type':'array','uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
+            {"{'type':'array','items':{'type':'string'},'uniqueItems':true}", "unsupported keyword 'uniqueItems' at / (only over items from a finite set"},
+            {"{'type':'array','items':{'enum':[1,2]},'not':{'uniqueItems':true}}", "unsupported keyword 'not' at /not (of 'uniqueItems'"},
             {"{'if':{'type':'object','patternProperties':{'^a':{'type':'integer'}}},'then':{'minProperties':1}}", "unsupported keyword 'not' at /"},
             {"{'type':'array','contains':{'type':'integer'},'minContains':5000}", "unsupported keyword 'contains' at /"},
             {"{'type':'array','contains':{'type':'string'},'maxContains':1}", "unsupported keyword 'contains' at /"},

@@ -134,6 +134,9 @@ class JsonSchemaValidatorHarnessTest {
         "{'oneOf':[{'type':'string','pattern':'^a'},{'type':'string','maxLength':2},{'type':'string','pattern':'b'}]}", // no $: networknt's Java regexes let $ match before a final newline
         "{'type':'string','allOf':[{'pattern':'x'},{'pattern':'^[w-z]{1,4}$'}],'not':{'enum':['xy']}}",
         "{'type':'array','maxItems':3,'items':{'enum':['a','b',1]},'not':{'anyOf':[{'prefixItems':[{'const':'a'}]},{'minItems':3}]}}",
+        // uniqueItems over finite item values (a permutation of distinct values)
+        "{'type':'object','properties':{'t':{'type':'array','items':{'enum':['x','y','z',1,null]},'uniqueItems':true,'maxItems':4},"
+            + "'b':{'type':'array','items':{'type':'boolean'},'uniqueItems':true,'minItems':1}},'required':['t','b']}",
         // formats: pattern and format intersected, uri-template, OpenAPI's int64 on a string; anchors inside patterns
         "{'type':'object','properties':{'d':{'type':'string','format':'date','pattern':'^20'},'t':{'type':'string','format':'uri-template'},"
             + "'i':{'type':'string','format':'int64'},'v':{'type':'string','format':'ipv4','pattern':'^10\\\\.'}},'required':['d','v']}",

@@ -225,12 +225,17 @@ final class SchemaAlgebra {
         // additionalProperties only sees the properties of its own schema object: a property another part
         // declares is, for this part, an additional one, so its merged schema also gets this part's
         // additionalProperties (unless one of this part's patterns matches it: then the merged
-        // patternProperties apply to it as they did)
+        // patternProperties apply to it as they did). A key matching another part's pattern but none of
+        // this part's would need this part's additionalProperties too: exact only when every pattern of the
+        // other parts is also one of this part's (the merged patterns then cover the same keys).
         for (ObjectNode p : flat) {
             if (!p.has("additionalProperties") || SchemaNormalizer.isTrivial(p.get("additionalProperties"))) continue;
+            Set<String> own = new java.util.HashSet<>();
+            p.path("patternProperties").fieldNames().forEachRemaining(own::add);
             for (ObjectNode q : flat) {
-                if (q != p && q.has("patternProperties") && !q.get("patternProperties").equals(p.get("patternProperties")))
-                    sc.unsupported(ptr, "allOf", "cannot merge additionalProperties with other patternProperties");
+                if (q == p || !q.has("patternProperties")) continue;
+                for (Iterator<String> it = q.get("patternProperties").fieldNames(); it.hasNext(); )
+                    if (!own.contains(it.next())) sc.unsupported(ptr, "allOf", "cannot merge additionalProperties with other patternProperties");
             }
             if (!out.has("properties")) continue;
             ObjectNode props = (ObjectNode) out.get("properties");

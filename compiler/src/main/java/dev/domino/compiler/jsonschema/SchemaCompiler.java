@@ -60,6 +60,7 @@ final class SchemaCompiler {
     final StringSchemas strings;
     final ArraySchemas arrays;
     final ObjectSchemas objects;
+    final UnevaluatedKeywords unevaluated;
     final ObjectMembers members;
 
     SchemaCompiler(JsonNode root, JsonSchemaOptions opt) {
@@ -79,6 +80,7 @@ final class SchemaCompiler {
         this.strings = new StringSchemas(this);
         this.arrays = new ArraySchemas(this);
         this.objects = new ObjectSchemas(this);
+        this.unevaluated = new UnevaluatedKeywords(this);
         this.members = new ObjectMembers(this);
     }
 

@@ -41,9 +41,7 @@ final class SchemaNormalizer {
         "propertyNames", SchemaComplement.NOT_STRINGS, "contains", "minContains", "maxContains", ArraySchemas.CONTAINS_ALL,
         SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS,
         NumberMultiples.NOT_MULTIPLES);
-    static final Set<String> UNSUPPORTED = Set.of(
-        "unevaluatedProperties", "unevaluatedItems", "$dynamicRef",
-        "$recursiveRef");
+    static final Set<String> UNSUPPORTED = Set.of("$dynamicRef", "$recursiveRef");
 
     private static final JsonNodeFactory NF = JsonNodeFactory.instance;
     private final SchemaCompiler sc;
@@ -72,6 +70,10 @@ final class SchemaNormalizer {
                 if (!ConditionalSchemas.defined(k, sc.draft)) sc.unknown.add(new KeywordLocation(ptr, k));
                 continue;
             }
+            if (UnevaluatedKeywords.KEYWORDS.contains(k)) {
+                if (!UnevaluatedKeywords.defined(sc.draft)) sc.unknown.add(new KeywordLocation(ptr, k));
+                continue; // rewritten below
+            }
             if (HANDLED.contains(k)) {
                 if (k.equals("uniqueItems")) { if (v.asBoolean(false)) out.set(k, v); continue; } // ArraySchemas.uniqueExpr
                 if (k.equals("propertyNames")) {
@@ -89,6 +91,7 @@ final class SchemaNormalizer {
             }
         }
         ArrayNode conditions = ConditionalSchemas.conjuncts(node, sc.draft);
+        if (UnevaluatedKeywords.defined(sc.draft)) conditions.addAll(sc.unevaluated.conjuncts((ObjectNode) node, ptr));
         if (!conditions.isEmpty()) {
             ArrayNode all = out.has("allOf") ? ((ArrayNode) out.get("allOf")).deepCopy() : NF.arrayNode();
             all.addAll(conditions);

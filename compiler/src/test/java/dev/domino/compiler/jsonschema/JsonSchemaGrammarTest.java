@@ -217,6 +217,29 @@ class JsonSchemaGrammarTest {
         check("{'type':'array','uniqueItems':false,'minItems':3,'maxItems':2}", l(), l("[]", "[1,2]"));
     }
 
+    @Test void unevaluatedPropertiesAndItemsWhereTheyReduce() {
+        // names from allOf parts and $ref targets count as evaluated
+        check("{'allOf':[{'$ref':'#/$defs/base'}],'properties':{'b':{'type':'integer'}},'unevaluatedProperties':false,"
+                + "'$defs':{'base':{'properties':{'a':{'type':'string'}}}}}",
+            l("{'a':'x','b':1}", "{'b':1}", "{}", "1"), l("{'c':1}", "{'a':'x','z':null}", "{'a':1}"));
+        check("{'allOf':[{'patternProperties':{'^x-':{'type':'string'}}}],'unevaluatedProperties':{'type':'integer'}}",
+            l("{'x-a':'s','k':1}", "{}"), l("{'k':'s'}", "{'x-a':1}"));
+        // a branch that names only keys the always-evaluated parts name
+        check("{'properties':{'a':{},'b':{}},'anyOf':[{'properties':{'a':{'const':1}}},{'required':['b']}],'unevaluatedProperties':false}",
+            l("{'a':1}", "{'b':2}", "{'a':1,'b':2}"), l("{'a':2}", "{'a':1,'c':3}"));
+        // additionalProperties in a part evaluates every key
+        check("{'allOf':[{'additionalProperties':{'type':'integer'}}],'unevaluatedProperties':false}", l("{'z':1}"), l("{'z':'s'}"));
+        check("{'unevaluatedProperties':false}", l("{}", "1", "[]"), l("{'a':1}"));
+        check("{'type':'array','prefixItems':[{'type':'string'}],'unevaluatedItems':{'type':'integer'}}",
+            l("['a',1,2]", "[]", "['a']"), l("['a','b']", "[1]"));
+        check("{'type':'array','allOf':[{'prefixItems':[{},{'type':'boolean'}]}],'unevaluatedItems':false}",
+            l("[1,true]", "[null]"), l("[1,true,3]", "[1,2]"));
+        check("{'type':'array','items':{'type':'integer'},'unevaluatedItems':false}", l("[1,2,3]"), l("['a']"));
+        // before 2019-09 they are unknown keywords (no assertion)
+        check("{'$schema':'http://json-schema.org/draft-07/schema#','properties':{'a':{}},'unevaluatedProperties':false}",
+            l("{'a':1,'b':2}"), l());
+    }
+
     @Test void uniqueItemsOverFiniteItemValues() {
         // a selection of the values in any order, each at most once
         check("{'type':'array','items':{'enum':['a','b','c']},'uniqueItems':true}",
@@ -403,13 +426,14 @@ class JsonSchemaGrammarTest {
     @Test void unsupportedKeywordsNameKeywordAndPointer() {
         String[][] cases = {
             {"{'type':'object','properties':{'tags':{'type':'array','uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
+            {"{'anyOf':[{'properties':{'a':{'type':'integer'}}},{'type':'string'}],'unevaluatedProperties':false}", "unsupported keyword 'unevaluatedProperties' at / (the keys it sees depend"},
+            {"{'type':'array','contains':{'type':'integer'},'unevaluatedItems':false}", "unsupported keyword 'unevaluatedItems' at / ('contains' evaluates"},
             {"{'type':'array','items':{'type':'string'},'uniqueItems':true}", "unsupported keyword 'uniqueItems' at / (only over items from a finite set"},
             {"{'type':'array','items':{'enum':[1,2]},'not':{'uniqueItems':true}}", "unsupported keyword 'not' at /not (of 'uniqueItems'"},
             {"{'if':{'type':'object','patternProperties':{'^a':{'type':'integer'}}},'then':{'minProperties':1}}", "unsupported keyword 'not' at /"},
             {"{'type':'array','contains':{'type':'integer'},'minContains':5000}", "unsupported keyword 'contains' at /"},
             {"{'type':'array','contains':{'type':'string'},'maxContains':1}", "unsupported keyword 'contains' at /"},
             {"{'dependencies':{'a':{'properties':{'b':{'not':{'multipleOf':10007}}}}}}", "unsupported keyword 'not' at /"},
-            {"{'unevaluatedProperties':false}", "unsupported keyword 'unevaluatedProperties' at /"},
             {"{'type':'number','multipleOf':100.03}", "unsupported keyword 'multipleOf' at /"},
             {"{'type':'integer','multipleOf':10007}", "unsupported keyword 'multipleOf' at / (multipleOf 10007 needs residues modulo 10007, above the limit 10000)"},
             {"{'type':'number','exclusiveMaximum':1.5e500}", "unsupported keyword 'exclusiveMaximum' at /"},
@@ -423,7 +447,6 @@ class JsonSchemaGrammarTest {
             {"{'type':'object','propertyNames':{'format':'email'}}", "unsupported keyword 'propertyNames' at /"},
             {"{'type':'object','properties':{'p':{'type':'object','propertyNames':{'maxLength':100000}}}}",
                 "unsupported keyword 'propertyNames' at /properties/p"},
-            {"{'type':'array','items':{'unevaluatedItems':false}}", "unsupported keyword 'unevaluatedItems' at /items"},
             {"{'$defs':{'x~y/z':{'type':'array','uniqueItems':true}},'$ref':'#/$defs/x~0y~1z'}", "unsupported keyword 'uniqueItems' at /$defs/x~0y~1z"},
         };
         for (String[] c : cases) {

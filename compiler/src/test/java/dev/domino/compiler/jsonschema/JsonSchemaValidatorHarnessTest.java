@@ -134,6 +134,11 @@ class JsonSchemaValidatorHarnessTest {
         "{'oneOf':[{'type':'string','pattern':'^a'},{'type':'string','maxLength':2},{'type':'string','pattern':'b'}]}", // no $: networknt's Java regexes let $ match before a final newline
         "{'type':'string','allOf':[{'pattern':'x'},{'pattern':'^[w-z]{1,4}$'}],'not':{'enum':['xy']}}",
         "{'type':'array','maxItems':3,'items':{'enum':['a','b',1]},'not':{'anyOf':[{'prefixItems':[{'const':'a'}]},{'minItems':3}]}}",
+        // unevaluatedProperties/unevaluatedItems where the evaluated keys do not depend on a branch
+        "{'$defs':{'base':{'properties':{'id':{'type':'integer'}},'patternProperties':{'^x-':{'type':'boolean'}}}},"
+            + "'allOf':[{'$ref':'#/$defs/base'}],'properties':{'name':{'type':'string','maxLength':3}},'required':['id'],"
+            + "'unevaluatedProperties':{'type':'null'}}",
+        "{'type':'array','prefixItems':[{'type':'string'},{'type':'integer'}],'unevaluatedItems':{'type':'boolean'},'maxItems':4}",
         // uniqueItems over finite item values (a permutation of distinct values)
         "{'type':'object','properties':{'t':{'type':'array','items':{'enum':['x','y','z',1,null]},'uniqueItems':true,'maxItems':4},"
             + "'b':{'type':'array','items':{'type':'boolean'},'uniqueItems':true,'minItems':1}},'required':['t','b']}",

@@ -1,0 +1,153 @@
+package dev.domino.compiler.jsonschema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code unevaluatedProperties} and {@code unevaluatedItems} (2019-09 and later) rewritten into
+ * {@code additionalProperties} and {@code items}, where that is exact: when which keys (items) count as
+ * evaluated does not depend on which branch of an {@code anyOf}/{@code oneOf}/{@code if} an instance takes.
+ *
+ * <p>A key is evaluated when {@code properties}, {@code patternProperties}, {@code additionalProperties} or
+ * a nested {@code unevaluatedProperties} of the schema or of an in-place subschema that validates looks at
+ * it. The subschemas that always validate with the schema are its {@code allOf} parts and {@code $ref}
+ * targets (recursively); they give a fixed set of names E and patterns P, or "every key" when one of them
+ * has {@code additionalProperties} or {@code unevaluatedProperties}. Then {@code unevaluatedProperties: U}
+ * is exactly one more conjunct {@code {properties: {e: true, ...}, patternProperties: {p: true, ...},
+ * additionalProperties: U}} (nothing when every key is evaluated). Branches of {@code anyOf}, {@code oneOf},
+ * {@code if}/{@code then}/{@code else} and {@code dependentSchemas} evaluate keys only when they validate;
+ * they are fine when they name no key beyond E and P (their names are in E, their patterns in P), else the
+ * keyword is a compile error. {@code not} keeps no annotations. Items likewise: {@code prefixItems} (or
+ * array-form {@code items}) evaluate the first n, {@code items}/{@code additionalItems}/a nested
+ * {@code unevaluatedItems} all, and the conjunct is {@code {prefixItems: [true x n], items: U}};
+ * {@code contains} (it evaluates the items it matches) makes {@code unevaluatedItems} a compile error.
+ */
+final class UnevaluatedKeywords {
+    static final Set<String> KEYWORDS = Set.of("unevaluatedProperties", "unevaluatedItems");
+
+    private static final JsonNodeFactory NF = JsonNodeFactory.instance;
+    /** In-place applicators whose subschemas validate only sometimes. */
+    private static final List<String> CONDITIONAL = List.of("anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "dependencies");
+    private static final int MAX_DEPTH = 64;
+
+    private final SchemaCompiler sc;
+
+    UnevaluatedKeywords(SchemaCompiler sc) { this.sc = sc; }
+
+    /** Whether the draft declared by {@code $schema} defines the keywords (2019-09 on; before, unknown keywords). */
+    static boolean defined(String draft) {
+        return !draft.matches(".*draft-0[3-7].*");
+    }
+
+    /** What the in-place subschemas of a schema evaluate: names, patterns, or everything; a prefix length for items. */
+    private static final class Evaluated {
+        final Set<String> names = new LinkedHashSet<>();
+        final Set<String> patterns = new LinkedHashSet<>();
+        boolean allKeys;
+        int prefix;
+        boolean allItems;
+        String irreducible; // why the items' evaluation depends on the instance (contains), or null
+    }
+
+    /** The conjuncts equivalent to the node's unevaluated keywords (empty when they are trivial). */
+    ArrayNode conjuncts(ObjectNode node, String ptr) {
+        ArrayNode out = NF.arrayNode();
+        JsonNode up = node.get("unevaluatedProperties"), ui = node.get("unevaluatedItems");
+        boolean props = up != null && !SchemaNormalizer.isTrivial(up);
+        boolean items = ui != null && !SchemaNormalizer.isTrivial(ui);
+        if (!props && !items) return out;
+        Evaluated always = new Evaluated();
+        Evaluated sometimes = new Evaluated();
+        collect(node, ptr, always, sometimes, false, true, 0, new java.util.IdentityHashMap<>());
+        if (props && !always.allKeys) {
+            if (sometimes.allKeys || !always.names.containsAll(sometimes.names) || !always.patterns.containsAll(sometimes.patterns)) {
+                sc.unsupported(ptr, "unevaluatedProperties", "the keys it sees depend on which anyOf/oneOf/if branch an instance takes");
+            } else {
+                ObjectNode c = NF.objectNode();
+                ObjectNode names = NF.objectNode();
+                for (String e : always.names) names.set(e, BooleanNode.TRUE);
+                ObjectNode patterns = NF.objectNode();
+                for (String p : always.patterns) patterns.set(p, BooleanNode.TRUE);
+                if (!names.isEmpty()) c.set("properties", names);
+                if (!patterns.isEmpty()) c.set("patternProperties", patterns);
+                c.set("additionalProperties", up);
+                out.add(c);
+            }
+        }
+        if (items && !always.allItems) {
+            String why = always.irreducible != null ? always.irreducible : sometimes.irreducible;
+            if (why == null && (sometimes.allItems || sometimes.prefix > always.prefix))
+                why = "the items it sees depend on which anyOf/oneOf/if branch an instance takes";
+            if (why != null) {
+                sc.unsupported(ptr, "unevaluatedItems", why);
+            } else {
+                ObjectNode c = NF.objectNode();
+                ArrayNode prefix = NF.arrayNode();
+                for (int i = 0; i < always.prefix; i++) prefix.add(BooleanNode.TRUE);
+                if (!prefix.isEmpty()) c.set("prefixItems", prefix);
+                c.set("items", ui);
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Adds what {@code s} evaluates to {@code always} (it validates whenever the root does) or to
+     * {@code sometimes}; {@code root}: the schema whose own unevaluated keywords are being rewritten.
+     */
+    private void collect(JsonNode s, String ptr, Evaluated always, Evaluated sometimes, boolean conditional, boolean root, int depth,
+                         java.util.Map<JsonNode, Boolean> visited) {
+        if (depth > MAX_DEPTH) throw new dev.domino.compiler.ir.GrammarException(
+            "unevaluatedProperties/unevaluatedItems at " + SchemaCompiler.showPointer(ptr) + ": in-place subschemas nest more than " + MAX_DEPTH + " deep");
+        if (!s.isObject()) return;
+        // a subschema reached again (shared $ref targets) adds nothing new, unless it was only seen in a branch
+        // and now validates always ("always" subsumes "sometimes" for the checks in conjuncts)
+        Boolean seenConditional = visited.get(s);
+        if (seenConditional != null && (!seenConditional || conditional)) return;
+        visited.put(s, conditional);
+        Evaluated into = conditional ? sometimes : always;
+        if (s.has("properties")) s.get("properties").fieldNames().forEachRemaining(into.names::add);
+        if (s.has("patternProperties")) s.get("patternProperties").fieldNames().forEachRemaining(into.patterns::add);
+        if (s.has("additionalProperties") || (!root && s.has("unevaluatedProperties"))) into.allKeys = true;
+        if (s.has("prefixItems")) into.prefix = Math.max(into.prefix, s.get("prefixItems").size());
+        JsonNode items = s.get("items");
+        if (items != null) {
+            if (items.isArray()) into.prefix = Math.max(into.prefix, items.size());
+            else into.allItems = true;
+        }
+        if (s.has("additionalItems") && s.path("items").isArray()) into.allItems = true;
+        if (!root && s.has("unevaluatedItems")) into.allItems = true;
+        if (s.has("contains")) into.irreducible = "'contains' evaluates the items it matches, which depends on the instance";
+        if (s.path("allOf").isArray()) {
+            int i = 0;
+            for (JsonNode part : s.get("allOf")) collect(part, SchemaCompiler.child(SchemaCompiler.child(ptr, "allOf"), String.valueOf(i++)), always, sometimes, conditional, false, depth + 1, visited);
+        }
+        if (s.path("$ref").isTextual()) {
+            JsonNode target = sc.refs.resolve(s.get("$ref").asText(), ptr);
+            if (target != null) collect(target, ptr, always, sometimes, conditional, false, depth + 1, visited);
+        }
+        for (String kw : CONDITIONAL) {
+            JsonNode v = s.get(kw);
+            if (v == null) continue;
+            if (v.isArray()) {
+                for (JsonNode b : v) collect(b, SchemaCompiler.child(ptr, kw), always, sometimes, true, false, depth + 1, visited);
+            } else if (kw.startsWith("depend") && v.isObject()) {
+                for (Iterator<JsonNode> it = v.elements(); it.hasNext(); ) {
+                    JsonNode b = it.next();
+                    if (b.isObject()) collect(b, SchemaCompiler.child(ptr, kw), always, sometimes, true, false, depth + 1, visited);
+                }
+            } else {
+                collect(v, SchemaCompiler.child(ptr, kw), always, sometimes, true, false, depth + 1, visited);
+            }
+        }
+    }
+}

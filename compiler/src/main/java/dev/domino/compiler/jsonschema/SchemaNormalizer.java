@@ -51,6 +51,13 @@ final class SchemaNormalizer {
     private final Set<JsonNode> checked = Collections.newSetFromMap(new IdentityHashMap<>());
 
 
+    /** Appends strings to the array keyword {@code kw} of {@code out} (made when absent). */
+    private static void appendAll(ObjectNode out, String kw, java.util.List<String> values) {
+        if (values.isEmpty()) return;
+        ArrayNode a = out.has(kw) ? (ArrayNode) out.get(kw) : out.putArray(kw);
+        for (String x : values) a.add(x);
+    }
+
     static boolean isTrivial(JsonNode n) {
         return (n.isBoolean() && n.asBoolean()) || (n.isObject() && n.isEmpty());
     }
@@ -83,6 +90,21 @@ final class SchemaNormalizer {
                     continue;
                 }
                 if (k.equals("nullable") && !v.asBoolean(false)) continue;
+                if (k.equals("pattern") && v.isTextual() && (v.asText().contains("(?=") || v.asText().contains("(?!"))) {
+                    PatternLookaheads.Split split = PatternLookaheads.split(v.asText());
+                    if (split != null) {
+                        appendAll(out, SchemaComplement.ALL_PATTERNS, split.all());
+                        appendAll(out, SchemaComplement.NOT_PATTERNS, split.none());
+                        continue;
+                    }
+                }
+                if ((k.equals(SchemaComplement.ALL_PATTERNS) || k.equals(SchemaComplement.NOT_PATTERNS)) && v.isArray() && out.has(k)) {
+                    // a pattern with lookaheads before it already added parts here
+                    java.util.List<String> values = new ArrayList<>();
+                    v.forEach(x -> values.add(x.asText()));
+                    appendAll(out, k, values);
+                    continue;
+                }
                 out.set(k, v);
             } else if (UNSUPPORTED.contains(k)) {
                 sc.unsupported(ptr, k, null);

@@ -240,6 +240,14 @@ class JsonSchemaGrammarTest {
             l("{'a':1,'b':2}"), l());
     }
 
+    @Test void leadingLookaheadsOfAnchoredPatterns() {
+        check("{'type':'string','pattern':'^(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9]{4,}$'}",
+            l("'Ab12'", "'1234X'", "'zzZ9'"), l("'ab12'", "'ABCD'", "'A1b'", "'Ab1!'"));
+        check("{'type':'string','pattern':'^(?!abc)[a-z]+$'}", l("'abd'", "'ab'", "'xabc'"), l("'abc'", "'abcd'", "''"));
+        check("{'type':'string','pattern':'^(?=[^)]*\\\\))(?!.*x)'}", l("'a)'", "')b'"), l("'ab'", "'a)x'"));
+        check("{'type':'string','pattern':'^(?=a)','not':{'pattern':'^(?=ab)'}}", l("'a'", "'ac'"), l("'ab'", "'b'"));
+    }
+
     @Test void uniqueItemsOverFiniteItemValues() {
         // a selection of the values in any order, each at most once
         check("{'type':'array','items':{'enum':['a','b','c']},'uniqueItems':true}",
@@ -428,6 +436,8 @@ class JsonSchemaGrammarTest {
             {"{'type':'object','properties':{'tags':{'type':'array','uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
             {"{'anyOf':[{'properties':{'a':{'type':'integer'}}},{'type':'string'}],'unevaluatedProperties':false}", "unsupported keyword 'unevaluatedProperties' at / (the keys it sees depend"},
             {"{'type':'array','contains':{'type':'integer'},'unevaluatedItems':false}", "unsupported keyword 'unevaluatedItems' at / ('contains' evaluates"},
+            {"{'type':'string','pattern':'a(?=b)'}", "unsupported keyword 'pattern' at / (line 1, column 2: regex /a(?=b)/: lookahead is not supported)"},
+            {"{'type':'string','pattern':'^(?=a)b|c'}", "lookahead is not supported"},
             {"{'type':'array','items':{'type':'string'},'uniqueItems':true}", "unsupported keyword 'uniqueItems' at / (only over items from a finite set"},
             {"{'type':'array','items':{'enum':[1,2]},'not':{'uniqueItems':true}}", "unsupported keyword 'not' at /not (of 'uniqueItems'"},
             {"{'if':{'type':'object','patternProperties':{'^a':{'type':'integer'}}},'then':{'minProperties':1}}", "unsupported keyword 'not' at /"},

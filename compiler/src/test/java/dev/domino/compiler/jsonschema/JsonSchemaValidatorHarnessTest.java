@@ -139,6 +139,9 @@ class JsonSchemaValidatorHarnessTest {
             + "'allOf':[{'$ref':'#/$defs/base'}],'properties':{'name':{'type':'string','maxLength':3}},'required':['id'],"
             + "'unevaluatedProperties':{'type':'null'}}",
         "{'type':'array','prefixItems':[{'type':'string'},{'type':'integer'}],'unevaluatedItems':{'type':'boolean'},'maxItems':4}",
+        // leading lookaheads of anchored patterns (a conjunction of patterns)
+        "{'type':'object','properties':{'pw':{'type':'string','pattern':'^(?=.*[A-Z])(?=.*[0-9])(?!.*[ab])[A-Za-z0-9]{4,8}$'},"
+            + "'id':{'type':'string','pattern':'^(?!tmp-)[a-z-]+$'}},'required':['pw','id']}",
         // uniqueItems over finite item values (a permutation of distinct values)
         "{'type':'object','properties':{'t':{'type':'array','items':{'enum':['x','y','z',1,null]},'uniqueItems':true,'maxItems':4},"
             + "'b':{'type':'array','items':{'type':'boolean'},'uniqueItems':true,'minItems':1}},'required':['t','b']}",

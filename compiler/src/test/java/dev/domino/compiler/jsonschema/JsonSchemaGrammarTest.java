@@ -386,7 +386,7 @@ class JsonSchemaGrammarTest {
     @Test void unsupportedKeywordsNameKeywordAndPointer() {
         String[][] cases = {
             {"{'type':'object','properties':{'tags':{'type':'array','uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
-            {"{'if':{'type':'object','patternProperties':{'^a':{'type':'integer'}}},'then':{'minProperties':1}}", "unsupported keyword 'not' at /"},
+            {"{'if':{'type':'array','prefixItems':[true],'items':{'type':'integer'}},'then':{'minItems':3}}", "unsupported keyword 'not' at /"},
             {"{'type':'array','contains':{'type':'integer'},'minContains':5000}", "unsupported keyword 'contains' at /"},
             {"{'type':'array','contains':{'type':'string'},'maxContains':1}", "unsupported keyword 'contains' at /"},
             {"{'dependencies':{'a':{'properties':{'b':{'not':{'multipleOf':10007}}}}}}", "unsupported keyword 'not' at /"},

@@ -193,6 +193,22 @@ final class ConstValidator {
                 }
                 return true;
             }
+            case KeyQuantifiers.EXISTS: case KeyQuantifiers.FORALL: {
+                if (!v.isObject()) return true;
+                boolean exists = k.equals(KeyQuantifiers.EXISTS);
+                for (JsonNode e : a) {
+                    boolean found = false;
+                    for (Iterator<String> ks = v.fieldNames(); ks.hasNext() && !found; ) {
+                        String key = ks.next();
+                        if (!valid(e.get("keys"), com.fasterxml.jackson.databind.node.TextNode.valueOf(key), ptr)) continue;
+                        boolean ok = valid(e.get("value"), v.get(key), ptr);
+                        if (exists && ok) found = true;
+                        if (!exists && !ok) return false;
+                    }
+                    if (exists && !found) return false;
+                }
+                return true;
+            }
             case "propertyNames": {
                 if (!v.isObject()) return true;
                 for (Iterator<String> ks = v.fieldNames(); ks.hasNext(); ) if (!valid(a, com.fasterxml.jackson.databind.node.TextNode.valueOf(ks.next()), child(ptr, k))) return false;

@@ -22,7 +22,9 @@ import java.util.Set;
  * types intersect, {@code required} unions, bounds take the tighter value, enums intersect, per-property
  * schemas and {@code items} become an {@code allOf} of both, {@code not}s become one {@code not anyOf},
  * {@code multipleOf}s become their least common multiple,
- * and two {@code anyOf}s distribute into their product (up to 64 branches). A keyword whose two values
+ * and two {@code anyOf}s distribute into their product (up to 64 branches). A part's
+ * {@code additionalProperties} next to another part's different {@code patternProperties} becomes a
+ * quantifier over its own additional keys ({@link KeyQuantifiers#FORALL}). A keyword whose two values
  * cannot be merged exactly is an unsupported {@code allOf}.
  */
 final class SchemaAlgebra {
@@ -133,6 +135,7 @@ final class SchemaAlgebra {
     JsonNode merge(List<JsonNode> parts, String ptr) {
         List<ObjectNode> flat = new ArrayList<>();
         if (!flatten(parts, ptr, flat, 0)) return BooleanNode.FALSE;
+        additionalAsForall(flat);
         ObjectNode out = NF.objectNode();
         int arrayParts = 0;
         for (ObjectNode p : flat) if (p.has("items") || p.has("prefixItems") || p.has("additionalItems")) arrayParts++;
@@ -178,7 +181,7 @@ final class SchemaAlgebra {
                     }
                     case "multipleOf" -> out.set(k, NF.numberNode(lcm(e.decimalValue(), v.decimalValue())));
                     case SchemaComplement.NOT_STRINGS, SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS,
-                         NumberMultiples.NOT_MULTIPLES -> {
+                         NumberMultiples.NOT_MULTIPLES, KeyQuantifiers.EXISTS, KeyQuantifiers.FORALL -> {
                         ArrayNode u = ((ArrayNode) e).deepCopy();
                         for (JsonNode x : v) if (!containsValue(u, x)) u.add(x);
                         out.set(k, u);
@@ -225,18 +228,9 @@ final class SchemaAlgebra {
         // additionalProperties only sees the properties of its own schema object: a property another part
         // declares is, for this part, an additional one, so its merged schema also gets this part's
         // additionalProperties (unless one of this part's patterns matches it: then the merged
-        // patternProperties apply to it as they did). A key matching another part's pattern but none of
-        // this part's would need this part's additionalProperties too: exact only when every pattern of the
-        // other parts is also one of this part's (the merged patterns then cover the same keys).
+        // patternProperties apply to it as they did)
         for (ObjectNode p : flat) {
             if (!p.has("additionalProperties") || SchemaNormalizer.isTrivial(p.get("additionalProperties"))) continue;
-            Set<String> own = new java.util.HashSet<>();
-            p.path("patternProperties").fieldNames().forEachRemaining(own::add);
-            for (ObjectNode q : flat) {
-                if (q == p || !q.has("patternProperties")) continue;
-                for (Iterator<String> it = q.get("patternProperties").fieldNames(); it.hasNext(); )
-                    if (!own.contains(it.next())) sc.unsupported(ptr, "allOf", "cannot merge additionalProperties with other patternProperties");
-            }
             if (!out.has("properties")) continue;
             ObjectNode props = (ObjectNode) out.get("properties");
             List<String> names = new ArrayList<>();
@@ -248,6 +242,25 @@ final class SchemaAlgebra {
         }
         if (out.has("enum") && out.get("enum").isEmpty()) return BooleanNode.FALSE;
         return out;
+    }
+
+    /**
+     * A part's additionalProperties means "the keys additional for this part", which another part's different
+     * patternProperties would change once merged: such a part states it as a quantifier over its own key
+     * language instead ({@link KeyQuantifiers#FORALL}: not its declared names, matching none of its patterns).
+     */
+    private static void additionalAsForall(List<ObjectNode> flat) {
+        for (ObjectNode p : flat) {
+            JsonNode additional = p.get("additionalProperties");
+            if (additional == null || SchemaNormalizer.isTrivial(additional)) continue;
+            boolean otherPatterns = false;
+            for (ObjectNode q : flat)
+                otherPatterns |= q != p && q.has("patternProperties") && !q.get("patternProperties").equals(p.get("patternProperties"));
+            if (!otherPatterns) continue;
+            ArrayNode all = p.has(KeyQuantifiers.FORALL) ? (ArrayNode) p.get(KeyQuantifiers.FORALL) : p.putArray(KeyQuantifiers.FORALL);
+            all.add(KeyQuantifiers.entry(KeyQuantifiers.additionalKeys(p), additional, "allOf"));
+            p.remove("additionalProperties");
+        }
     }
 
     private boolean matchesPattern(ObjectNode p, String name, String ptr) {

@@ -33,10 +33,14 @@ import java.util.TreeSet;
  * {@link #NOT_STRINGS}; numbers: the open intervals between the values; objects: a key missing, a key with
  * another value, or more members; arrays: another length or an item differing).
  *
- * <p>Keywords whose complement needs an "exists" the grammar cannot state ({@code pattern},
- * {@code format}, {@code additionalProperties}, {@code patternProperties}, {@code items} over all elements)
- * stay unsupported {@code not}s; {@code multipleOf m} becomes "a number that is not a multiple of m"
- * ({@link NumberMultiples#NOT_MULTIPLES}).
+ * <p>Complements that need "some member" are stated with internal keywords: {@code pattern} and {@code format}
+ * become "a string outside the language" ({@link #NOT_PATTERNS}, {@link #NOT_FORMATS}), {@code items} over all
+ * elements "contains an item outside", {@code patternProperties}, {@code additionalProperties} and
+ * {@code propertyNames} (beyond finitely many excluded names) "some member whose key is in a key language and
+ * whose value is outside" ({@link KeyQuantifiers#EXISTS}, whose complement is {@link KeyQuantifiers#FORALL});
+ * {@code multipleOf m} becomes "a number that is not a multiple of m" ({@link NumberMultiples#NOT_MULTIPLES}).
+ * Still unsupported: {@code contains} with minContains/maxContains, {@code items} after {@code prefixItems},
+ * {@code additionalItems}.
  */
 final class SchemaComplement {
     /**
@@ -187,13 +191,25 @@ final class SchemaComplement {
                     }
                 }
                 case "patternProperties" -> {
-                    if (types.contains(JsonType.OBJECT) && !allTrivial(v)) sc.unsupported(ptr, "not", "of '" + k + "'");
+                    // some key matching p has a value outside its schema
+                    if (!types.contains(JsonType.OBJECT)) break;
+                    for (Iterator<Map.Entry<String, JsonNode>> p = v.fields(); p.hasNext(); ) {
+                        Map.Entry<String, JsonNode> e = p.next();
+                        if (SchemaNormalizer.isTrivial(e.getValue())) continue;
+                        out.add(KeyQuantifiers.object(KeyQuantifiers.EXISTS, KeyQuantifiers.patternKeys(e.getKey()),
+                            KeyQuantifiers.not(e.getValue()), "not"));
+                    }
                 }
                 case "additionalProperties" -> {
                     if (!types.contains(JsonType.OBJECT) || SchemaNormalizer.isTrivial(v)) break;
                     String forced = v.isBoolean() ? requiredAdditionalKey(n, context, ptr) : null;
                     if (forced != null) out.add(typed("object").set("required", NF.arrayNode().add(forced)));
-                    else if (!additionalInContext(out, n, v, context)) sc.unsupported(ptr, "not", "of '" + k + "'");
+                    else if (!additionalInContext(out, n, v, context))
+                        // some key that is additional for n has a value outside v
+                        out.add(KeyQuantifiers.object(KeyQuantifiers.EXISTS, KeyQuantifiers.additionalKeys(n), KeyQuantifiers.not(v), "not"));
+                }
+                case KeyQuantifiers.EXISTS, KeyQuantifiers.FORALL -> {
+                    if (types.contains(JsonType.OBJECT)) out.addAll(KeyQuantifiers.complement(k, v));
                 }
                 case "contains" -> {
                     if (!types.contains(JsonType.ARRAY) || n.path("minContains").asLong(1) == 0) break;
@@ -203,16 +219,19 @@ final class SchemaComplement {
                 case "minContains", "maxContains" -> { }
                 case "propertyNames" -> {
                     if (!types.contains(JsonType.OBJECT) || SchemaNormalizer.isTrivial(v)) break;
-                    // some key's name is outside v: exact where the names outside v are finitely many
+                    // some key's name is outside v: one of finitely many names is required, else a key outside v exists
+                    List<JsonNode> requiredNames = new ArrayList<>();
                     for (JsonNode excluded : complement(v, null, ptr)) {
                         JsonNode alt = sc.norm.clean(excluded, ptr);
                         JsonNode names = alt.path("enum");
                         boolean finite = alt.isObject() && names.isArray() && alt.size() <= 2
                             && (alt.size() == 1 || alt.path("type").asText("").equals("string"));
-                        if (!finite) { sc.unsupported(ptr, "not", "of 'propertyNames' (the names it excludes are not finitely many)"); break; }
+                        if (!finite) { requiredNames = null; break; }
                         for (JsonNode name : names)
-                            if (name.isTextual()) out.add(typed("object").set("required", NF.arrayNode().add(name)));
+                            if (name.isTextual()) requiredNames.add(typed("object").set("required", NF.arrayNode().add(name)));
                     }
+                    if (requiredNames != null) out.addAll(requiredNames);
+                    else out.add(KeyQuantifiers.object(KeyQuantifiers.EXISTS, KeyQuantifiers.not(v), BooleanNode.TRUE, "not"));
                 }
                 case ArraySchemas.CONTAINS_ALL -> {
                     if (types.contains(JsonType.ARRAY))
@@ -303,11 +322,6 @@ final class SchemaComplement {
             if (allRejected) return true;
         }
         return false;
-    }
-
-    private static boolean allTrivial(JsonNode patterns) {
-        for (JsonNode x : patterns) if (!SchemaNormalizer.isTrivial(x)) return false;
-        return true;
     }
 
     /** Item i exists and violates its positional schema. */

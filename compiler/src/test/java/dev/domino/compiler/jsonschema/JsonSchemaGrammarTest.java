@@ -440,7 +440,7 @@ class JsonSchemaGrammarTest {
             {"{'type':'string','pattern':'^(?=a)b|c'}", "lookahead is not supported"},
             {"{'type':'array','items':{'type':'string'},'uniqueItems':true}", "unsupported keyword 'uniqueItems' at / (only over items from a finite set"},
             {"{'type':'array','items':{'enum':[1,2]},'not':{'uniqueItems':true}}", "unsupported keyword 'not' at /not (of 'uniqueItems'"},
-            {"{'if':{'type':'object','patternProperties':{'^a':{'type':'integer'}}},'then':{'minProperties':1}}", "unsupported keyword 'not' at /"},
+            {"{'if':{'type':'array','prefixItems':[true],'items':{'type':'integer'}},'then':{'minItems':3}}", "unsupported keyword 'not' at /"},
             {"{'type':'array','contains':{'type':'integer'},'minContains':5000}", "unsupported keyword 'contains' at /"},
             {"{'type':'array','contains':{'type':'string'},'maxContains':1}", "unsupported keyword 'contains' at /"},
             {"{'dependencies':{'a':{'properties':{'b':{'not':{'multipleOf':10007}}}}}}", "unsupported keyword 'not' at /"},

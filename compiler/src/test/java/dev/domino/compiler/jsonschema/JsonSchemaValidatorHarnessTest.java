@@ -150,6 +150,26 @@ class JsonSchemaValidatorHarnessTest {
             + "'i':{'type':'string','format':'int64'},'v':{'type':'string','format':'ipv4','pattern':'^10\\\\.'}},'required':['d','v']}",
         "{'type':'object','properties':{'a':{'type':'string','pattern':'^a$|^bc$'},'b':{'type':'string','pattern':'(^|,)x(,|$)'},"
             + "'c':{'type':'string','pattern':'^([^,]|$)'},'e':{'type':'string','pattern':'(^gs://(.+))|(^https?://(.+))'}},'required':['a','b','c','e']}",
+        // "some member" quantifiers (KeyQuantifiers): not patternProperties / additionalProperties / propertyNames;
+        // a declared name as the witness, keys matching several patterns, two witnesses (one member or two), counts
+        "{'type':'object','properties':{'ab':{'type':'integer'}},'patternProperties':{'^a':{'type':'integer','maximum':50}},"
+            + "'not':{'patternProperties':{'b':{'type':'integer','minimum':0}}},'maxProperties':3}",
+        "{'type':'object','properties':{'x':{'type':['string','integer']}},'additionalProperties':{'type':['boolean','integer']},"
+            + "'not':{'properties':{'y':true},'patternProperties':{'^z':true},'additionalProperties':{'type':'integer'}},'maxProperties':2}",
+        "{'type':'object','not':{'propertyNames':{'pattern':'^[a-z]+$'}},'additionalProperties':{'type':'boolean'},'maxProperties':2}",
+        "{'type':'object','allOf':[{'not':{'propertyNames':{'not':{'pattern':'a'}}}},{'not':{'propertyNames':{'not':{'pattern':'b'}}}}],"
+            + "'propertyNames':{'maxLength':3},'maxProperties':1}",
+        "{'type':'object','allOf':[{'not':{'propertyNames':{'not':{'pattern':'a'}}}},{'not':{'propertyNames':{'not':{'pattern':'b'}}}}],"
+            + "'propertyNames':{'pattern':'^..$'},'properties':{'ax':{'type':'null'}},'minProperties':2,'maxProperties':2}",
+        "{'type':'object','required':['k1'],'not':{'patternProperties':{'^k':{'type':'string'}}},'additionalProperties':{'type':['string','integer']},"
+            + "'maxProperties':2}",
+        "{'type':'object','allOf':[{'patternProperties':{'^a':{'type':'integer'}},'additionalProperties':{'type':'string'}},"
+            + "{'patternProperties':{'b':{'type':'integer','minimum':3}},'additionalProperties':false},{'properties':{'ab':{'maximum':10}}}],'minProperties':1}",
+        "{'oneOf':[{'type':'object','patternProperties':{'^x':{'type':'integer'}},'maxProperties':2},"
+            + "{'type':'object','patternProperties':{'y':{'type':'string'}},'maxProperties':2}]}",
+        "{'type':'object','not':{'propertyNames':false},'maxProperties':1}",
+        "{'type':'object','not':{'patternProperties':{'^a':{'type':'integer'}}},'maxProperties':3,"
+            + "'oneOf':[{'properties':{'x':{'type':'integer'}}},{'properties':{'x':{'minimum':0}}}]}",
     };
 
     record Counts(int[] c) {

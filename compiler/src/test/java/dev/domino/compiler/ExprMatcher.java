@@ -53,6 +53,17 @@ public final class ExprMatcher {
         if (e instanceof Expr.Chars c) {
             return p < input.length && c.set().contains(input[p]) ? single(p + 1) : new BitSet();
         }
+        if (e instanceof Expr.Automaton a) {
+            // run the automaton from p; every accepting point is an end
+            BitSet out = new BitSet();
+            int q = a.dfa().start();
+            for (int i = p; q >= 0; i++) {
+                if (a.dfa().isAccepting(q)) out.set(i);
+                if (i == input.length) break;
+                q = a.dfa().step(q, input[i]);
+            }
+            return out;
+        }
         if (e instanceof Expr.Seq s) {
             BitSet cur = single(p);
             for (Expr item : s.items()) cur = step(item, cur);

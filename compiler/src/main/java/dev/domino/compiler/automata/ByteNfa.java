@@ -1,5 +1,6 @@
 package dev.domino.compiler.automata;
 
+import dev.domino.compiler.ir.CodePointAutomaton;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.runtime.internal.ByteDfa;
@@ -44,7 +45,7 @@ final class ByteNfa {
 
     /** Builds e; the fragment's states are contiguous, so it can later be copied. */
     Fragment build(Expr e) {
-        boolean shareable = e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat;
+        boolean shareable = e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat || e instanceof Expr.Automaton;
         if (shareable) {
             Fragment template = templates.get(e);
             if (template != null) return copy(template);
@@ -78,6 +79,27 @@ final class ByteNfa {
                         int n = k == seq.length - 1 ? end : newState();
                         edge(cur, n, seq[k][0], seq[k][1]);
                         cur = n;
+                    }
+                }
+            }
+        } else if (e instanceof Expr.Automaton a) {
+            // the code point automaton's states, each range as its UTF-8 byte sequences through fresh states
+            CodePointAutomaton d = a.dfa();
+            int base = states;
+            states += d.stateCount();
+            start = newState();
+            end = newState();
+            epsilon(start, base + d.start());
+            for (int q = 0; q < d.stateCount(); q++) {
+                if (d.isAccepting(q)) epsilon(base + q, end);
+                for (int r = d.firstRange(q); r < d.endRange(q); r++) {
+                    for (int[][] seq : Utf8Sequences.of(d.lo(r), d.hi(r))) {
+                        int cur = base + q;
+                        for (int k = 0; k < seq.length; k++) {
+                            int n = k == seq.length - 1 ? base + d.target(r) : newState();
+                            edge(cur, n, seq[k][0], seq[k][1]);
+                            cur = n;
+                        }
                     }
                 }
             }

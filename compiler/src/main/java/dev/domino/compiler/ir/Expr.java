@@ -34,6 +34,16 @@ public sealed interface Expr {
     /** One code point out of a set. */
     record Chars(CodePointSet set) implements Expr {}
 
+    /**
+     * A regular language given as its minimal deterministic automaton over code points, not as an
+     * expression: what the string algebra of JSON Schema computes (a pattern intersected with a format,
+     * the complement of a pattern or an enum, a key language) goes into the grammar as is. Turning such
+     * an automaton back into an expression by state elimination can take exponential size (the complement
+     * of a 40-value enum: over 50,000 nodes); the automaton's size is its own. A regular leaf without
+     * references, like {@link Chars}.
+     */
+    record Automaton(CodePointAutomaton dfa) implements Expr {}
+
     /** An exact string (code points). */
     record Literal(String text) implements Expr {}
 

@@ -49,6 +49,8 @@ public final class ExprPrinter {
         } else if (e instanceof Expr.Chars c) {
             if (c.set().equals(CodePointSet.ANY)) sb.append('.');
             else sb.append(c.set());
+        } else if (e instanceof Expr.Automaton a) {
+            sb.append(a.dfa());
         } else if (e instanceof Expr.TokenRef t) {
             sb.append(t.display());
         } else if (e instanceof Expr.Lazy u) {

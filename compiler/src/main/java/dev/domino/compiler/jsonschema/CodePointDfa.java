@@ -1,5 +1,6 @@
 package dev.domino.compiler.jsonschema;
 
+import dev.domino.compiler.ir.CodePointAutomaton;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 
@@ -59,6 +60,17 @@ final class CodePointDfa {
             if (e instanceof Expr.Chars c) {
                 t = state();
                 if (!c.set().isEmpty()) trans.get(s).add(new Edge(c.set(), t));
+            } else if (e instanceof Expr.Automaton a) {
+                // the automaton's states as NFA states, entered from s, accepting into t
+                CodePointAutomaton d = a.dfa();
+                int base = eps.size();
+                for (int q = 0; q < d.stateCount(); q++) state();
+                t = state();
+                eps.get(s).add(base + d.start());
+                for (int q = 0; q < d.stateCount(); q++) {
+                    if (d.isAccepting(q)) eps.get(base + q).add(t);
+                    for (int r = d.firstRange(q); r < d.endRange(q); r++) trans.get(base + q).add(new Edge(CodePointSet.range(d.lo(r), d.hi(r)), base + d.target(r)));
+                }
             } else if (e instanceof Expr.Literal l) {
                 int cur = s;
                 for (int cp : l.text().codePoints().toArray()) {
@@ -253,6 +265,21 @@ final class CodePointDfa {
     }
 
     boolean isEmpty() { return !live().get(0); }
+
+    /**
+     * The language as an IR leaf ({@link Expr.Automaton}, minimized), NOTHING when it is empty: no state
+     * elimination, so its size is the automaton's (the complement of a 40-value enum had over 50,000
+     * expression nodes).
+     */
+    Expr toLeaf() {
+        CodePointAutomaton.Builder b = new CodePointAutomaton.Builder();
+        for (int i = 0; i < edges.size(); i++) b.addState(accept.get(i));
+        for (int i = 0; i < edges.size(); i++) for (Edge e : edges.get(i)) b.addEdge(i, e.set(), e.to());
+        CodePointAutomaton a = b.build();
+        if (a.isEmpty()) return Expr.NOTHING;
+        if (a.stateCount() == 1 && a.rangeCount() == 0) return Expr.EMPTY;
+        return new Expr.Automaton(a);
+    }
 
     /** A regular expression for the language (state elimination), NOTHING when it is empty. */
     Expr toExpr() {

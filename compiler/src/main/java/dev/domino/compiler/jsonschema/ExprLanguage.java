@@ -31,6 +31,15 @@ final class ExprLanguage {
             }
         } else if (e instanceof Expr.Chars c) {
             for (int p = from.nextSetBit(0); p >= 0; p = from.nextSetBit(p + 1)) if (p < in.length && c.set().contains(in[p])) out.set(p + 1);
+        } else if (e instanceof Expr.Automaton a) {
+            for (int p = from.nextSetBit(0); p >= 0; p = from.nextSetBit(p + 1)) {
+                int q = a.dfa().start();
+                for (int i = p; q >= 0; i++) {
+                    if (a.dfa().isAccepting(q)) out.set(i);
+                    if (i == in.length) break;
+                    q = a.dfa().step(q, in[i]);
+                }
+            }
         } else if (e instanceof Expr.Seq s) {
             out = from;
             for (Expr x : s.items()) out = step(x, out, in);
@@ -62,6 +71,7 @@ final class ExprLanguage {
     static int minLen(Expr e) {
         if (e instanceof Expr.Literal l) return l.text().codePointCount(0, l.text().length());
         if (e instanceof Expr.Chars c) return c.set().isEmpty() ? INF : 1;
+        if (e instanceof Expr.Automaton a) return a.dfa().isEmpty() ? INF : a.dfa().minLength();
         if (e instanceof Expr.Seq s) { long n = 0; for (Expr x : s.items()) n += minLen(x); return (int) Math.min(n, INF); }
         if (e instanceof Expr.Alt a) { int m = INF; for (Expr x : a.options()) m = Math.min(m, minLen(x)); return m; }
         if (e instanceof Expr.Repeat r) { int b = minLen(r.body()); return r.min() == 0 ? 0 : (int) Math.min((long) b * r.min(), INF); }
@@ -72,6 +82,7 @@ final class ExprLanguage {
     static int maxLen(Expr e) {
         if (e instanceof Expr.Literal l) return l.text().codePointCount(0, l.text().length());
         if (e instanceof Expr.Chars c) return c.set().isEmpty() ? -1 : 1;
+        if (e instanceof Expr.Automaton a) return a.dfa().maxLength() == Integer.MAX_VALUE ? INF : a.dfa().maxLength();
         if (e instanceof Expr.Seq s) {
             long n = 0;
             for (Expr x : s.items()) { int m = maxLen(x); if (m < 0) return -1; if (m == INF) n = INF; else n += m; }

@@ -51,6 +51,7 @@ public final class JsonStrings {
     /** Maps a regular expression over code points (no Refs) to one over JSON string content. */
     public static Expr encodeRegex(Expr e, boolean all) {
         if (e instanceof Expr.Chars c) return encodeSet(c.set(), all);
+        if (e instanceof Expr.Automaton a) return new Expr.Automaton(JsonStringAutomaton.encode(a.dfa(), all));
         if (e instanceof Expr.Literal l) return encodeLiteral(l.text(), all);
         if (e instanceof Expr.Seq s) return new Expr.Seq(s.items().stream().map(x -> encodeRegex(x, all)).toList());
         if (e instanceof Expr.Alt a) return new Expr.Alt(a.options().stream().map(x -> encodeRegex(x, all)).toList());

@@ -1,5 +1,6 @@
 package dev.domino.compiler.jsonschema;
 
+import dev.domino.compiler.ir.CodePointAutomaton;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.GrammarException;
@@ -19,19 +20,18 @@ import java.util.function.LongPredicate;
  * run side by side in one deterministic automaton, so each state knows which of them accept the text read
  * so far (bit j of {@link #accepts}: language j). Any Boolean combination of the languages (a key matching
  * patterns 1 and 3 but not 2, declared by no property) is then a choice of accepting states:
- * {@link #language} minimizes the automaton for that choice (Moore refinement) and turns it back into an
- * expression by state elimination, which the JSON Schema compiler spells as keys.
+ * {@link #language} minimizes the automaton for that choice (Moore refinement) and hands it on as an IR
+ * leaf ({@link Expr.Automaton}), which the JSON Schema compiler spells as keys.
  *
  * <p>The alphabet is the coarsest partition of the code points that every character class and literal of
  * the languages respects: a state has one edge per class, not per code point. Sizes are bounded
- * ({@link #MAX_STATES} states, {@link #MAX_EXPR_NODES} nodes in a result); beyond them the caller gets a
+ * ({@link #MAX_STATES} states, {@link #MAX_NFA_STATES} NFA states); beyond them the caller gets a
  * {@link GrammarException} to report against its keyword.
  */
 final class KeyAutomaton {
     static final int MAX_LANGUAGES = 62;
     static final int MAX_STATES = 4096;
     static final int MAX_NFA_STATES = 200_000;
-    static final int MAX_EXPR_NODES = 20_000;
 
     /** Class i holds the code points [bounds[i], bounds[i + 1] - 1]. */
     private final int[] bounds;
@@ -136,88 +136,29 @@ final class KeyAutomaton {
         }
         int start = cls[0];
         if (!live[start]) return null;
-        return eliminate(mNext, mAccept, live, start);
+        return leaf(mNext, mAccept, live, start);
     }
 
-    /** State elimination: edges labelled with expressions, states removed cheapest first (fewest in × out edges). */
-    private Expr eliminate(int[][] mNext, boolean[] mAccept, boolean[] live, int start) {
+    /**
+     * The minimal automaton as an IR leaf ({@link Expr.Automaton}), each class its code point range. No state
+     * elimination: its expression grew past 20,000 nodes on keys "not matching 4 patterns" (MaskBench
+     * Github_medium---o48427).
+     */
+    private Expr leaf(int[][] mNext, boolean[] mAccept, boolean[] live, int start) {
         int m = mNext.length;
-        int src = m, dst = m + 1;
-        List<Map<Integer, Expr>> out = new ArrayList<>(), in = new ArrayList<>();
-        for (int i = 0; i < m + 2; i++) { out.add(new TreeMap<>()); in.add(new TreeMap<>()); }
+        CodePointAutomaton.Builder b = new CodePointAutomaton.Builder();
+        int[] id = new int[m];
+        // the start first: the builder's state 0
+        id[start] = b.addState(mAccept[start]);
+        for (int i = 0; i < m; i++) if (i != start && live[i]) id[i] = b.addState(mAccept[i]);
         for (int i = 0; i < m; i++) {
             if (!live[i]) continue;
-            Map<Integer, CodePointSet> byTarget = new LinkedHashMap<>();
             for (int c = 0; c < classes; c++) {
                 int t = mNext[i][c];
-                if (!live[t]) continue;
-                byTarget.merge(t, CodePointSet.range(bounds[c], bounds[c + 1] - 1), CodePointSet::union);
-            }
-            for (Map.Entry<Integer, CodePointSet> e : byTarget.entrySet()) put(out, in, i, e.getKey(), charsOf(e.getValue()));
-            if (mAccept[i]) put(out, in, i, dst, Expr.EMPTY);
-        }
-        put(out, in, src, start, Expr.EMPTY);
-        boolean[] gone = new boolean[m];
-        for (int i = 0; i < m; i++) if (!live[i]) gone[i] = true;
-        while (true) {
-            int best = -1;
-            long bestCost = Long.MAX_VALUE;
-            for (int q = 0; q < m; q++) {
-                if (gone[q]) continue;
-                long cost = (long) in.get(q).size() * out.get(q).size();
-                if (cost < bestCost) { bestCost = cost; best = q; }
-            }
-            if (best < 0) break;
-            int q = best;
-            gone[q] = true;
-            Expr loop = out.get(q).remove(q);
-            in.get(q).remove(q);
-            Expr star = loop == null ? null : Expr.star(loop);
-            List<Map.Entry<Integer, Expr>> ins = new ArrayList<>(in.get(q).entrySet());
-            List<Map.Entry<Integer, Expr>> outs = new ArrayList<>(out.get(q).entrySet());
-            for (Map.Entry<Integer, Expr> p : ins) out.get(p.getKey()).remove(q);
-            for (Map.Entry<Integer, Expr> r : outs) in.get(r.getKey()).remove(q);
-            for (Map.Entry<Integer, Expr> p : ins) {
-                for (Map.Entry<Integer, Expr> r : outs) {
-                    Expr path = star == null ? JsonSyntax.seq(p.getValue(), r.getValue()) : JsonSyntax.seq(p.getValue(), star, r.getValue());
-                    put(out, in, p.getKey(), r.getKey(), path);
-                }
+                if (live[t]) b.addRange(id[i], bounds[c], bounds[c + 1] - 1, id[t]);
             }
         }
-        Expr result = out.get(src).get(dst);
-        if (result == null) return null;
-        if (size(result, 0) > MAX_EXPR_NODES) throw new GrammarException("key language over " + MAX_EXPR_NODES + " expression nodes");
-        return result;
-    }
-
-    private static void put(List<Map<Integer, Expr>> out, List<Map<Integer, Expr>> in, int from, int to, Expr e) {
-        Expr old = out.get(from).get(to);
-        Expr merged = old == null ? e : union(old, e);
-        out.get(from).put(to, merged);
-        in.get(to).put(from, merged);
-    }
-
-    private static Expr union(Expr a, Expr b) {
-        if (a instanceof Expr.Chars x && b instanceof Expr.Chars y) return charsOf(x.set().union(y.set()));
-        List<Expr> opts = new ArrayList<>();
-        for (Expr e : List.of(a, b)) {
-            if (e instanceof Expr.Alt alt) opts.addAll(alt.options());
-            else opts.add(e);
-        }
-        return new Expr.Alt(opts);
-    }
-
-    private static Expr charsOf(CodePointSet set) {
-        return set.rangeCount() == 1 && set.lo(0) == set.hi(0) ? Expr.literal(Character.toString(set.lo(0))) : Expr.chars(set);
-    }
-
-    private static int size(Expr e, int acc) {
-        if (acc > MAX_EXPR_NODES) return acc;
-        acc++;
-        if (e instanceof Expr.Seq s) for (Expr x : s.items()) acc = size(x, acc);
-        else if (e instanceof Expr.Alt a) for (Expr x : a.options()) acc = size(x, acc);
-        else if (e instanceof Expr.Repeat r) acc = size(r.body(), acc);
-        return acc;
+        return new Expr.Automaton(b.build());
     }
 
     // ------------------------------------------------------------------ alphabet
@@ -234,6 +175,8 @@ final class KeyAutomaton {
         if (e instanceof Expr.Literal l) l.text().codePoints().forEach(cp -> { cuts.add(cp); cuts.add(cp + 1); });
         else if (e instanceof Expr.Chars c) {
             for (int i = 0; i < c.set().rangeCount(); i++) { cuts.add(c.set().lo(i)); cuts.add(c.set().hi(i) + 1); }
+        } else if (e instanceof Expr.Automaton a) {
+            for (int r = 0; r < a.dfa().rangeCount(); r++) { cuts.add(a.dfa().lo(r)); cuts.add(a.dfa().hi(r) + 1); }
         } else if (e instanceof Expr.Seq s) for (Expr x : s.items()) collectCuts(x, cuts);
         else if (e instanceof Expr.Alt a) for (Expr x : a.options()) collectCuts(x, cuts);
         else if (e instanceof Expr.Repeat r) collectCuts(r.body(), cuts);
@@ -286,6 +229,22 @@ final class KeyAutomaton {
                 BitSet b = new BitSet();
                 for (int i = 0; i < c.set().rangeCount(); i++) b.set(classOf(c.set().lo(i)), classOf(c.set().hi(i)) + 1);
                 if (!b.isEmpty()) edges.get(start).add(new Object[] {b, end});
+                return new int[] {start, end};
+            }
+            if (e instanceof Expr.Automaton a) {
+                CodePointAutomaton d = a.dfa();
+                int base = eps.size();
+                for (int q = 0; q < d.stateCount(); q++) newState();
+                int start = newState(), end = newState();
+                epsilon(start, base + d.start());
+                for (int q = 0; q < d.stateCount(); q++) {
+                    if (d.isAccepting(q)) epsilon(base + q, end);
+                    for (int r = d.firstRange(q); r < d.endRange(q); r++) {
+                        BitSet b = new BitSet();
+                        b.set(classOf(d.lo(r)), classOf(d.hi(r)) + 1);
+                        edges.get(base + q).add(new Object[] {b, base + d.target(r)});
+                    }
+                }
                 return new int[] {start, end};
             }
             if (e instanceof Expr.Seq s) {

@@ -138,6 +138,11 @@ final class LengthBounds {
 
     private static void firstSets(Expr e, Set<CodePointSet> out) {
         if (e instanceof Expr.Chars c) { if (!c.set().isEmpty()) out.add(c.set()); }
+        else if (e instanceof Expr.Automaton a) {
+            // each range of the start state has one derivative (the state it leads to)
+            var d = a.dfa();
+            for (int r = d.firstRange(d.start()); r < d.endRange(d.start()); r++) out.add(CodePointSet.range(d.lo(r), d.hi(r)));
+        }
         else if (e instanceof Expr.Literal l) { if (!l.text().isEmpty()) out.add(CodePointSet.of(l.text().codePointAt(0))); }
         else if (e instanceof Expr.Alt a) { for (Expr o : a.options()) firstSets(o, out); }
         else if (e instanceof Expr.Repeat r) { if (r.max() != 0) firstSets(r.body(), out); }
@@ -149,6 +154,13 @@ final class LengthBounds {
     /** The derivative of e by the code point c: the rests of e's strings that start with c. */
     static Expr derive(Expr e, int c) {
         if (e instanceof Expr.Chars ch) return ch.set().contains(c) ? Expr.EMPTY : Expr.NOTHING;
+        if (e instanceof Expr.Automaton a) {
+            int q = a.dfa().step(a.dfa().start(), c);
+            if (q < 0) return Expr.NOTHING;
+            var rest = a.dfa().from(q);
+            if (rest.stateCount() == 1 && rest.rangeCount() == 0) return rest.isAccepting(0) ? Expr.EMPTY : Expr.NOTHING;
+            return new Expr.Automaton(rest);
+        }
         if (e instanceof Expr.Literal l) {
             if (l.text().isEmpty() || l.text().codePointAt(0) != c) return Expr.NOTHING;
             String rest = l.text().substring(Character.charCount(c));

@@ -252,6 +252,9 @@ final class SchemaCompiler {
      * pattern, every listed pattern, format and the length bounds intersected, the excluded patterns,
      * formats and constants subtracted, on code point automata ({@link CodePointDfa}).
      */
+    /** States of a string language intersected with its length bounds, above which the bounds become a counter. */
+    static final int MAX_LENGTH_PRODUCT = 300;
+
     Expr stringAlgebra(ObjectNode n, String ptr) {
         int minL = KeywordValues.countOr(n, "minLength", 0, ptr);
         int maxL = KeywordValues.countOr(n, "maxLength", Expr.Repeat.UNBOUNDED, ptr);
@@ -281,11 +284,30 @@ final class SchemaCompiler {
             List<Expr> excluded = new ArrayList<>();
             for (JsonNode x : n.path(SchemaComplement.NOT_STRINGS)) excluded.add(Expr.literal(x.asText()));
             if (!excluded.isEmpty()) lang = lang.intersect(CodePointDfa.of(new Expr.Alt(excluded)).complement());
-            Expr content = lang.toExpr();
-            if (bounded) {
-                // lengths after the fact where the expression allows it, else as one more automaton
-                Expr restricted = syn.isNothing(content) ? content : ExprLanguage.withLength(content, minL, maxL);
-                content = restricted != null ? restricted : lang.intersect(CodePointDfa.lengths(minL, maxL)).toExpr();
+            // the language goes into the grammar as its automaton (an IR leaf), never back through an expression
+            Expr content;
+            if (!bounded) content = lang.toLeaf();
+            else {
+                kw = maxL != Expr.Repeat.UNBOUNDED ? "maxLength" : "minLength";
+                boolean counted = maxL != Expr.Repeat.UNBOUNDED && maxL >= 1;
+                try {
+                    content = lang.intersect(CodePointDfa.lengths(minL, maxL)).toLeaf();
+                    // the lengths multiply the states (and every state's JSON escapes): past the size state
+                    // elimination accepted, a counter is smaller (address "state" not in 3 enums, maxLength 51:
+                    // the product's terminals took 18 s of trees)
+                    if (counted && content instanceof Expr.Automaton a && a.dfa().stateCount() > MAX_LENGTH_PRODUCT) content = null;
+                } catch (CodePointDfa.TooComplex x) {
+                    if (!counted) throw x;
+                    content = null;
+                }
+                if (content == null) {
+                    // lengths as a counter over the language's automaton (a counted terminal)
+                    Expr leaf = lang.toLeaf();
+                    if (syn.isNothing(leaf)) return Expr.NOTHING;
+                    String origin = "'maxLength' " + maxL + " at " + showPointer(ptr) + " with the string algebra's language";
+                    Expr units = new Expr.Units(JsonStrings.encodeRegex(leaf, true), JsonSyntax.ANY_CHAR, minL, maxL, origin);
+                    return JsonSyntax.seq(Expr.literal("\""), units, Expr.literal("\""));
+                }
             }
             if (syn.isNothing(content)) return Expr.NOTHING;
             return JsonSyntax.seq(Expr.literal("\""), JsonStrings.encodeRegex(content, true), Expr.literal("\""));

@@ -48,9 +48,9 @@ final class StringSchemas {
         } else {
             Expr c = constraints.get(0);
             if (constraints.size() > 1) {
-                // pattern and format: one language, the product of their automata (then back to an expression)
+                // pattern and format: one language, the product of their automata (an IR leaf)
                 try {
-                    c = CodePointDfa.of(c).intersect(CodePointDfa.of(constraints.get(1))).toExpr();
+                    c = CodePointDfa.of(c).intersect(CodePointDfa.of(constraints.get(1))).toLeaf();
                 } catch (CodePointDfa.TooComplex e) {
                     sc.unsupported(ptr, "pattern", "combined with 'format': " + e.getMessage());
                     c = constraints.get(1); // only with --ignore-keyword pattern: the format alone

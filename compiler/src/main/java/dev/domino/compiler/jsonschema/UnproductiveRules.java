@@ -65,6 +65,7 @@ final class UnproductiveRules {
             return fewest < 2 || productive(p.separator(), productive);
         }
         if (e instanceof Expr.Lazy l) return productive(l.body(), productive);
+        if (e instanceof Expr.Automaton a) return !a.dfa().isEmpty();
         return true; // literals, token references
     }
 
@@ -106,6 +107,7 @@ final class UnproductiveRules {
             return productive(perm, productive) ? perm : Expr.NOTHING;
         }
         if (e instanceof Expr.Lazy l) return new Expr.Lazy(rewrite(l.body(), productive), l.consume());
+        if (e instanceof Expr.Automaton a && a.dfa().isEmpty()) return Expr.NOTHING;
         return e;
     }
 }

@@ -271,6 +271,7 @@ public final class TerminalDerivation {
         finiteCache.put(e, false); // guards recursion through references
         boolean f;
         if (e instanceof Expr.Literal || e instanceof Expr.Chars) f = true;
+        else if (e instanceof Expr.Automaton a) f = a.dfa().maxLength() != Integer.MAX_VALUE;
         else if (e instanceof Expr.Seq sq) { f = true; for (Expr i : sq.items()) if (!isFinite(i)) { f = false; break; } }
         else if (e instanceof Expr.Alt a) { f = true; for (Expr o : a.options()) if (!isFinite(o)) { f = false; break; } }
         else if (e instanceof Expr.Repeat r) f = r.max() != Expr.Repeat.UNBOUNDED && r.max() <= SMALL_COUNT && isFinite(r.body());
@@ -287,12 +288,27 @@ public final class TerminalDerivation {
      */
     private int stateBound(Expr e) {
         int n = size(e);
+        int leaf = automatonLeafSize(e);
+        if (leaf > 0) {
+            // a string language given as a code point automaton cannot be split into parser rules: its byte
+            // automaton may be as large as the budget allows (UTF-8 adds states inside multi-byte ranges)
+            long left = dev.domino.compiler.CompileLimits.AUTOMATON_STATES.value() - automatonStates + 1;
+            return (int) Math.max(DfaBuilder.MAX_STATES, Math.min(8L * leaf, left));
+        }
         if (n <= MAX_TERMINAL_SIZE || !isFinite(e)) return DfaBuilder.MAX_STATES;
         // the budget counts minimized states; a trie's subset construction makes up to twice as
         // many before minimization (120,000 words: 1.33 M subset states, 736,000 minimal), so
         // allow twice what the automaton-states budget has left
         long left = dev.domino.compiler.CompileLimits.AUTOMATON_STATES.value() - automatonStates + 1;
         return (int) Math.max(DfaBuilder.MAX_STATES, Math.min(2L * n, 2 * left));
+    }
+
+    /** States and ranges of the code point automata in e itself or among its items (a run of a sequence); 0 if none. */
+    private static int automatonLeafSize(Expr e) {
+        if (e instanceof Expr.Automaton a) return a.dfa().stateCount() + a.dfa().rangeCount();
+        int n = 0;
+        if (e instanceof Expr.Seq s) for (Expr i : s.items()) if (i instanceof Expr.Automaton a) n += a.dfa().stateCount() + a.dfa().rangeCount();
+        return n;
     }
 
     /** Limit of {@link #tooBig} for expressions without bounded repeats. */
@@ -322,6 +338,7 @@ public final class TerminalDerivation {
         long n;
         if (e instanceof Expr.Literal lit) n = lit.text().length() + 1;
         else if (e instanceof Expr.Chars c) n = 2 + Math.min(64, c.set().rangeCount());
+        else if (e instanceof Expr.Automaton a) n = 2 + a.dfa().stateCount() + a.dfa().rangeCount();
         else if (e instanceof Expr.Seq sq) { n = 1; for (Expr i : sq.items()) n += size(i); }
         else if (e instanceof Expr.Alt a) { n = 1; for (Expr o : a.options()) n += size(o); }
         else if (e instanceof Expr.Repeat r) {
@@ -526,6 +543,12 @@ public final class TerminalDerivation {
             return terminalSymbol(terminalFor(c, c, c.set().equals(CodePointSet.ANY) ? "." : c.set().toString()));
         }
         if (e instanceof Expr.Units u) return unitsSymbol(u);
+        if (e instanceof Expr.Automaton a) {
+            // a code point automaton has no parts for the parser: always one terminal
+            int t = terminalFor(a, a, ExprPrinter.brief(a, 48));
+            if (t < 0) throw new GrammarException("the automaton of a string language (" + a.dfa() + ") is too large for one terminal");
+            return terminalSymbol(t);
+        }
         if (e instanceof Expr.Lazy lazy) {
             // lazy (llguidance's [lazy], text up to a stop): always one terminal of its own
             if (!isRegularExpr(e)) throw new GrammarException("a lazy expression must be regular: " + ExprPrinter.brief(e, 60) + " refers to a recursive rule");
@@ -1089,6 +1112,8 @@ public final class TerminalDerivation {
             return containsExplicitNothing(r.body());
         } else if (e instanceof Expr.Chars c) {
             return c.set().isEmpty();
+        } else if (e instanceof Expr.Automaton a) {
+            return a.dfa().isEmpty();
         }
         return false;
     }

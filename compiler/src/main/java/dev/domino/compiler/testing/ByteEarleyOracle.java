@@ -720,6 +720,23 @@ public final class ByteEarleyOracle {
                     add(n, rhs);
                 }
                 result = occurrence(n, lexical);
+            } else if (e instanceof Expr.Automaton a) {
+                // right-linear over the code point automaton: N_q -> ε where q accepts, N_q -> bytes(cp) N_q'
+                dev.domino.compiler.ir.CodePointAutomaton dfa = a.dfa();
+                int[] nt = new int[dfa.stateCount()];
+                for (int q = 0; q < nt.length; q++) nt[q] = newNt();
+                for (int q = 0; q < nt.length; q++) {
+                    if (dfa.isAccepting(q)) add(nt[q]);
+                    for (int r = dfa.firstRange(q); r < dfa.endRange(q); r++) {
+                        for (int[] seq : Utf8Ranges.sequences(dev.domino.compiler.ir.CodePointSet.range(dfa.lo(r), dfa.hi(r)))) {
+                            int[] rhs = new int[seq.length / 2 + 1];
+                            for (int k = 0; k < seq.length / 2; k++) rhs[k] = terminal(seq[2 * k], seq[2 * k + 1]);
+                            rhs[rhs.length - 1] = nt[dfa.target(r)];
+                            add(nt[q], rhs);
+                        }
+                    }
+                }
+                result = occurrence(nt[dfa.start()], lexical);
             } else if (e instanceof Expr.Seq s) {
                 int n = newNt();
                 int[] rhs = new int[s.items().size()];

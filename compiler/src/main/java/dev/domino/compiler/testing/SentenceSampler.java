@@ -105,9 +105,29 @@ public final class SentenceSampler {
             return height(u.text());
         } else if (e instanceof Expr.Chars c) {
             return c.set().isEmpty() ? INF : 0;
+        } else if (e instanceof Expr.Automaton a) {
+            return a.dfa().isEmpty() ? INF : 0;
         } else {
             return 0; // Literal
         }
+    }
+
+    /** Per state of a (minimal, so all live) code point automaton: the fewest code points to an accepting state. */
+    private static int[] distancesToAccept(dev.domino.compiler.ir.CodePointAutomaton dfa) {
+        int n = dfa.stateCount();
+        int[] dist = new int[n];
+        java.util.Arrays.fill(dist, INF);
+        for (int q = 0; q < n; q++) if (dfa.isAccepting(q)) dist[q] = 0;
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (int q = 0; q < n; q++) {
+                for (int r = dfa.firstRange(q); r < dfa.endRange(q); r++) {
+                    int t = dfa.target(r);
+                    if (dist[t] < INF && dist[t] + 1 < dist[q]) { dist[q] = dist[t] + 1; changed = true; }
+                }
+            }
+        }
+        return dist;
     }
 
     private final Map<Expr, dev.domino.runtime.internal.ByteDfa> unitLoops = new HashMap<>();
@@ -174,11 +194,36 @@ public final class SentenceSampler {
             } else if (e instanceof Expr.Literal lit) {
                 out.append(lit.text());
                 if (!lexical) maybeIgnored();
+            } else if (e instanceof Expr.Automaton a) {
+                emitAutomaton(a.dfa(), depth);
+                if (!lexical) maybeIgnored();
             } else {
                 // token references are not text, and a lazy expression's samples need its automaton:
                 // refuse instead of writing a sentence that is not one
                 throw new GrammarException("the sampler cannot write " + ExprPrinter.brief(e, 40)
                         + " (token references and lazy expressions are not supported)");
+            }
+        }
+
+        /**
+         * A random walk from the start: where the state accepts it stops with probability 1/4 (at once
+         * once frugal or after 32 code points), else it takes a random range and code point; frugal or
+         * long, it takes only ranges one step nearer to acceptance, so the walk ends.
+         */
+        void emitAutomaton(dev.domino.compiler.ir.CodePointAutomaton dfa, int depth) {
+            int[] dist = distancesToAccept(dfa);
+            int q = dfa.start();
+            for (int steps = 0; ; steps++) {
+                boolean hurry = frugal(depth) || steps >= 32;
+                if (dfa.isAccepting(q) && (hurry || random.nextInt(4) == 0)) return;
+                List<Integer> ranges = new ArrayList<>();
+                for (int r = dfa.firstRange(q); r < dfa.endRange(q); r++) {
+                    if (!hurry || dist[dfa.target(r)] == dist[q] - 1) ranges.add(r);
+                }
+                if (ranges.isEmpty()) return; // an accepting state without ranges (a minimal automaton's states are live)
+                int r = ranges.get(random.nextInt(ranges.size()));
+                out.appendCodePoint(pick(dev.domino.compiler.ir.CodePointSet.range(dfa.lo(r), dfa.hi(r))));
+                q = dfa.target(r);
             }
         }
 

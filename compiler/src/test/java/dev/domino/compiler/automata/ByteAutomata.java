@@ -59,6 +59,27 @@ public final class ByteAutomata {
             return BasicAutomata.makeString(bytesAsChars(lit.text().getBytes(StandardCharsets.UTF_8)));
         } else if (e instanceof Expr.Chars chars) {
             return ofSet(chars.set());
+        } else if (e instanceof Expr.Automaton leaf) {
+            // brics states per code point state, each range's UTF-8 sequences through fresh states
+            var d = leaf.dfa();
+            dk.brics.automaton.State[] st = new dk.brics.automaton.State[d.stateCount()];
+            for (int q = 0; q < st.length; q++) { st[q] = new dk.brics.automaton.State(); st[q].setAccept(d.isAccepting(q)); }
+            for (int q = 0; q < st.length; q++) {
+                for (int r = d.firstRange(q); r < d.endRange(q); r++) {
+                    for (int[][] seq : Utf8Sequences.of(d.lo(r), d.hi(r))) {
+                        dk.brics.automaton.State cur = st[q];
+                        for (int k = 0; k < seq.length; k++) {
+                            dk.brics.automaton.State next = k == seq.length - 1 ? st[d.target(r)] : new dk.brics.automaton.State();
+                            cur.addTransition(new dk.brics.automaton.Transition((char) seq[k][0], (char) seq[k][1], next));
+                            cur = next;
+                        }
+                    }
+                }
+            }
+            Automaton a = new Automaton();
+            a.setInitialState(st[d.start()]);
+            a.setDeterministic(false);
+            return a;
         } else if (e instanceof Expr.Seq seq) {
             if (seq.items().isEmpty()) return BasicAutomata.makeEmptyString();
             List<Automaton> parts = new ArrayList<>();

@@ -327,12 +327,41 @@ final class SchemaComplement {
      */
     private List<JsonNode> allOfComplements(JsonNode branches, ObjectNode context, String ptr) {
         List<List<JsonNode>> unions = new ArrayList<>();
-        for (JsonNode b : branches) {
+        for (JsonNode b : widest(branches, ptr)) {
             List<JsonNode> cb = sc.products.prune(complement(b, context, ptr), context, ptr);
             if (cb.isEmpty()) return List.of(); // this branch holds wherever the context does
             unions.add(cb);
         }
         return product(unions, context, ptr);
+    }
+
+    /**
+     * The branches of an anyOf without those another branch contains (their union is the same, and the
+     * product of complements loses a factor): {@code anyOf [X, allOf [C, X]]} is X.
+     */
+    private List<JsonNode> widest(JsonNode branches, String ptr) {
+        List<JsonNode> raw = new ArrayList<>(), flat = new ArrayList<>();
+        for (JsonNode b : branches) {
+            raw.add(b);
+            JsonNode f;
+            try {
+                f = sc.oneOf.resolveTop(b, ptr);
+            } catch (GrammarException e) {
+                f = null; // compared with nothing: kept
+            }
+            flat.add(f);
+        }
+        List<JsonNode> out = new ArrayList<>();
+        for (int i = 0; i < raw.size(); i++) {
+            boolean contained = false;
+            for (int j = 0; j < raw.size() && !contained; j++) {
+                if (j == i || flat.get(i) == null || flat.get(j) == null) continue;
+                // equal branches: the first one stays
+                contained = sc.emptiness.subsumes(flat.get(j), flat.get(i)) && (j < i || !sc.emptiness.subsumes(flat.get(i), flat.get(j)));
+            }
+            if (!contained) out.add(raw.get(i));
+        }
+        return out;
     }
 
     private List<JsonNode> product(List<List<JsonNode>> unions, ObjectNode context, String ptr) {

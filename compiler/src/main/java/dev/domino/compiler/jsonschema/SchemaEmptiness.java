@@ -250,13 +250,21 @@ final class SchemaEmptiness {
             boolean touched = false;
             for (String k : g) touched |= a.has(k);
             if (!touched || g.contains("type")) continue;
+            if (g.contains("properties") && !a.has("additionalProperties") && java.util.Objects.equals(a.get("patternProperties"), b.get("patternProperties"))) {
+                // a reads no key as additional: b declaring more properties (or additionalProperties) only narrows
+                for (Iterator<Map.Entry<String, JsonNode>> it = a.path("properties").fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> p = it.next();
+                    if (!SchemaAlgebra.jsonEquals(p.getValue(), b.path("properties").path(p.getKey()))) return false;
+                }
+                continue;
+            }
             for (String k : g) if (!java.util.Objects.equals(a.get(k), b.get(k))) return false;
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
             String k = f.getKey();
             JsonNode av = f.getValue(), bv = b.get(k);
-            if (k.equals("nullable")) continue; // with type
+            if (k.equals("nullable") || k.equals("properties") || k.equals("patternProperties") || k.equals("additionalProperties")) continue; // with their group
             if (k.equals("type")) {
                 EnumSet<JsonType> ta = SchemaNormalizer.parseTypes(av, ""), tb = b.has("type") ? SchemaNormalizer.parseTypes(b.get("type"), "") : EnumSet.allOf(JsonType.class);
                 if (a.path("nullable").asBoolean(false)) ta.add(JsonType.NULL);

@@ -22,7 +22,7 @@ import java.util.Set;
  * types intersect, {@code required} unions, bounds take the tighter value, enums intersect, per-property
  * schemas and {@code items} become an {@code allOf} of both, {@code not}s become one {@code not anyOf},
  * {@code multipleOf}s become their least common multiple,
- * and two {@code anyOf}s distribute into their product (up to 64 branches). A part's
+ * and two {@code anyOf}s distribute into their product ({@link #distributeAnyOfs}: pruned, up to 64 branches). A part's
  * {@code additionalProperties} next to another part's different {@code patternProperties} becomes a
  * quantifier over its own additional keys ({@link KeyQuantifiers#FORALL}). A keyword whose two values
  * cannot be merged exactly is an unsupported {@code allOf}.
@@ -137,6 +137,7 @@ final class SchemaAlgebra {
         if (!flatten(parts, ptr, flat, 0)) return BooleanNode.FALSE;
         additionalAsForall(flat);
         ObjectNode out = NF.objectNode();
+        List<JsonNode> moreAnyOfs = new ArrayList<>(); // anyOf branch lists beyond out's first
         int arrayParts = 0;
         for (ObjectNode p : flat) if (p.has("items") || p.has("prefixItems") || p.has("additionalItems")) arrayParts++;
         if (arrayParts > 1) mergeItems(flat, out);
@@ -208,19 +209,10 @@ final class SchemaAlgebra {
                     case "oneOf" -> {
                         // a second oneOf joins as the anyOf of its branches, each minus the branches it may overlap
                         JsonNode any = sc.oneOf.asAnyOf(v, ptr);
-                        JsonNode old = out.get("anyOf");
-                        if (old == null) { out.set("anyOf", any); continue; }
-                        if ((long) old.size() * any.size() > 64) sc.unsupported(ptr, "allOf", "too many anyOf combinations");
-                        ArrayNode prod = NF.arrayNode();
-                        for (JsonNode x : old) for (JsonNode y : any) prod.add(NF.objectNode().set("allOf", NF.arrayNode().add(x).add(y)));
-                        out.set("anyOf", prod);
+                        if (!out.has("anyOf")) { out.set("anyOf", any); continue; }
+                        moreAnyOfs.add(any);
                     }
-                    case "anyOf" -> {
-                        if ((long) e.size() * v.size() > 64) sc.unsupported(ptr, "allOf", "too many anyOf combinations");
-                        ArrayNode prod = NF.arrayNode();
-                        for (JsonNode x : e) for (JsonNode y : v) prod.add(NF.objectNode().set("allOf", NF.arrayNode().add(x).add(y)));
-                        out.set(k, prod);
-                    }
+                    case "anyOf" -> moreAnyOfs.add(v); // multiplied below, once the rest is known
                     default -> sc.unsupported(ptr, "allOf", "cannot merge differing '" + k + "'");
                 }
             }
@@ -241,6 +233,7 @@ final class SchemaAlgebra {
             }
         }
         if (out.has("enum") && out.get("enum").isEmpty()) return BooleanNode.FALSE;
+        if (!moreAnyOfs.isEmpty() && !distributeAnyOfs(out, moreAnyOfs, ptr)) return BooleanNode.FALSE;
         return out;
     }
 
@@ -261,6 +254,46 @@ final class SchemaAlgebra {
             all.add(KeyQuantifiers.entry(KeyQuantifiers.additionalKeys(p), additional, "allOf"));
             p.remove("additionalProperties");
         }
+    }
+
+    /** The most anyOf combinations one allOf may keep (after pruning). */
+    static final int MAX_COMBINATIONS = 64;
+
+    /**
+     * Several anyOfs in one conjunction become one: the product of their branches ({@link UnionProduct},
+     * pruned against the rest of the merged schema, so that combinations empty next to it, or empty by
+     * themselves, never count). False when no combination is left (the conjunction is empty).
+     */
+    private boolean distributeAnyOfs(ObjectNode out, List<JsonNode> more, String ptr) {
+        List<List<JsonNode>> unions = new ArrayList<>();
+        List<JsonNode> first = new ArrayList<>();
+        out.get("anyOf").forEach(first::add);
+        unions.add(first);
+        for (JsonNode a : more) {
+            List<JsonNode> u = new ArrayList<>();
+            a.forEach(u::add);
+            unions.add(u);
+        }
+        ObjectNode context = out.deepCopy();
+        context.remove("anyOf");
+        List<JsonNode> prod = sc.products.product(unions, context, MAX_COMBINATIONS, ptr);
+        ArrayNode branches = NF.arrayNode();
+        if (prod == null) {
+            sc.unsupported(ptr, "allOf", "too many anyOf combinations (more than " + MAX_COMBINATIONS + " after pruning empty ones)");
+            // ignored by the options: the whole product, as written
+            List<JsonNode> acc = List.of(NF.objectNode());
+            for (List<JsonNode> u : unions) {
+                List<JsonNode> next = new ArrayList<>();
+                for (JsonNode x : acc) for (JsonNode y : u) next.add(NF.objectNode().set("allOf", NF.arrayNode().add(x).add(y)));
+                acc = next;
+            }
+            acc.forEach(branches::add);
+        } else {
+            prod.forEach(branches::add);
+        }
+        if (branches.isEmpty()) return false;
+        out.set("anyOf", branches);
+        return true;
     }
 
     private boolean matchesPattern(ObjectNode p, String name, String ptr) {

@@ -55,6 +55,8 @@ final class SchemaCompiler {
     final SchemaAlgebra algebra;
     final OneOfRewrites oneOf;
     final SchemaComplement complement;
+    final SchemaEmptiness emptiness;
+    final UnionProduct products;
     final ConstantSchemas constants;
     final NumberSchemas numbers;
     final StringSchemas strings;
@@ -75,6 +77,8 @@ final class SchemaCompiler {
         this.algebra = new SchemaAlgebra(this);
         this.oneOf = new OneOfRewrites(this);
         this.complement = new SchemaComplement(this);
+        this.emptiness = new SchemaEmptiness(this);
+        this.products = new UnionProduct(this);
         this.constants = new ConstantSchemas(this);
         this.numbers = new NumberSchemas(this);
         this.strings = new StringSchemas(this);
@@ -184,7 +188,7 @@ final class SchemaCompiler {
             List<Expr> alts = new ArrayList<>();
             for (JsonNode alt : complement.complement(not, rest, child(ptr, "not"))) {
                 JsonNode m = algebra.merge(List.of(rest, alt), ptr);
-                if (!algebra.isEmpty(m, ptr)) alts.add(compile(m, ptr));
+                if (!algebra.isEmpty(m, ptr) && !emptiness.empty(m, ptr)) alts.add(compile(m, ptr));
             }
             return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
         }

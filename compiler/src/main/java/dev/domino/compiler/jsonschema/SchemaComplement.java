@@ -119,7 +119,7 @@ final class SchemaComplement {
             n = (ObjectNode) m;
             if (n.has("$ref") || n.has("allOf")) { sc.unsupported(ptr, "not", "of a schema that cannot be flattened"); return List.of(); }
         }
-        if (n.has("enum")) return complementOfValues(n, ptr);
+        if (n.has("enum")) return complementOfValues(n, context, ptr);
         List<JsonNode> out = new ArrayList<>();
         EnumSet<JsonType> types = n.has("type") ? SchemaNormalizer.parseTypes(n.get("type"), ptr) : EnumSet.allOf(JsonType.class);
         if (n.path("nullable").asBoolean(false)) types.add(JsonType.NULL);
@@ -335,31 +335,59 @@ final class SchemaComplement {
         }
     }
 
-    /** The complement of anyOf(branches) = the conjunction of the branches' complements, distributed. */
+    /**
+     * The complement of anyOf(branches) = the conjunction of the branches' complements, distributed
+     * ({@link UnionProduct}: each complement pruned against the context before multiplying, empty partial
+     * products dropped as they appear); more than {@link #MAX_ALTERNATIVES} left is an unsupported not.
+     */
     private List<JsonNode> allOfComplements(JsonNode branches, ObjectNode context, String ptr) {
-        List<JsonNode> acc = List.of(NF.objectNode());
-        for (JsonNode b : branches) {
-            List<JsonNode> cb = complement(b, context, ptr);
-            List<JsonNode> next = new ArrayList<>();
-            for (JsonNode x : acc) {
-                for (JsonNode y : cb) {
-                    JsonNode m = sc.algebra.merge(List.of(x, y), ptr);
-                    if (sc.algebra.isEmpty(m, ptr)) continue;
-                    next.add(m);
-                    if (next.size() > MAX_ALTERNATIVES) {
-                        sc.unsupported(ptr, "not", "more than " + MAX_ALTERNATIVES + " alternatives in its complement");
-                        return List.of();
-                    }
-                }
-            }
-            acc = next;
-            if (acc.isEmpty()) break;
+        List<List<JsonNode>> unions = new ArrayList<>();
+        for (JsonNode b : widest(branches, ptr)) {
+            List<JsonNode> cb = sc.products.prune(complement(b, context, ptr), context, ptr);
+            if (cb.isEmpty()) return List.of(); // this branch holds wherever the context does
+            unions.add(cb);
         }
-        return acc;
+        return product(unions, context, ptr);
+    }
+
+    /**
+     * The branches of an anyOf without those another branch contains (their union is the same, and the
+     * product of complements loses a factor): {@code anyOf [X, allOf [C, X]]} is X.
+     */
+    private List<JsonNode> widest(JsonNode branches, String ptr) {
+        List<JsonNode> raw = new ArrayList<>(), flat = new ArrayList<>();
+        for (JsonNode b : branches) {
+            raw.add(b);
+            JsonNode f;
+            try {
+                f = sc.oneOf.resolveTop(b, ptr);
+            } catch (GrammarException e) {
+                f = null; // compared with nothing: kept
+            }
+            flat.add(f);
+        }
+        List<JsonNode> out = new ArrayList<>();
+        for (int i = 0; i < raw.size(); i++) {
+            boolean contained = false;
+            for (int j = 0; j < raw.size() && !contained; j++) {
+                if (j == i || flat.get(i) == null || flat.get(j) == null) continue;
+                // equal branches: the first one stays
+                contained = sc.emptiness.subsumes(flat.get(j), flat.get(i)) && (j < i || !sc.emptiness.subsumes(flat.get(i), flat.get(j)));
+            }
+            if (!contained) out.add(raw.get(i));
+        }
+        return out;
+    }
+
+    private List<JsonNode> product(List<List<JsonNode>> unions, ObjectNode context, String ptr) {
+        List<JsonNode> out = sc.products.product(unions, context, MAX_ALTERNATIVES, ptr);
+        if (out != null) return out;
+        sc.unsupported(ptr, "not", "more than " + MAX_ALTERNATIVES + " alternatives in its complement, after pruning empty ones");
+        return List.of();
     }
 
     /** Every value but the listed ones that the rest of the schema admits. */
-    private List<JsonNode> complementOfValues(ObjectNode n, String ptr) {
+    private List<JsonNode> complementOfValues(ObjectNode n, ObjectNode context, String ptr) {
         ObjectNode rest = n.deepCopy();
         ArrayNode listed = (ArrayNode) rest.remove("enum");
         ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
@@ -380,8 +408,8 @@ final class SchemaComplement {
         }
         List<JsonNode> out = new ArrayList<>();
         if (!full.isEmpty()) out.add(NF.objectNode().set("type", typeArray(full)));
-        if (!objects.isEmpty()) out.addAll(intersection(objects, ptr));
-        if (!arrays.isEmpty()) out.addAll(intersection(arrays, ptr));
+        if (!objects.isEmpty()) out.addAll(product(objects, context, ptr));
+        if (!arrays.isEmpty()) out.addAll(product(arrays, context, ptr));
         if (hasTrue != hasFalse) out.add(NF.objectNode().set("enum", NF.arrayNode().add(!hasTrue)));
         if (!strings.isEmpty()) {
             ArrayNode s = NF.arrayNode();
@@ -430,28 +458,6 @@ final class SchemaComplement {
             out.add(typed("array").put("minItems", i + 1).set("prefixItems", pos));
         }
         return out;
-    }
-
-    /** The intersection of unions (each a list of alternatives), distributed into one union. */
-    private List<JsonNode> intersection(List<List<JsonNode>> unions, String ptr) {
-        List<JsonNode> acc = List.of(NF.objectNode());
-        for (List<JsonNode> u : unions) {
-            List<JsonNode> next = new ArrayList<>();
-            for (JsonNode x : acc) {
-                for (JsonNode y : u) {
-                    JsonNode m = sc.algebra.merge(List.of(x, y), ptr);
-                    if (sc.algebra.isEmpty(m, ptr)) continue;
-                    next.add(m);
-                    if (next.size() > MAX_ALTERNATIVES) {
-                        sc.unsupported(ptr, "not", "more than " + MAX_ALTERNATIVES + " alternatives in its complement");
-                        return List.of();
-                    }
-                }
-            }
-            acc = next;
-            if (acc.isEmpty()) break;
-        }
-        return acc;
     }
 
     private static ObjectNode typed(String type) { return NF.objectNode().put("type", type); }

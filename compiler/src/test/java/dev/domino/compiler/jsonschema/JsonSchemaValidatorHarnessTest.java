@@ -145,6 +145,22 @@ class JsonSchemaValidatorHarnessTest {
         // uniqueItems over finite item values (a permutation of distinct values)
         "{'type':'object','properties':{'t':{'type':'array','items':{'enum':['x','y','z',1,null]},'uniqueItems':true,'maxItems':4},"
             + "'b':{'type':'array','items':{'type':'boolean'},'uniqueItems':true,'minItems':1}},'required':['t','b']}",
+        // products pruned against their context (UnionProduct): an allOf of anyOfs over 64 combinations before pruning
+        // (most empty next to the bounds or a multiple of an excluded multiple); oneOf differences whose "key absent"
+        // alternatives the context's required keys rule out (Glaive's calculate_area shape, satisfiable here; seven
+        // branches of "a_i, b_i present and c_i at most 5" under a context requiring every a and b: 3^6 products before)
+        "{'type':'number','allOf':[{'anyOf':[{'multipleOf':33},{'multipleOf':12},{'multipleOf':4},{'multipleOf':16},{'multipleOf':77}]},"
+            + "{'anyOf':[{'allOf':[{'not':{'multipleOf':6}},{'not':{'multipleOf':7}}]},{'multipleOf':25},{'multipleOf':42},{'multipleOf':51}]},"
+            + "{'anyOf':[{'allOf':[{'not':{'multipleOf':3}},{'not':{'multipleOf':2}}]},{'multipleOf':101},{'multipleOf':102},{'multipleOf':103}]},"
+            + "{'exclusiveMinimum':-300},{'exclusiveMaximum':0}]}",
+        "{'type':'object','properties':{'l':{'type':'number'},'w':{'type':'number'},'r':{'type':'number'},'b':{'type':'number'},'h':{'type':'number'}},"
+            + "'required':['l'],'oneOf':[{'required':['l','w'],'not':{'required':['r','b','h']}},{'required':['r'],'not':{'required':['w','b','h']}},"
+            + "{'required':['b','h'],'not':{'required':['w','r']}}]}",
+        "{'type':'object','required':['a0','b0','a1','b1','a2','b2','a3','b3','a4','b4','a5','b5','a6','b6'],'oneOf':["
+            + "{'required':['a0','b0'],'properties':{'c0':{'maximum':5}}},{'required':['a1','b1'],'properties':{'c1':{'maximum':5}}},"
+            + "{'required':['a2','b2'],'properties':{'c2':{'maximum':5}}},{'required':['a3','b3'],'properties':{'c3':{'maximum':5}}},"
+            + "{'required':['a4','b4'],'properties':{'c4':{'maximum':5}}},{'required':['a5','b5'],'properties':{'c5':{'maximum':5}}},"
+            + "{'required':['a6','b6'],'properties':{'c6':{'maximum':5}}}]}",
         // formats: pattern and format intersected, uri-template, OpenAPI's int64 on a string; anchors inside patterns
         "{'type':'object','properties':{'d':{'type':'string','format':'date','pattern':'^20'},'t':{'type':'string','format':'uri-template'},"
             + "'i':{'type':'string','format':'int64'},'v':{'type':'string','format':'ipv4','pattern':'^10\\\\.'}},'required':['d','v']}",

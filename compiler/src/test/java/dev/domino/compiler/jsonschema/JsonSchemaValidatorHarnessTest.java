@@ -67,6 +67,12 @@ class JsonSchemaValidatorHarnessTest {
 
     static final List<String> COMPILE_ERRORS = java.util.Collections.synchronizedList(new ArrayList<>());
 
+    /** Forty words for the enums below (their complement's expression had over 50,000 nodes). */
+    static final String WORDS = "['alabama','alaska','arizona','arkansas','california','colorado','connecticut','delaware','florida','georgia',"
+        + "'hawaii','idaho','illinois','indiana','iowa','kansas','kentucky','louisiana','maine','maryland','massachusetts','michigan',"
+        + "'minnesota','mississippi','missouri','montana','nebraska','nevada','new-hampshire','new-jersey','new-mexico','new-york',"
+        + "'north-carolina','north-dakota','ohio','oklahoma','oregon','pennsylvania','rhode-island','south-carolina']";
+
     static final String[] FIXTURES = {
         "{'type':'object','properties':{'name':{'type':'string','minLength':1,'maxLength':8},'age':{'type':'integer','minimum':0,'maximum':130},"
             + "'tags':{'type':'array','items':{'enum':['a','b','c']},'maxItems':3}},'required':['name'],'additionalProperties':false}",
@@ -186,7 +192,17 @@ class JsonSchemaValidatorHarnessTest {
         "{'type':'object','not':{'propertyNames':false},'maxProperties':1}",
         "{'type':'object','not':{'patternProperties':{'^a':{'type':'integer'}}},'maxProperties':3,"
             + "'oneOf':[{'properties':{'x':{'type':'integer'}}},{'properties':{'x':{'minimum':0}}}]}",
+        // string languages as code point automata (IR leaves), where state elimination blew up: the complement of a
+        // large enum (alone, under maxLength as a counter, and as a oneOf difference), of a pattern with a
+        // pattern, and keys matching none of several patterns
+        "{'type':'array','items':{'type':'string','not':{'enum':" + WORDS + "}}}",
+        "{'type':'array','items':{'type':'string','maxLength':24,'not':{'enum':" + WORDS + "}}}",
+        "{'type':'object','properties':{'s':{'oneOf':[{'type':'string','pattern':'^[a-z]+$'},{'enum':" + WORDS + "}]}},'required':['s']}",
+        "{'type':'string','pattern':'^[a-z0-9-]+$','not':{'pattern':'.{3,}(?:lint|plug)'}}",
+        "{'type':'object','patternProperties':{'Normal|Fight|Fly|Poison|Ground|Rock|Bug|Ghost|Steel|Fire|Water|Grass|Ice|Dark':{'type':'integer'},"
+            + "'^x[0-9]':{'type':'boolean'}},'additionalProperties':{'type':'string'}}",
     };
+
 
     record Counts(int[] c) {
         Counts() { this(new int[7]); }

@@ -24,6 +24,14 @@ import java.util.TreeMap;
  * built as a trie over the declared names) gets {@code additionalProperties}, or the
  * {@code patternProperties} schema under {@code additionalProperties: false}. The member list itself
  * (order, counts) is emitted by {@link ObjectMembers}.
+ *
+ * <p>Quantifiers ({@link KeyQuantifiers}): a forall entry is one more schema for the keys of its language
+ * (declared or not). Exists entries need witnesses: the body is the union over every way to witness them
+ * ({@link #witnessings}): an entry is witnessed by a declared name in its key language (that property becomes
+ * required and its value must match the entry's value too) or by an undeclared key, the entries of the latter
+ * grouped in every set partition, each block one more required member (its key in all the block's languages,
+ * its value matching all their values and what the object says about that key). Witness members count
+ * towards min/maxProperties like any member; other keys of the same languages stay extra members.
  */
 final class ObjectSchemas {
     private final SchemaCompiler sc;
@@ -101,9 +109,8 @@ final class ObjectSchemas {
         }
         Undeclared undeclared = new Undeclared(ptr, new ArrayList<>(patterns.keySet()), patterns, additional, foralls,
             declaredBit, keyNames);
-        Expr extra = patterns.isEmpty() && keyNames == null && foralls.isEmpty()
-            ? additionalMembers(additional, schemas.keySet(), ptr)
-            : partitionedMembers(undeclared, schemas.keySet(), languages);
+        Expr extra = null;
+        boolean extraBuilt = false; // after the first declared values: rules keep the order they had before quantifiers
         List<Expr> bodies = new ArrayList<>();
         Map<String, Expr> plainValues = new HashMap<>(); // a declared name's value when it witnesses nothing
         Map<List<Integer>, java.util.Optional<Expr>> witnessMembers = new HashMap<>();
@@ -131,6 +138,12 @@ final class ObjectSchemas {
                     continue;
                 }
                 slots.add(new ObjectMembers.Slot(JsonSyntax.seq(sc.syn.key(key), sc.syn.colon(), value), req));
+            }
+            if (!extraBuilt) {
+                extra = patterns.isEmpty() && keyNames == null && foralls.isEmpty()
+                    ? additionalMembers(additional, schemas.keySet(), ptr)
+                    : partitionedMembers(undeclared, schemas.keySet(), languages);
+                extraBuilt = true;
             }
             for (List<Integer> block : w.blocks()) {
                 java.util.Optional<Expr> member = witnessMembers.get(block);

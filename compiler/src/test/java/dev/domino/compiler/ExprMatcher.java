@@ -94,6 +94,21 @@ public final class ExprMatcher {
             }
             return out;
         }
+        if (e instanceof Expr.Units u) {
+            // the text's ends that are also reached by min..max units from p
+            BitSet textEnds = match(u.text(), p);
+            BitSet out = new BitSet();
+            BitSet cur = single(p);
+            for (int n = 0; n <= u.max() && !cur.isEmpty(); n++) {
+                if (n >= u.min()) {
+                    BitSet both = (BitSet) cur.clone();
+                    both.and(textEnds);
+                    out.or(both);
+                }
+                cur = step(u.unit(), cur);
+            }
+            return out;
+        }
         if (e instanceof Expr.Perm perm) return matchPerm(perm, p);
         if (e instanceof Expr.Ref ref) {
             Integer id = ruleIds.get(ref.name());

@@ -95,7 +95,6 @@ final class ArraySchemas {
             candidates.add(items.get("const"));
         } else if (items.isObject() && items.has("type")) {
             java.util.EnumSet<JsonType> types = SchemaNormalizer.parseTypes(items.get("type"), itemsPtr);
-            if (items.path("nullable").asBoolean(false)) types.add(JsonType.NULL);
             if (!types.isEmpty() && java.util.EnumSet.of(JsonType.BOOLEAN, JsonType.NULL).containsAll(types)) {
                 if (types.contains(JsonType.BOOLEAN)) { candidates.add(com.fasterxml.jackson.databind.node.BooleanNode.FALSE); candidates.add(com.fasterxml.jackson.databind.node.BooleanNode.TRUE); }
                 if (types.contains(JsonType.NULL)) candidates.add(com.fasterxml.jackson.databind.node.NullNode.getInstance());
@@ -125,7 +124,11 @@ final class ArraySchemas {
         if (min == 0) opts.add(sc.syn.bracket("[", null, "]"));
         if (most > 0) {
             List<Expr.Perm.Member> members = new ArrayList<>();
-            for (JsonNode v : values) members.add(new Expr.Perm.Member(sc.constants.serialize(v), false));
+            boolean integerSpelling = ConstantSchemas.integerOnly(items); // as ConstantSchemas.spell says
+            for (JsonNode v : values) {
+                Expr spelled = sc.constants.spell(v, integerSpelling, itemsPtr);
+                if (spelled != null) members.add(new Expr.Perm.Member(spelled, false));
+            }
             Expr perm = new Expr.Perm(members, Expr.NOTHING, sc.syn.comma(), Math.max(1, min), max);
             opts.add(sc.syn.bracket("[", perm, "]"));
         }

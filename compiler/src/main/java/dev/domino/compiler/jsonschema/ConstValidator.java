@@ -69,7 +69,6 @@ final class ConstValidator {
             case "type": {
                 List<String> ts = new ArrayList<>();
                 if (a.isArray()) a.forEach(t -> ts.add(t.asText())); else ts.add(a.asText());
-                if (s.path("nullable").asBoolean(false)) ts.add("null");
                 for (String t : ts) if (hasType(v, t)) return true;
                 return false;
             }

@@ -44,22 +44,27 @@ final class ConstantSchemas {
         List<Expr> alts = new ArrayList<>();
         for (JsonNode v : values) {
             if (!validator.valid(rest, v, ptr)) continue;
-            // under type integer a number constant is spelled as an integer: draft-04 ("a JSON number without
-            // a fraction or exponent part") rejects 0.0 for {"type":"integer","enum":[0]}, and later drafts'
-            // 0.0 is left out as for every integer schema (Github_easy---o44203..o44206)
-            if (integerSpelling && v.isNumber()) {
-                BigDecimal d = v.decimalValue().stripTrailingZeros();
-                if (d.precision() - d.scale() > 1000) { sc.unsupported(ptr, "enum", "an integer constant with more than 1000 digits"); continue; }
-                alts.add(Expr.literal(d.signum() == 0 ? "0" : d.toBigIntegerExact().toString()));
-            } else {
-                alts.add(serialize(v));
-            }
+            Expr spelled = spell(v, integerSpelling, ptr);
+            if (spelled != null) alts.add(spelled);
         }
         return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
     }
 
+    /**
+     * A constant's spellings; under type integer ({@code integerSpelling}) a number constant is spelled as an
+     * integer: draft-04 ("a JSON number without a fraction or exponent part") rejects 0.0 for
+     * {"type":"integer","enum":[0]}, and later drafts' 0.0 is left out as for every integer schema
+     * (Github_easy---o44203..o44206). Null (after reporting it) for an integer of more than 1000 digits.
+     */
+    Expr spell(JsonNode v, boolean integerSpelling, String ptr) {
+        if (!integerSpelling || !v.isNumber()) return serialize(v);
+        BigDecimal d = v.decimalValue().stripTrailingZeros();
+        if (d.precision() - d.scale() > 1000) { sc.unsupported(ptr, "enum", "an integer constant with more than 1000 digits"); return null; }
+        return Expr.literal(d.signum() == 0 ? "0" : d.toBigIntegerExact().toString());
+    }
+
     /** True when {@code type} admits integers but not other numbers. */
-    private static boolean integerOnly(JsonNode schema) {
+    static boolean integerOnly(JsonNode schema) {
         JsonNode t = schema.get("type");
         if (t == null) return false;
         boolean integer = false, number = false;

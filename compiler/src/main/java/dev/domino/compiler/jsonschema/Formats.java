@@ -45,18 +45,44 @@ final class Formats {
     private static final String LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
     private static final String HOSTNAME = LABEL + "(?:\\." + LABEL + ")*";
 
-    /** Characters a URI may hold (RFC 3986: printable ASCII but space, {@code "<>\\^`{|}}). */
-    private static final String URI_CHAR = "[!#-;=?-\\[\\]_a-z~]";
-    /** Characters an IRI may hold (RFC 3987: the URI characters plus non-ASCII beyond the C1 controls). */
-    private static final String IRI_CHAR = "[^\\x00-\\x20\"<>\\\\^`{|}\\x7F-\\x9F]";
-    private static final String JSON_POINTER = "(?:/(?:[^~/]|~[01])*)*";
-
-    // RFC 6570 section 2 (level 4): literals, and expressions "{" [operator] varspec *("," varspec) "}"
+    // RFC 3986 appendix A (URIs) and RFC 3987 section 2.2 (IRIs: the same productions, with ucschar among the
+    // unreserved characters and iprivate in queries). A set of characters is written without brackets so
+    // that the IRI productions can add to it.
     private static final String PCT = "%[0-9A-Fa-f]{2}";
     private static final String UCS = "\\u{A0}-\\u{D7FF}\\u{F900}-\\u{FDCF}\\u{FDF0}-\\u{FFEF}\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}"
         + "\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}"
         + "\\u{90000}-\\u{9FFFD}\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}";
     private static final String IPRIVATE = "\\u{E000}-\\u{F8FF}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}";
+    private static final String UNRESERVED = "A-Za-z0-9._~\\-";
+    private static final String SUB_DELIMS = "!$&'()*+,;=";
+    private static final String SCHEME = "[A-Za-z][A-Za-z0-9+.-]*";
+    // ABNF strings are case-insensitive: the "v" of IPvFuture and the hex digits in either case
+    private static final String IP_LITERAL = "\\[(?:" + IPV6 + "|[Vv][0-9A-Fa-f]+\\.[" + UNRESERVED + SUB_DELIMS + ":]+)\\]";
+
+    /**
+     * URI-reference (RFC 3986 section 4.1) or, with {@code absolute}, URI (section 3); IRI-reference and IRI
+     * (RFC 3987) with {@code international}. IPv4 hosts are reg-names too, so host = IP-literal / reg-name.
+     */
+    private static String uri(boolean absolute, boolean international) {
+        String unreserved = UNRESERVED + (international ? UCS : "");
+        String pchar = "(?:[" + unreserved + SUB_DELIMS + ":@]|" + PCT + ")";
+        String pathAbempty = "(?:/" + pchar + "*)*";
+        String pathAbsolute = "/(?:" + pchar + "+" + pathAbempty + ")?";
+        String authority = "(?:(?:[" + unreserved + SUB_DELIMS + ":]|" + PCT + ")*@)?"
+            + "(?:" + IP_LITERAL + "|(?:[" + unreserved + SUB_DELIMS + "]|" + PCT + ")*)(?::[0-9]*)?";
+        String query = "(?:\\?(?:" + pchar + "|[/?" + (international ? IPRIVATE : "") + "])*)?";
+        String fragment = "(?:#(?:" + pchar + "|[/?])*)?";
+        String hierPart = "(?://" + authority + pathAbempty + "|" + pathAbsolute + "|" + pchar + "+" + pathAbempty + ")?";
+        String full = SCHEME + ":" + hierPart + query + fragment;
+        if (absolute) return full;
+        String pathNoscheme = "(?:[" + unreserved + SUB_DELIMS + "@]|" + PCT + ")+" + pathAbempty;
+        String relativeRef = "(?://" + authority + pathAbempty + "|" + pathAbsolute + "|" + pathNoscheme + ")?" + query + fragment;
+        return "(?:" + full + "|" + relativeRef + ")";
+    }
+
+    private static final String JSON_POINTER = "(?:/(?:[^~/]|~[01])*)*";
+
+    // RFC 6570 section 2 (level 4): literals, and expressions "{" [operator] varspec *("," varspec) "}"
     private static final String URI_TEMPLATE_LITERAL = "(?:[!#$&(-;=?-\\[\\]_a-z~" + UCS + IPRIVATE + "]|" + PCT + ")";
     private static final String VARCHAR = "(?:[A-Za-z0-9_]|" + PCT + ")";
     private static final String VARSPEC = VARCHAR + "(?:\\.?" + VARCHAR + ")*(?::[1-9][0-9]{0,3}|\\*)?";
@@ -71,10 +97,10 @@ final class Formats {
         Map.entry("duration", "P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+D)?|\\d+M(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S)|\\d+W)"),
         Map.entry("email", "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@" + HOSTNAME),
         Map.entry("uuid", "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"),
-        Map.entry("uri", "[A-Za-z][A-Za-z0-9+.-]*:" + URI_CHAR + "*"),
-        Map.entry("uri-reference", URI_CHAR + "*"),
-        Map.entry("iri", "[A-Za-z][A-Za-z0-9+.-]*:" + IRI_CHAR + "*"),
-        Map.entry("iri-reference", IRI_CHAR + "*"),
+        Map.entry("uri", uri(true, false)),
+        Map.entry("uri-reference", uri(false, false)),
+        Map.entry("iri", uri(true, true)),
+        Map.entry("iri-reference", uri(false, true)),
         Map.entry("json-pointer", JSON_POINTER),
         Map.entry("relative-json-pointer", "(?:0|[1-9][0-9]*)(?:#|" + JSON_POINTER + ")"),
         // OpenAPI's string formats that describe, not constrain: "binary" is any sequence of octets and

@@ -39,7 +39,15 @@ final class OneOfRewrites {
             List<JsonNode> values = new ArrayList<>();
             for (JsonNode r : resolved) for (JsonNode v : r.get("enum")) if (values.stream().noneMatch(x -> SchemaAlgebra.jsonEquals(x, v))) values.add(v);
             List<Expr> alts = new ArrayList<>();
-            for (JsonNode v : values) if (validator.valid(n, v, ptr)) alts.add(sc.constants.serialize(v));
+            for (JsonNode v : values) {
+                if (!validator.valid(n, v, ptr)) continue;
+                // spelled as the branch that admits it spells it (an integer under type integer:
+                // {"oneOf":[{"type":"integer","enum":[1]},...]} admitted 1.000 in draft 4; Github_medium---o39484)
+                boolean integerSpelling = ConstantSchemas.integerOnly(n)
+                    || resolved.stream().anyMatch(r -> ConstantSchemas.integerOnly(r) && validator.valid(r, v, ptr));
+                Expr spelled = sc.constants.spell(v, integerSpelling, ptr);
+                if (spelled != null) alts.add(spelled);
+            }
             return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
         }
         if (resolved.size() >= 2 && resolved.stream().allMatch(r -> r.isObject() && r.has("required")

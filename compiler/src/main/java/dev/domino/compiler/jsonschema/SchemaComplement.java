@@ -122,7 +122,6 @@ final class SchemaComplement {
         if (n.has("enum")) return complementOfValues(n, context, ptr);
         List<JsonNode> out = new ArrayList<>();
         EnumSet<JsonType> types = n.has("type") ? SchemaNormalizer.parseTypes(n.get("type"), ptr) : EnumSet.allOf(JsonType.class);
-        if (n.path("nullable").asBoolean(false)) types.add(JsonType.NULL);
         EnumSet<JsonType> others = EnumSet.complementOf(types);
         if (types.contains(JsonType.INTEGER) && !types.contains(JsonType.NUMBER)) {
             others.remove(JsonType.NUMBER);

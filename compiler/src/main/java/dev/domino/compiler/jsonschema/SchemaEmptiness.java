@@ -102,7 +102,6 @@ final class SchemaEmptiness {
             return true;
         }
         EnumSet<JsonType> types = n.has("type") ? SchemaNormalizer.parseTypes(n.get("type"), ptr) : EnumSet.allOf(JsonType.class);
-        if (n.path("nullable").asBoolean(false)) types.add(JsonType.NULL);
         if (n.has("not")) {
             JsonNode not = n.get("not");
             EnumSet<JsonType> neg = sc.norm.typeOnly(not, ptr);
@@ -267,8 +266,6 @@ final class SchemaEmptiness {
             if (k.equals("nullable") || k.equals("properties") || k.equals("patternProperties") || k.equals("additionalProperties")) continue; // with their group
             if (k.equals("type")) {
                 EnumSet<JsonType> ta = SchemaNormalizer.parseTypes(av, ""), tb = b.has("type") ? SchemaNormalizer.parseTypes(b.get("type"), "") : EnumSet.allOf(JsonType.class);
-                if (a.path("nullable").asBoolean(false)) ta.add(JsonType.NULL);
-                if (b.path("nullable").asBoolean(false)) tb.add(JsonType.NULL);
                 if (!ta.containsAll(tb)) return false;
                 continue;
             }

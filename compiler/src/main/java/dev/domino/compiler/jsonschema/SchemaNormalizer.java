@@ -23,8 +23,10 @@ import java.util.Set;
  * validated ({@link KeywordValues}), draft-04 boolean {@code exclusiveMinimum/Maximum} become the numeric
  * form and {@code const} becomes a one-value {@code enum}.
  *
- * <p>Also the set of JSON types a schema admits: {@code type} (with {@code nullable}) minus the types of a
- * {@code not} that only constrains the type.
+ * <p>Also the set of JSON types a schema admits: {@code type} minus the types of a {@code not} that only
+ * constrains the type. OpenAPI 3.0's {@code nullable: true} does not add null: no JSON Schema dialect defines
+ * it, so it is an annotation (the dev set's own labels agree: an instance with null under a nullable string
+ * is invalid in Github_medium---o58623 and o67675).
  */
 final class SchemaNormalizer {
     static final Set<String> ANNOTATIONS = Set.of(
@@ -89,7 +91,7 @@ final class SchemaNormalizer {
                     out.set(k, v); // the object's key languages (ObjectSchemas, KeyConstraint)
                     continue;
                 }
-                if (k.equals("nullable") && !v.asBoolean(false)) continue;
+                if (k.equals("nullable")) continue; // OpenAPI 3.0's keyword, an annotation here (class comment)
                 if (k.equals("pattern") && v.isTextual() && (v.asText().contains("(?=") || v.asText().contains("(?!"))) {
                     PatternLookaheads.Split split = PatternLookaheads.split(v.asText());
                     if (split != null) {
@@ -161,7 +163,6 @@ final class SchemaNormalizer {
 
     EnumSet<JsonType> types(ObjectNode n, String ptr) {
         EnumSet<JsonType> types = n.has("type") ? parseTypes(n.get("type"), ptr) : EnumSet.allOf(JsonType.class);
-        if (n.path("nullable").asBoolean(false)) types.add(JsonType.NULL);
         if (n.has("not")) {
             JsonNode not = clean(n.get("not"), SchemaCompiler.child(ptr, "not"));
             if (not.isBoolean()) {

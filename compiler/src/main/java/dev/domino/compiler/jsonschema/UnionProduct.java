@@ -102,7 +102,7 @@ final class UnionProduct {
         return c;
     }
 
-    /** A superset of the types a merged alternative admits, read from its type (and nullable) or enum only. */
+    /** A superset of the types a merged alternative admits, read from its type or enum only. */
     private static EnumSet<JsonType> declaredTypes(JsonNode s, String ptr) {
         if (s.isBoolean()) return s.asBoolean() ? EnumSet.allOf(JsonType.class) : EnumSet.noneOf(JsonType.class);
         if (s.path("enum").isArray()) {
@@ -117,7 +117,6 @@ final class UnionProduct {
         if (!s.has("type")) return EnumSet.allOf(JsonType.class);
         try {
             EnumSet<JsonType> t = SchemaNormalizer.parseTypes(s.get("type"), ptr);
-            if (s.path("nullable").asBoolean(false)) t.add(JsonType.NULL);
             return t;
         } catch (GrammarException e) {
             return EnumSet.allOf(JsonType.class);

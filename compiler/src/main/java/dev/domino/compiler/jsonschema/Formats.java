@@ -80,6 +80,16 @@ final class Formats {
         return "(?:" + full + "|" + relativeRef + ")";
     }
 
+    /**
+     * RFC 5321 section 4.1.2's Mailbox (what JSON Schema's "email" names): a Dot-string or a Quoted-string
+     * (qtextSMTP and quoted-pairSMTP), "@", then a Domain or an address literal: IPv4, or "IPv6:" (ABNF strings
+     * are case-insensitive) and an IPv6 address. General-address-literal needs a tag registered with IANA, and
+     * IPv6 is the only one, so it adds nothing.
+     */
+    private static final String EMAIL = "(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+        + "|\"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\[\\x20-\\x7E])*\")"
+        + "@(?:" + HOSTNAME + "|\\[(?:" + IPV4 + "|[Ii][Pp][Vv]6:" + IPV6 + ")\\])";
+
     private static final String JSON_POINTER = "(?:/(?:[^~/]|~[01])*)*";
 
     // RFC 6570 section 2 (level 4): literals, and expressions "{" [operator] varspec *("," varspec) "}"
@@ -95,7 +105,7 @@ final class Formats {
         // RFC 3339 section 5.6: date-time = full-date "T" full-time (the ABNF is case-insensitive: t too)
         Map.entry("date-time", DATE + "[Tt]" + TIME),
         Map.entry("duration", "P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+D)?|\\d+M(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S)|\\d+W)"),
-        Map.entry("email", "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@" + HOSTNAME),
+        Map.entry("email", EMAIL),
         Map.entry("uuid", "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"),
         Map.entry("uri", uri(true, false)),
         Map.entry("uri-reference", uri(false, false)),

@@ -297,10 +297,29 @@ class JsonSchemaGrammarTest {
         check("{'type':'string','format':'uuid'}", l("'123e4567-e89b-12d3-a456-426614174000'"), l("'123e4567'"));
         check("{'type':'string','format':'ipv4'}", l("'192.168.0.1'", "'0.0.0.0'"), l("'256.1.1.1'", "'1.2.3'", "'01.2.3.4'"));
         check("{'type':'string','format':'ipv6'}", l("'::1'", "'2001:db8::8a2e:370:7334'", "'::'", "'1:2:3:4:5:6:7:8'"), l("'1:2:3'", "':::'"));
-        check("{'type':'string','format':'email'}", l("'a.b@example.com'"), l("'a@'", "'@b.c'", "'a b@c.d'"));
+        check("{'type':'string','format':'email'}", l("'a.b@example.com'", "'\\\"joe bloggs\\\"@example.com'", "'\\\"a\\\\\\\"b\\\"@c.d'",
+                "'a@[127.0.0.1]'", "'a@[IPv6:::1]'", "'a@[ipv6:2001:db8::1]'"),
+            l("'a@'", "'@b.c'", "'a b@c.d'", "'a..b@c.d'", "'.a@c.d'", "'\\\"a\\\"b@c.d'", "'a@[1.2.3]'", "'a@[IPv6:1.2.3.4]'", "'a@[::1]'"));
         check("{'type':'string','format':'hostname'}", l("'example.com'", "'a'"), l("'-a.com'", "'a..b'"));
         check("{'type':'string','format':'uri'}", l("'https://example.com/x?y=1#z'", "'urn:isbn:123'"), l("'example.com'", "'http://a b'"));
         check("{'type':'string','format':'duration'}", l("'P1D'", "'PT1H30M'", "'P1Y2M3DT4H5M6S'", "'P2W'"), l("'P'", "'PT'", "'1D'"));
+    }
+
+    /** RFC 3986 appendix A, with the examples of its sections 1.1.2 and 5.4 and the JSON-Schema-Test-Suite's. */
+    @Test void uriFormats() {
+        check("{'type':'string','format':'uri'}",
+            l("'ftp://ftp.is.co.za/rfc/rfc1808.txt'", "'ldap://[2001:db8::7]/c=GB?objectClass?one'", "'mailto:John.Doe@example.com'",
+                "'news:comp.infosystems.www.servers.unix'", "'tel:+1-816-555-1212'", "'telnet://192.0.2.16:80/'",
+                "'urn:oasis:names:specification:docbook:dtd:xml:4.1.2'", "'a:'", "'a:#f'", "'http://'", "'a://[v1.x]/'",
+                "'http://u:p@h:8080/p/a%2Fb?q=1&r=2#f/?'", "'file:///etc/hosts'", "'a:b:c'", "'http://h:/'"),
+            l("'//foo.bar/?baz=qux#quux'", "'/abc'", "'e:/]'", "'a:%zz'", "'a:b#c#d'", "'http://a b'", "'http://[::1/'",
+                "'http://h:8a/'", "'1a:b'", "'http://a/b\\\\c'", "'a:^'", "'http://[1::2::3]/'", "'a:{x}'"));
+        check("{'type':'string','format':'uri-reference'}",
+            l("'g'", "'./g'", "'g/'", "'/g'", "'//g'", "'?y'", "'g?y'", "'#s'", "'g;x=1/../y'", "''", "'../../g'", "'http://a/b/c/d;p?q'", "'a:b'"),
+            l("'\\\\WINDOWS\\\\fileshare'", "'#frag#'", "'%zz'", "'a b'", "'//[v1]/'"));
+        check("{'type':'string','format':'iri'}", l("'http://\u00e9x.com/\u00e9?\uE000'", "'http://\u00e9.com'"),
+            l("'http://\u00e9x.com/#\uE000'", "'\u00e9:x'", "'http://x/\u0080'"));
+        check("{'type':'string','format':'iri-reference'}", l("'\u00e9'", "'//\u00e9/\u00e9'", "''"), l("'#\u00e9#'", "'\u00e9 x'"));
     }
 
     @Test void integerBounds() {

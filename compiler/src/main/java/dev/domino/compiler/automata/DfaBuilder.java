@@ -128,7 +128,10 @@ public final class DfaBuilder {
         List<int[]> sets = new ArrayList<>();
         int[] mark = new int[n];
         int[] stamp = {0};
-        int[] first = closure(new int[] {start}, 1, epsStart, epsTo, mark, stamp);
+        // a subset is kept as its important states only: those with byte edges, and the end
+        boolean[] important = new boolean[n];
+        for (int i = 0; i < n; i++) important[i] = labStart[i + 1] > labStart[i] || i == end;
+        int[] first = closure(new int[] {start}, 1, epsStart, epsTo, important, mark, stamp);
         SetIndex ids = new SetIndex();
         ids.add(first, 0);
         sets.add(first);
@@ -181,7 +184,7 @@ public final class DfaBuilder {
             for (int j = 0; j < segments; j++) {
                 int from = segCount[j], tn = segCount[j + 1] - from;
                 if (tn == 0) continue;
-                int[] next = closure(Arrays.copyOfRange(targets, from, from + tn), tn, epsStart, epsTo, mark, stamp);
+                int[] next = closure(Arrays.copyOfRange(targets, from, from + tn), tn, epsStart, epsTo, important, mark, stamp);
                 int nid = ids.find(next, mark, stamp[0]);
                 if (nid < 0) {
                     if (sets.size() >= maxStates) throw new TooLarge(maxStates);
@@ -197,11 +200,15 @@ public final class DfaBuilder {
     }
 
     /**
-     * Epsilon closure, as an array of NFA states in no particular order; on return exactly its
-     * states are marked with {@code stamp[0]}, which {@link SetIndex#find} uses to compare sets
-     * without sorting them (sorting each closure was half of the subset construction's time).
+     * Epsilon closure, as the array of its important states (see {@code important}: those with
+     * byte edges, and the end) in no particular order; on return exactly the closure's states are
+     * marked with {@code stamp[0]}, which {@link SetIndex#find} uses to compare sets without
+     * sorting them (sorting each closure was half of the subset construction's time). Two
+     * closures with the same important states step and accept alike, so they are one DFA state:
+     * leaving out the epsilon-only states (most of a Thompson NFA's) makes sets smaller to hash
+     * and compare, and merges subsets that minimization would merge anyway.
      */
-    private static int[] closure(int[] seeds, int count, int[] epsStart, int[] epsTo, int[] mark, int[] stamp) {
+    private static int[] closure(int[] seeds, int count, int[] epsStart, int[] epsTo, boolean[] important, int[] mark, int[] stamp) {
         int s0 = ++stamp[0];
         int[] stack = new int[Math.max(16, count)];
         int sp = 0;
@@ -212,8 +219,10 @@ public final class DfaBuilder {
         }
         while (sp > 0) {
             int s = stack[--sp];
-            if (on == out.length) out = Arrays.copyOf(out, on * 2);
-            out[on++] = s;
+            if (important[s]) {
+                if (on == out.length) out = Arrays.copyOf(out, on * 2);
+                out[on++] = s;
+            }
             for (int k = epsStart[s]; k < epsStart[s + 1]; k++) {
                 int t = epsTo[k];
                 if (mark[t] != s0) {

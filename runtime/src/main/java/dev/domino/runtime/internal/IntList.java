@@ -39,7 +39,28 @@ public final class IntList {
         size = n;
     }
 
+    /**
+     * The distinct values, ascending. Long lists of small non-negative values (a tree group's token
+     * ids: a string's characters are most of the vocabulary) go through a bitmap instead of a sort:
+     * sorting them was 5% of all CPU time on the 40 dev schemas with the most first-use mask time.
+     */
     public int[] sortedDistinct() {
+        if (size >= 256) {
+            int min = Integer.MAX_VALUE, max = Integer.MIN_VALUE;
+            for (int i = 0; i < size; i++) { min = Math.min(min, a[i]); max = Math.max(max, a[i]); }
+            if (min >= 0 && (max >>> 6) <= 4L * size) {
+                long[] bits = new long[(max >>> 6) + 1];
+                for (int i = 0; i < size; i++) bits[a[i] >>> 6] |= 1L << a[i];
+                int n = 0;
+                for (long w : bits) n += Long.bitCount(w);
+                int[] out = new int[n];
+                int j = 0;
+                for (int w = 0; w < bits.length; w++) {
+                    for (long x = bits[w]; x != 0; x &= x - 1) out[j++] = (w << 6) | Long.numberOfTrailingZeros(x);
+                }
+                return out;
+            }
+        }
         int[] s = Arrays.copyOf(a, size);
         Arrays.sort(s);
         int n = 0;

@@ -605,14 +605,19 @@ public final class TreeBuilder {
         return known == null ? set : known;
     }
 
+    /** The union of two ascending arrays of distinct ids (token sets' {@code toArray}, {@code sortedDistinct}), by merging. */
     private static int[] union(int[] a, int[] b) {
         int[] out = new int[a.length + b.length];
-        System.arraycopy(a, 0, out, 0, a.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        Arrays.sort(out);
-        int n = 0;
-        for (int i = 0; i < out.length; i++) if (n == 0 || out[n - 1] != out[i]) out[n++] = out[i];
-        return Arrays.copyOf(out, n);
+        int i = 0, j = 0, n = 0;
+        while (i < a.length && j < b.length) {
+            int x = a[i], y = b[j];
+            if (x <= y) i++;
+            if (y <= x) j++;
+            out[n++] = Math.min(x, y);
+        }
+        while (i < a.length) out[n++] = a[i++];
+        while (j < b.length) out[n++] = b[j++];
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     /** Removes dynamic tokens from walked groups (shared sets stay: union semantics keep masks exact); true when empty. */

@@ -287,6 +287,11 @@ class JsonSchemaGrammarTest {
         check("{'type':'string','pattern':'^(ab)*$','minLength':3,'maxLength':6}", l("'abab'", "'ababab'"), l("'ab'", "'abababab'"));
         check("{'type':'string','pattern':'^a$|^b+$','maxLength':2}", l("'a'", "'bb'"), l("'bbb'"));
         check("{'type':'string','format':'date','maxLength':9}", l(), l("'2024-01-01'"));
+        // infinite patterns under maxLength: one counted terminal (StringSchemas.countedFits)
+        String letter = "'" + "1".repeat(63) + "a'";
+        check("{'type':'string','pattern':'[A-z]+','minLength':3,'maxLength':64}", l("'abc'", "'12a'", "'--Z--'", "'1_2'", letter),
+            l("'123'", "'ab'", "''", "'" + "1".repeat(64) + "a'", "'1\u00e92'"));
+        check("{'type':'string','pattern':'[a-z]','maxLength':5}", l("'a'", "'1a2'", "'\u0061'", "'1234z'"), l("''", "'12345'", "'abcdef'", "'A'"));
     }
 
     @Test void formats() {

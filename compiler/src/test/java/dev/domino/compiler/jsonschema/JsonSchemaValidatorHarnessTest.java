@@ -129,6 +129,7 @@ class JsonSchemaValidatorHarnessTest {
             + "'q':{'type':'number','multipleOf':0.01,'minimum':-1,'maximum':1},'r':{'type':['number','null'],'exclusiveMinimum':-90},"
             + "'s':{'type':'number','multipleOf':10,'maximum':1000}},'required':['p','q','r','s']}",
         "{'$schema':'http://json-schema.org/draft-04/schema#','type':'array','items':{'type':'number','minimum':0.5,'exclusiveMinimum':true,'maximum':2.5}}",
+        "{'type':'object','properties':{'r':{'type':'string','pattern':'[A-z]+','minLength':3,'maxLength':64},'s':{'type':'string','pattern':'[a-z]','maxLength':5}}}",
         "{'type':'object','properties':{'h':{'type':'string','pattern':'[0-9a-f]+','minLength':4,'maxLength':6},"
             + "'k':{'type':'string','pattern':'^[a-z]+(-[a-z0-9]+)*$','minLength':3,'maxLength':9}},'required':['h','k']}",
         "{'type':'object','properties':{'b':{'type':'string','format':'byte','maxLength':6},'w':{'type':'string','format':'password','pattern':'^[a-z]+$'}}}",

@@ -78,8 +78,14 @@ public final class GrammarCompiler {
         List<TokenTree> stored = new ArrayList<>();
         int[] treeOfState = new int[stateTotal];
         java.util.Arrays.fill(treeOfState, -1);
-        for (int q : TreeOrder.prebuildOrder(terminals, states)) {
-            if (!stored.isEmpty() && System.nanoTime() >= deadline) break; // the between-terminals tree always
+        // the between-terminals tree always (first in the order); the order itself only when the
+        // budget is left after it (serving mode's 1 ms budget: the order walks every automaton)
+        treeOfState[0] = 0;
+        stored.add(builder.build(-1, 0));
+        int[] order = System.nanoTime() >= deadline ? new int[0] : TreeOrder.prebuildOrder(terminals, states);
+        for (int q : order) {
+            if (states.get(q)[0] < 0) continue; // built above
+            if (System.nanoTime() >= deadline) break;
             if (Thread.currentThread().isInterrupted()) throw new java.util.concurrent.CancellationException("compile interrupted");
             treeOfState[states.get(q)[2]] = stored.size();
             stored.add(builder.build(states.get(q)[0], states.get(q)[1]));

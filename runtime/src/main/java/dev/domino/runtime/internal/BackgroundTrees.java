@@ -27,8 +27,8 @@ public final class BackgroundTrees implements BackgroundBuild {
 
     private final ArtifactInternals artifact;
     private final LazyTrees lazy;
-    /** Global scanner states in build order. */
-    private final int[] order;
+    /** Global scanner states in build order (computed by the first task: it walks every terminal's automaton). */
+    private int[] order;
     private int nextInOrder;
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger built = new AtomicInteger();
@@ -42,13 +42,21 @@ public final class BackgroundTrees implements BackgroundBuild {
     private int[] near = new int[0];
     private int nextNear;
 
+    private final int maxTokenBytes;
+
     public BackgroundTrees(ArtifactInternals artifact, LazyTrees lazy, int maxTokenBytes) {
         this.artifact = artifact;
         this.lazy = lazy;
-        if (lazy == null) {
-            order = new int[0];
-            return;
-        }
+        this.maxTokenBytes = maxTokenBytes;
+        if (lazy == null) order = new int[0];
+    }
+
+    /**
+     * The build order, computed by a background task rather than by the caller: it walks every
+     * terminal's automaton (10^5 states on a Kubernetes schema), which the first mask would wait for.
+     */
+    private int[] order() {
+        if (order != null) return order;
         List<int[]> states = TreeOrder.treeStates(artifact.terminals(), maxTokenBytes);
         // the trees outputs reach (see TreeOrder.PREBUILD_MAX_WHITESPACE): states deep in whitespace
         // runs, most of a JSON Schema's trees, are left to the masks that need them (or to hints)
@@ -57,6 +65,7 @@ public final class BackgroundTrees implements BackgroundBuild {
         int n = 0;
         for (int q : byIndex) if (!artifact.isStored(states.get(q)[2])) o[n++] = states.get(q)[2];
         order = java.util.Arrays.copyOf(o, n);
+        return order;
     }
 
     public void start(Executor executor, int tasks) {
@@ -109,6 +118,7 @@ public final class BackgroundTrees implements BackgroundBuild {
             int q = near[nextNear++];
             if (!lazy.claimed(q)) return q;
         }
+        int[] order = order();
         while (nextInOrder < order.length) {
             int q = order[nextInOrder++];
             if (!lazy.claimed(q)) return q;

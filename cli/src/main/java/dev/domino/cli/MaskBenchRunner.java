@@ -53,6 +53,8 @@ final class MaskBenchRunner {
         // profile
         long parseNs, compileNs, serializeNs, loadNs, maskNs, commitNs, artifactBytes;
         MatcherStats.Snapshot stats;
+        /** Profile: masks over 1 ms, those of them the thread spent 2 ms or more off the CPU, and that time. */
+        long slowMasks, slowMasksOffCpu, offCpuNs;
 
         boolean passing() { return error == null && validRejected == 0 && invalidAccepted == 0; }
 
@@ -278,6 +280,7 @@ final class MaskBenchRunner {
                     s0 = MatcherStats.snapshot();
                 }
                 if (config.gapMicros > 0) java.util.concurrent.locks.LockSupport.parkNanos(config.gapMicros * 1000); // a GPU forward pass
+                long cpu0 = profile && CPU_TIME ? CPU.getCurrentThreadCpuTime() : 0;
                 long a = System.nanoTime();
                 m.fillNextTokenBitmask(bitmask, 0);
                 boolean inMask = tok >= 0 && tok < vocabSize && ((bitmask[tok >>> 5] >>> (tok & 31)) & 1) != 0;
@@ -289,6 +292,11 @@ final class MaskBenchRunner {
                 r.maskNs += b - a;
                 r.commitNs += c - b;
                 if (profile) {
+                    long offCpu = CPU_TIME ? (c - a) - (CPU.getCurrentThreadCpuTime() - cpu0) : 0;
+                    if (c - a > 1_000_000) {
+                        r.slowMasks++;
+                        if (offCpu >= 2_000_000) { r.slowMasksOffCpu++; r.offCpuNs += offCpu; }
+                    }
                     MatcherStats.Snapshot d = MatcherStats.snapshot().minus(s0);
                     noteSlow(new SlowMask(tbm, schema.file(), ti, i, configs, d.treeNodes(), d.earleyScans(), d.treesBuilt()));
                 }
@@ -308,6 +316,14 @@ final class MaskBenchRunner {
         r.maskUs = Arrays.copyOf(us, n);
         if (profile) r.stats = MatcherStats.snapshot().minus(before);
     }
+
+    /**
+     * Thread CPU time, read around each mask under --profile: a mask whose wall time exceeds its CPU time
+     * by milliseconds waited for a core. The kernel here ticks at 250 Hz, and masks of exactly 4.0-4.2 ms
+     * (and 8 ms) were the commonest slow masks of the full dev run: preemptions, not work.
+     */
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final boolean CPU_TIME = CPU.isCurrentThreadCpuTimeSupported();
 
     private synchronized void noteSlow(SlowMask s) {
         if (slowest.size() < SLOWEST) {
@@ -352,6 +368,7 @@ final class MaskBenchRunner {
         DoubleList ttfm = new DoubleList();
         Map<String, Integer> errorKinds = new HashMap<>();
         long parseNs, compileNs, serializeNs, loadNs, maskNs, commitNs, artifactBytes;
+        long slowMasks, slowMasksOffCpu, offCpuNs;
         long statMasks, statConfigs, statNodes, statScans, statDynamic, statGroups, statTokensOred, statTreesBuilt, statTreeBuildNs;
         long backgroundTrees;
         List<SlowMask> slowest = List.of();
@@ -379,6 +396,9 @@ final class MaskBenchRunner {
             maskNs += r.maskNs;
             commitNs += r.commitNs;
             artifactBytes += r.artifactBytes;
+            slowMasks += r.slowMasks;
+            slowMasksOffCpu += r.slowMasksOffCpu;
+            offCpuNs += r.offCpuNs;
             if (r.stats != null) {
                 statMasks += r.stats.masks();
                 statConfigs += r.stats.configurations();
@@ -446,6 +466,11 @@ final class MaskBenchRunner {
             work.put("tree_build_ms", Math.round(statTreeBuildNs / 1e5) / 10.0);
             work.put("trees_built_in_background", backgroundTrees);
             p.put("work", work);
+            Map<String, Object> slowTime = new LinkedHashMap<>();
+            slowTime.put("masks_over_1ms", slowMasks);
+            slowTime.put("of_which_2ms_or_more_off_cpu", slowMasksOffCpu);
+            slowTime.put("off_cpu_ms", Math.round(offCpuNs / 1e5) / 10.0);
+            p.put("slow_masks", slowTime);
             List<Map<String, Object>> slow = new ArrayList<>();
             for (SlowMask s : slowest) {
                 Map<String, Object> e = new LinkedHashMap<>();

@@ -50,6 +50,13 @@ public final class EarleyState {
 
     private volatile Memo memo;
 
+    /**
+     * Built on the first completion into this set when it is large (see {@link EarleyParser}):
+     * its items waiting for a nonterminal or for a permutation's members, sorted by what they
+     * wait for. A cache: computed from the items, so a race only builds it twice.
+     */
+    volatile long[] waiting;
+
     public EarleyState(int[] rules, EarleyState[] origins, long[] expected, boolean accepting) {
         this(rules, origins, null, expected, accepting);
     }
@@ -82,6 +89,7 @@ public final class EarleyState {
      */
     public long estimatedBytes() {
         long bytes = 48 + 4 * 16 + 16L * rules.length + 8L * expected.length + 24;
+        if (rules.length > EarleyParser.INDEXED_ITEMS) bytes += 16 + 8L * rules.length; // the completion index, when built
         if (seen != null) {
             bytes += 16 + 4L * seen.length; // the array of sets; each permutation item's own set
             for (long[] s : seen) if (s != null) bytes += 16 + 8L * s.length;

@@ -419,7 +419,22 @@ public final class TreeBuilder {
      */
     private record Entered(Node node, List<Integer> dynamicSubtrees) {}
 
-    private final java.util.concurrent.ConcurrentHashMap<Integer, Entered> entered = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Bound of the subtrees kept per builder ({@code -Ddomino.cache.enteredBytes}, estimated): a
+     * Kubernetes schema enters thousands of terminals at the root; past the bound the least
+     * recently used are walked again when needed.
+     */
+    public static final long ENTERED_MAX_BYTES = Long.getLong("domino.cache.enteredBytes", 64L << 20);
+
+    private final BoundedCache<Integer, Entered> entered = new BoundedCache<>("terminals entered at the root", ENTERED_MAX_BYTES);
+
+    /** Estimated heap bytes of a detached subtree: the nodes' maps and their sets (shared sets counted each time). */
+    private static long bytesOf(Node node) {
+        long bytes = 256 + 48L * (node.sharedGroups.size() + node.children.size());
+        for (TokenSet set : node.sharedGroups.values()) bytes += set.estimatedBytes();
+        for (Node child : node.children.values()) bytes += bytesOf(child);
+        return bytes;
+    }
 
     /** Turns a detached subtree's token lists into sets, so trees grafting it share them instead of copying and sorting. */
     private void toShared(Node node) {
@@ -447,8 +462,7 @@ public final class TreeBuilder {
             w.visits.release();
             toShared(w.root);
             e = new Entered(w.root, List.copyOf(w.dynamicSubtrees));
-            Entered known = entered.putIfAbsent(t, e);
-            if (known != null) e = known;
+            e = entered.putIfAbsent(t, e, bytesOf(e.node()) + 4L * e.dynamicSubtrees().size());
         }
         return e;
     }

@@ -176,7 +176,7 @@ public final class TreeBuilder {
             // the same for every tree: walked once, then copied in (see enteredAtRoot)
             Entered e = enteredAtRoot(t);
             graft(node, e.node());
-            dynamicSubtrees.addAll(e.dynamicSubtrees());
+            for (int n : e.dynamicSubtrees()) dynamicSubtrees.add(n);
         }
 
         /** Walks counted terminal t from the trie root into {@code node} (see enteredAtRoot). */
@@ -188,15 +188,15 @@ public final class TreeBuilder {
             }
         }
 
-        /** Adds the shared sets of a detached subtree ({@link #toShared}) to {@code to}, recursively. */
-        public void graft(Node to, Node from) {
-            for (Map.Entry<Integer, TokenSet> g : from.sharedGroups.entrySet()) {
-                int t = g.getKey();
+        /** Adds the sets of a detached subtree ({@link Frozen}) to {@code to}, recursively. */
+        public void graft(Node to, Frozen from) {
+            for (int i = 0; i < from.groupTerminals.length; i++) {
+                int t = from.groupTerminals[i];
                 if (annotate) to.sharedCopies.merge(t, copies, Math::min);
                 TokenSet before = to.sharedGroups.get(t);
-                to.sharedGroups.put(t, before == null ? g.getValue() : TokenSet.of(union(before.toArray(), g.getValue().toArray()), vocabSize));
+                to.sharedGroups.put(t, before == null ? from.groupSets[i] : TokenSet.of(union(before.toArray(), from.groupSets[i].toArray()), vocabSize));
             }
-            for (Map.Entry<Integer, Node> c : from.children.entrySet()) graft(to.children.computeIfAbsent(c.getKey(), k -> new Node()), c.getValue());
+            for (int i = 0; i < from.childTerminals.length; i++) graft(to.children.computeIfAbsent(from.childTerminals[i], k -> new Node()), from.children[i]);
         }
 
         /** The terminals {@code starters} begin with byte b, which led to trie node {@code child}. */
@@ -315,6 +315,15 @@ public final class TreeBuilder {
     /** Visits beyond the configured cap one build may spend before falling back to it. */
     public static final long EXCESS_BUDGET = 1 << 18;
 
+    /**
+     * Visits beyond the configured cap that all walks of terminals entered at the root may spend,
+     * per builder (see enteredAtRoot): each walk may take up to {@link #EXCESS_BUDGET} of it, so a
+     * tree that enters a thousand terminals stays bounded (a few hundred ms at worst, once) while
+     * a large object's keys (hundreds of terminals after one separator) keep their groups.
+     */
+    public static final long ENTERED_EXCESS_BUDGET = 64 * EXCESS_BUDGET;
+    private final java.util.concurrent.atomic.AtomicLong enteredExcess = new java.util.concurrent.atomic.AtomicLong(ENTERED_EXCESS_BUDGET);
+
 
     /** @param terminal -1 for the between-terminals state, else the terminal of local scanner state {@code state} */
     public TokenTree build(int terminal, int state) {
@@ -417,7 +426,42 @@ public final class TreeBuilder {
      * built in masks went into walking the followers of states that may end before the next
      * token, the same walks in every tree.
      */
-    private record Entered(Node node, List<Integer> dynamicSubtrees) {}
+    private record Entered(Frozen node, int[] dynamicSubtrees) {}
+
+    /**
+     * A detached subtree in arrays: kept between trees (see {@link #entered}), so few objects.
+     * Why: kept as {@link Node}s (four maps each), the subtrees of a Kubernetes schema's
+     * terminals filled the heap with millions of live map entries, and garbage collection
+     * pauses of 80 ms landed in other schemas' masks.
+     */
+    private static final class Frozen {
+        private static final int[] NONE = new int[0];
+        final int[] groupTerminals;
+        final TokenSet[] groupSets;
+        final int[] childTerminals;
+        final Frozen[] children;
+
+        /** A node whose token lists were turned into sets ({@link #toShared}). */
+        Frozen(Node node) {
+            int g = node.sharedGroups.size(), c = node.children.size();
+            groupTerminals = g == 0 ? NONE : new int[g];
+            groupSets = new TokenSet[g];
+            int i = 0;
+            for (Map.Entry<Integer, TokenSet> e : node.sharedGroups.entrySet()) { groupTerminals[i] = e.getKey(); groupSets[i++] = e.getValue(); }
+            childTerminals = c == 0 ? NONE : new int[c];
+            children = new Frozen[c];
+            i = 0;
+            for (Map.Entry<Integer, Node> e : node.children.entrySet()) { childTerminals[i] = e.getKey(); children[i++] = new Frozen(e.getValue()); }
+        }
+
+        /** Estimated heap bytes (shared sets counted each time). */
+        long bytes() {
+            long b = 64 + 4L * (groupTerminals.length + childTerminals.length) + 8L * (groupSets.length + children.length);
+            for (TokenSet set : groupSets) b += set.estimatedBytes();
+            for (Frozen child : children) b += child.bytes();
+            return b;
+        }
+    }
 
     /**
      * Bound of the subtrees kept per builder ({@code -Ddomino.cache.enteredBytes}, estimated): a
@@ -427,14 +471,6 @@ public final class TreeBuilder {
     public static final long ENTERED_MAX_BYTES = Long.getLong("domino.cache.enteredBytes", 64L << 20);
 
     private final BoundedCache<Integer, Entered> entered = new BoundedCache<>("terminals entered at the root", ENTERED_MAX_BYTES);
-
-    /** Estimated heap bytes of a detached subtree: the nodes' maps and their sets (shared sets counted each time). */
-    private static long bytesOf(Node node) {
-        long bytes = 256 + 48L * (node.sharedGroups.size() + node.children.size());
-        for (TokenSet set : node.sharedGroups.values()) bytes += set.estimatedBytes();
-        for (Node child : node.children.values()) bytes += bytesOf(child);
-        return bytes;
-    }
 
     /** Turns a detached subtree's token lists into sets, so trees grafting it share them instead of copying and sorting. */
     private void toShared(Node node) {
@@ -455,14 +491,18 @@ public final class TreeBuilder {
                 w = new Walk(cap, 0);
                 w.walkCountedFromRoot(w.root, t);
             } else {
-                w = newWalk();
+                // the excess over the configured cap comes from one budget for all of them: a
+                // lexically ambiguous grammar would otherwise spend a tree's budget once per follower
+                long budget = cap < WIDE_CAP ? Math.min(EXCESS_BUDGET, Math.max(0, enteredExcess.get())) : 0;
+                w = budget > 0 ? new Walk(WIDE_CAP, budget) : new Walk(cap, 0);
                 ByteDfa dfa = terminals[t].dfa();
                 w.fromRoot(w.root, t, dfa, dfa.start());
+                if (budget > 0) enteredExcess.addAndGet(-(budget - Math.max(0, w.excessBudget)));
             }
             w.visits.release();
             toShared(w.root);
-            e = new Entered(w.root, List.copyOf(w.dynamicSubtrees));
-            e = entered.putIfAbsent(t, e, bytesOf(e.node()) + 4L * e.dynamicSubtrees().size());
+            e = new Entered(new Frozen(w.root), w.dynamicSubtrees.stream().mapToInt(Integer::intValue).toArray());
+            e = entered.putIfAbsent(t, e, e.node().bytes() + 4L * e.dynamicSubtrees().length);
         }
         return e;
     }

@@ -35,6 +35,52 @@ class DfaBuilderTest {
         }
     }
 
+    /**
+     * Sequences built by joining their items' automata (see DfaBuilder#concatenation) equal the
+     * subset construction of the whole, and brics: generated-grammar pieces (whitespace counters,
+     * quoted keys, separators), where the joins apply, mixed with pieces where they do not.
+     */
+    @Test void joinedSequencesAgreeWithTheSubsetConstruction() {
+        Random random = new Random(13);
+        Expr ws = new Expr.Repeat(Expr.chars(CodePointSet.fromRanges(new int[] {'\t', '\n', '\r', '\r', ' ', ' '})), 0, 20);
+        Expr[] pieces = {ws, Expr.literal("\"key\""), Expr.literal(":"), Expr.literal(","), Expr.literal("\""),
+                Expr.plus(Expr.chars(CodePointSet.range('a', 'z'))), new Expr.Repeat(Expr.literal("ab"), 0, 3),
+                Expr.literal(""), Expr.alt(Expr.literal("x"), Expr.literal(" ")), new Expr.Repeat(Expr.chars(CodePointSet.range('0', '9')), 1, 5)};
+        int joined = 0;
+        for (int i = 0; i < 300; i++) {
+            List<Expr> items = new ArrayList<>();
+            for (int k = 2 + random.nextInt(5); k > 0; k--) items.add(pieces[random.nextInt(pieces.length)]);
+            Expr e = new Expr.Seq(items);
+            DfaBuilder.Language whole;
+            try {
+                whole = new DfaBuilder(name -> null).buildBySubsets(e, 5000);
+            } catch (DfaBuilder.TooLarge tooLarge) { // ambiguous counters next to each other: the bound holds both ways
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DfaBuilder(name -> null).build(e, 5000)).isInstanceOf(DfaBuilder.TooLarge.class);
+                continue;
+            }
+            DfaBuilder.Language ours = new DfaBuilder(name -> null).build(e, 5000);
+            assertThat(ours.nullable()).as("nullable %s", e).isEqualTo(whole.nullable());
+            assertThat(ours.dfa()).as("automaton of %s", e).isEqualTo(whole.dfa());
+            Automaton reference = new ByteAutomata(name -> null).build(e);
+            if (reference.run("")) reference = ByteAutomata.withoutEmptyString(reference);
+            assertThat(ours.dfa()).as("brics: automaton of %s", e).isEqualTo(reference.isEmpty() ? null : ByteAutomata.toByteDfa(reference));
+            if (joinable(items)) joined++;
+        }
+        assertThat(joined).as("sequences where every boundary joins").isGreaterThan(30);
+    }
+
+    /** Whether the JSON-like pieces of the test join at every boundary (no shared byte at an accepting end). */
+    private static boolean joinable(List<Expr> items) {
+        DfaBuilder b = new DfaBuilder(name -> null);
+        DfaBuilder.Sparse acc = null;
+        for (Expr item : items) {
+            DfaBuilder.Sparse d = b.subsetAutomaton(item);
+            acc = acc == null ? d : DfaBuilder.join(acc, d);
+            if (acc == null) return false;
+        }
+        return true;
+    }
+
     /** A large literal set (a trie, 20,000 states) minimized against the reference; sparse and dense layouts step alike. */
     @Test void largeLiteralSetAgreesWithBrics() {
         Random random = new Random(11);

@@ -46,9 +46,31 @@ public final class TerminalDerivation {
     private final Set<String> terminalRules = new HashSet<>();
     private final Set<String> regularRules = new HashSet<>();
     private final DfaBuilder automata;
-    private final java.util.IdentityHashMap<Expr, Set<String>> refsCache = new java.util.IdentityHashMap<>();
     private final java.util.IdentityHashMap<Expr, Integer> symbolCache = new java.util.IdentityHashMap<>();
-    private final java.util.IdentityHashMap<Expr, Boolean> checked = new java.util.IdentityHashMap<>();
+    /**
+     * What the analyses found out about each expression node, in one identity map. Why one: five
+     * maps (references checked, rule references, size, finiteness, counters) each grew to the
+     * grammar's node count, and their puts and resizes were 17% of compile time over every 40th
+     * dev schema in serving mode.
+     */
+    private final java.util.IdentityHashMap<Expr, Facts> facts = new java.util.IdentityHashMap<>(1024);
+
+    /** Memoized analyses of one expression node (see {@link #facts}); unknown until computed. */
+    private static final class Facts {
+        boolean refsChecked;
+        Set<String> refs;
+        int size = -1;
+        byte finite = -1, counter = -1; // -1 unknown, 0 no, 1 yes
+    }
+
+    private Facts facts(Expr e) {
+        Facts f = facts.get(e);
+        if (f == null) {
+            f = new Facts();
+            facts.put(e, f);
+        }
+        return f;
+    }
 
     // terminal construction
     private final Map<Object, Integer> terminalIndex = new HashMap<>();          // rule names, literals, classes
@@ -152,7 +174,9 @@ public final class TerminalDerivation {
     // ------------------------------------------------------------ analysis
 
     private void checkRefs(Expr e) {
-        if (checked.put(e, Boolean.TRUE) != null) return;
+        Facts f = facts(e);
+        if (f.refsChecked) return;
+        f.refsChecked = true;
         if (e instanceof Expr.Ref r) {
             if (!source.rules().containsKey(r.name())) {
                 throw new GrammarException("unknown rule '" + r.name() + "'", r.line(), r.column());
@@ -195,8 +219,8 @@ public final class TerminalDerivation {
      * subexpressions heavily (a DAG), and a plain recursive walk would be exponential.
      */
     private Set<String> refs(Expr e) {
-        Set<String> cached = refsCache.get(e);
-        if (cached != null) return cached;
+        Facts f = facts(e);
+        if (f.refs != null) return f.refs;
         Set<String> out;
         if (e instanceof Expr.Ref r) {
             out = Set.of(r.name());
@@ -216,7 +240,7 @@ public final class TerminalDerivation {
         } else {
             out = Set.of();
         }
-        refsCache.put(e, out);
+        f.refs = out;
         return out;
     }
 
@@ -239,7 +263,6 @@ public final class TerminalDerivation {
     static final int MAX_TERMINAL_SIZE = 4000;
     /** Regular rules whose automaton turned out too large: they stay in the parser. */
     private final Set<String> tooLargeRules = new HashSet<>();
-    private final java.util.IdentityHashMap<Expr, Integer> sizeCache = new java.util.IdentityHashMap<>();
 
     /**
      * Over the size limit for one terminal. Expressions without bounded repeats get a larger
@@ -262,13 +285,12 @@ public final class TerminalDerivation {
      * 250 MB artifact.
      */
     static final int FINITE_TERMINAL_SIZE = 8_000_000;
-    private final java.util.IdentityHashMap<Expr, Boolean> finiteCache = new java.util.IdentityHashMap<>();
 
     /** Finite language without counters: literals, classes, sequences, alternatives, small repeats of those. */
     private boolean isFinite(Expr e) {
-        Boolean cached = finiteCache.get(e);
-        if (cached != null) return cached;
-        finiteCache.put(e, false); // guards recursion through references
+        Facts facts = facts(e);
+        if (facts.finite >= 0) return facts.finite == 1;
+        facts.finite = 0; // guards recursion through references
         boolean f;
         if (e instanceof Expr.Literal || e instanceof Expr.Chars) f = true;
         else if (e instanceof Expr.Automaton a) f = a.dfa().maxLength() != Integer.MAX_VALUE;
@@ -277,7 +299,7 @@ public final class TerminalDerivation {
         else if (e instanceof Expr.Repeat r) f = r.max() != Expr.Repeat.UNBOUNDED && r.max() <= SMALL_COUNT && isFinite(r.body());
         else if (e instanceof Expr.Ref ref) f = regularRules.contains(ref.name()) && isFinite(rules.get(ref.name()));
         else f = false;
-        finiteCache.put(e, f);
+        facts.finite = (byte) (f ? 1 : 0);
         return f;
     }
 
@@ -313,28 +335,27 @@ public final class TerminalDerivation {
 
     /** Limit of {@link #tooBig} for expressions without bounded repeats. */
     static final int COUNTER_FREE_TERMINAL_SIZE = 4 * MAX_TERMINAL_SIZE;
-    private final java.util.IdentityHashMap<Expr, Boolean> counterCache = new java.util.IdentityHashMap<>();
 
     /** Repeat counts up to this are not counters (the four hex digits of a {@code \\u} escape). */
     private static final int SMALL_COUNT = 8;
 
     /** Whether a counting repeat (x{n,}, x{0,n} with n > SMALL_COUNT) occurs; references count as yes. */
     private boolean hasCounter(Expr e) {
-        Boolean cached = counterCache.get(e);
-        if (cached != null) return cached;
+        Facts facts = facts(e);
+        if (facts.counter >= 0) return facts.counter == 1;
         boolean c;
         if (e instanceof Expr.Seq sq) { c = false; for (Expr i : sq.items()) if (hasCounter(i)) { c = true; break; } }
         else if (e instanceof Expr.Alt a) { c = false; for (Expr o : a.options()) if (hasCounter(o)) { c = true; break; } }
         else if (e instanceof Expr.Repeat r) c = (r.max() != Expr.Repeat.UNBOUNDED && r.max() > SMALL_COUNT) || r.min() > SMALL_COUNT || hasCounter(r.body());
         else c = e instanceof Expr.Ref || e instanceof Expr.Perm || e instanceof Expr.Units;
-        counterCache.put(e, c);
+        facts.counter = (byte) (c ? 1 : 0);
         return c;
     }
 
     /** Rough NFA size of a regular expression, saturating just above the limit. */
     private int size(Expr e) {
-        Integer cached = sizeCache.get(e);
-        if (cached != null) return cached;
+        Facts facts = facts(e);
+        if (facts.size >= 0) return facts.size;
         long n;
         if (e instanceof Expr.Literal lit) n = lit.text().length() + 1;
         else if (e instanceof Expr.Chars c) n = 2 + Math.min(64, c.set().rangeCount());
@@ -347,11 +368,11 @@ public final class TerminalDerivation {
         } else if (e instanceof Expr.Perm || e instanceof Expr.Units) {
             n = Long.MAX_VALUE; // never part of a larger terminal: the parser runs it (see Permutation), or its own counted terminal
         } else if (e instanceof Expr.Ref ref) {
-            sizeCache.put(e, MAX_TERMINAL_SIZE + 1); // guard against recursion while computing
+            facts.size = MAX_TERMINAL_SIZE + 1; // guard against recursion while computing
             n = regularRules.contains(ref.name()) ? size(rules.get(ref.name())) : MAX_TERMINAL_SIZE + 1;
         } else n = 1;
         int v = (int) Math.min(n, FINITE_TERMINAL_SIZE + 1);
-        sizeCache.put(e, v);
+        facts.size = v;
         return v;
     }
 

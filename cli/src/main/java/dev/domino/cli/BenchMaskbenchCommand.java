@@ -57,7 +57,9 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
     Long prebuildMillis;
 
     @Option(names = "--background-threads", paramLabel = "N", description = "serving mode: N threads build the trees "
-            + "the compile left out in the background while masks run (default ${DEFAULT-VALUE}: single-threaded, trees built on first use)")
+            + "the compile left out in the background while masks run, and the compiled artifact is used as it is, as a server "
+            + "compiling a request's schema does: TTFM = parse + compile (default ${DEFAULT-VALUE}: single-threaded, trees built "
+            + "on first use, TTFM = parse + compile + serialize + load)")
     int backgroundThreads = 0;
 
     @Option(names = "--gap-us", paramLabel = "G", description = "idle microseconds before each mask, as a GPU forward pass "

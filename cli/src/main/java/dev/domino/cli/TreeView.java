@@ -104,6 +104,10 @@ final class TreeView {
             }
             sb.append('\n');
         }
+        for (int r = tree.firstRoot(node); r < tree.endRoot(node); r++) {
+            sb.append(indent).append("root tree of ").append(name(tree.rootTerminal(r)))
+                    .append(" [start]: shared, not counted here (see `inspect tree` of that terminal's start)\n");
+        }
         for (int e = tree.firstEdge(node); e < tree.endEdge(node); e++) {
             int c = tree.edgeChild(e);
             sb.append(indent).append("edge ").append(name(tree.edgeTerminal(e))).append(" [").append(edgeKind(node))
@@ -179,6 +183,9 @@ final class TreeView {
             groups.add(m);
         }
         o.put("groups", groups);
+        List<Object> roots = new ArrayList<>();
+        for (int r = tree.firstRoot(node); r < tree.endRoot(node); r++) roots.add(name(tree.rootTerminal(r)));
+        o.put("root_trees", roots);
         List<Object> edges = new ArrayList<>();
         for (int e = tree.firstEdge(node); e < tree.endEdge(node); e++) {
             Map<String, Object> m = new LinkedHashMap<>();

@@ -51,7 +51,7 @@ public final class GrammarCompiler {
         ArtifactInfo info = new ArtifactInfo(sourceName, sourceFormat, sha256(sourceText), recorded,
                 options.ignoredKeywords(), options.dynamicCap());
         if (options.lazy() && options.prebuildMillis() <= 0) {
-            return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(), null, null);
+            return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(), null, null, null);
         }
         TreeBuilder builder = new TreeBuilder(terminals, lexed.follow(), lexed.first(), VocabTrie.of(vocab),
                 options.dynamicCap(), vocab.size());
@@ -60,11 +60,26 @@ public final class GrammarCompiler {
         int stateTotal = 1;
         for (Terminal terminal : terminals) stateTotal += terminal.stateCount();
         if (options.lazy()) return prebuilt(info, vocab, terminals, lexed, builder, states, stateTotal, options.prebuildMillis());
-        TokenTree[] trees = buildAll(builder, states, options);
+        TokenTree[] stateTrees = buildAll(builder, states, options);
         int[] treeOfState = new int[stateTotal];
         java.util.Arrays.fill(treeOfState, -1);
-        for (int q = 0; q < trees.length; q++) treeOfState[states.get(q)[2]] = q;
-        return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(), trees, treeOfState);
+        for (int q = 0; q < stateTrees.length; q++) treeOfState[states.get(q)[2]] = q;
+        // the root trees the state trees reference (and those reference), stored too: nothing is built at run time
+        List<TokenTree> trees = new ArrayList<>(java.util.Arrays.asList(stateTrees));
+        int[] rootTreeOfTerminal = new int[terminals.length];
+        java.util.Arrays.fill(rootTreeOfTerminal, -1);
+        for (int i = 0; i < trees.size(); i++) {
+            CompileLimits.checkClock();
+            TokenTree tree = trees.get(i);
+            for (int r = 0; r < tree.rootReferenceCount(); r++) {
+                int t = tree.rootTerminal(r);
+                if (rootTreeOfTerminal[t] >= 0) continue;
+                rootTreeOfTerminal[t] = trees.size();
+                trees.add(builder.buildRoot(t));
+            }
+        }
+        return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(),
+                trees.toArray(new TokenTree[0]), treeOfState, rootTreeOfTerminal);
     }
 
     /**
@@ -80,18 +95,31 @@ public final class GrammarCompiler {
         java.util.Arrays.fill(treeOfState, -1);
         // the between-terminals tree always (first in the order); the order itself only when the
         // budget is left after it (serving mode's 1 ms budget: the order walks every automaton)
+        int[] rootTreeOfTerminal = new int[terminals.length];
+        java.util.Arrays.fill(rootTreeOfTerminal, -1);
         treeOfState[0] = 0;
         stored.add(builder.build(-1, 0));
         int[] order = System.nanoTime() >= deadline ? new int[0] : TreeOrder.prebuildOrder(terminals, states);
+        int rootsDone = 0; // stored trees whose root references were looked at
         for (int q : order) {
             if (states.get(q)[0] < 0) continue; // built above
+            // the root trees the trees so far reference first: the first masks walk them
+            for (; rootsDone < stored.size() && System.nanoTime() < deadline; rootsDone++) {
+                TokenTree tree = stored.get(rootsDone);
+                for (int r = 0; r < tree.rootReferenceCount() && System.nanoTime() < deadline; r++) {
+                    int t = tree.rootTerminal(r);
+                    if (rootTreeOfTerminal[t] >= 0) continue;
+                    rootTreeOfTerminal[t] = stored.size();
+                    stored.add(builder.buildRoot(t));
+                }
+            }
             if (System.nanoTime() >= deadline) break;
             if (Thread.currentThread().isInterrupted()) throw new java.util.concurrent.CancellationException("compile interrupted");
             treeOfState[states.get(q)[2]] = stored.size();
             stored.add(builder.build(states.get(q)[0], states.get(q)[1]));
         }
         return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(),
-                stored.toArray(new TokenTree[0]), treeOfState);
+                stored.toArray(new TokenTree[0]), treeOfState, rootTreeOfTerminal);
     }
 
     private static TokenTree[] buildAll(TreeBuilder builder, List<int[]> states, CompileOptions options) {

@@ -23,15 +23,24 @@ final class ArtifactBytes {
         ArtifactInternals a = RuntimeAccess.of(artifact);
         long bytes = 4096 + 1024L * a.scannerStateCount() + 64L * a.grammar().productionCount();
         Set<TokenSet> sets = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (int i = 0; i < a.treeCount(); i++) {
-            TokenTree t = a.tree(i);
-            if (t == null) continue;
-            bytes += 48L * t.nodeCount() + 4L * t.dynamicTokenCount();
-            for (int g = 0; g < t.groupCount(); g++) {
-                TokenSet s = t.groupTokens(g);
-                bytes += 16;
-                if (sets.add(s)) bytes += s.isBitmap() ? (artifact.vocabulary().size() + 7) / 8 : 4L * s.size();
-            }
+        for (int i = 0; i < a.treeCount(); i++) bytes += treeBytes(a.tree(i), sets, artifact);
+        // root trees (see TokenTree): an eager artifact's are among its trees above already
+        Set<TokenTree> counted = Collections.newSetFromMap(new IdentityHashMap<>());
+        if (!artifact.isLazy()) counted.addAll(java.util.Arrays.asList(a.storedTrees()));
+        for (int t = 0; t < a.terminalCount(); t++) {
+            TokenTree root = a.rootTreeIfBuilt(t);
+            if (root != null && counted.add(root)) bytes += treeBytes(root, sets, artifact);
+        }
+        return bytes;
+    }
+
+    private static long treeBytes(TokenTree t, Set<TokenSet> sets, Artifact artifact) {
+        if (t == null) return 0;
+        long bytes = 48L * t.nodeCount() + 4L * t.dynamicTokenCount();
+        for (int g = 0; g < t.groupCount(); g++) {
+            TokenSet s = t.groupTokens(g);
+            bytes += 16;
+            if (sets.add(s)) bytes += s.isBitmap() ? (artifact.vocabulary().size() + 7) / 8 : 4L * s.size();
         }
         return bytes;
     }

@@ -36,6 +36,10 @@ public final class Artifact {
     private final int[] treeOfState;
     /** Per scanner state, trees built on first use (each once); null when every tree is stored. */
     private final LazyTrees lazyTrees;
+    /** Per terminal, its root tree's index in {@code trees} or -1 (see {@link TokenTree}: built on first use). */
+    private final int[] rootTreeOfTerminal;
+    /** Per terminal, root trees built on first use (each once); null when every terminal's is stored. */
+    private final LazyTrees lazyRoots;
     private TreeBuilder lazyBuilder; // guarded by this
     /** Set while trees are built in the background: masks tell it where decoding is. */
     private volatile BackgroundTrees background;
@@ -55,9 +59,11 @@ public final class Artifact {
      * @param trees       stored distinct trees, or null for a lazy artifact (every tree built on first use)
      * @param treeOfState per scanner state, its tree's index in {@code trees}, or -1 when that tree is
      *                    built on first use; null when lazy
+     * @param rootTreeOfTerminal per terminal, its root tree's index in {@code trees}, or -1 when it is
+     *                    built on first use; null when all are
      */
     private Artifact(ArtifactInfo info, Vocabulary vocabulary, Terminal[] terminals, ParserGrammar grammar,
-                     BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState) {
+                     BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState, int[] rootTreeOfTerminal) {
         this.info = info;
         this.vocabulary = vocabulary;
         this.terminals = terminals;
@@ -89,10 +95,22 @@ public final class Artifact {
             if (tree < -1 || tree >= trees.length) throw new IllegalArgumentException("bad tree index");
             anyLazy |= tree < 0;
         }
+        if (rootTreeOfTerminal == null) {
+            rootTreeOfTerminal = new int[terminals.length];
+            java.util.Arrays.fill(rootTreeOfTerminal, -1);
+        }
+        if (rootTreeOfTerminal.length != terminals.length) throw new IllegalArgumentException("root tree index has " + rootTreeOfTerminal.length + " terminals, expected " + terminals.length);
+        boolean anyLazyRoot = false;
+        for (int tree : rootTreeOfTerminal) {
+            if (tree < -1 || tree >= trees.length) throw new IllegalArgumentException("bad root tree index");
+            anyLazyRoot |= tree < 0;
+        }
         for (TokenTree tree : trees) validate(tree);
         this.trees = trees;
         this.treeOfState = treeOfState;
+        this.rootTreeOfTerminal = rootTreeOfTerminal;
         lazyTrees = anyLazy ? new LazyTrees(states, this::buildTree) : null;
+        lazyRoots = anyLazyRoot ? new LazyTrees(terminals.length, this::buildRootTree) : null;
 
         boolean[] ignored = new boolean[terminals.length];
         for (int t = 0; t < terminals.length; t++) ignored[t] = terminals[t].ignored();
@@ -128,6 +146,7 @@ public final class Artifact {
             }
         }
         for (int id : tree.dynamicTokens) if (id < 0 || id >= vocabulary.size()) throw new IllegalArgumentException("dynamic token outside vocabulary");
+        for (int t : tree.rootTerminal) if (t >= terminals.length) throw new IllegalArgumentException("tree root reference names unknown terminal " + t);
     }
 
     /** Loads an artifact file (errors: {@link ArtifactFormatException} for a bad file, {@link IOException} for I/O). */
@@ -183,6 +202,20 @@ public final class Artifact {
         BackgroundTrees bg = background;
         if (bg != null) bg.near(scannerState);
         return lazyTrees.get(scannerState);
+    }
+
+    /** The root tree of terminal t (see {@link TokenTree}; built now if nobody needed it yet). */
+    TokenTree rootTree(int t) {
+        int stored = rootTreeOfTerminal[t];
+        return stored >= 0 ? trees[stored] : lazyRoots.get(t);
+    }
+
+    /** Builds the root tree of a terminal: called once per terminal by {@link LazyTrees}. */
+    private TokenTree buildRootTree(int t) {
+        long t0 = MatcherStats.enabled ? System.nanoTime() : 0;
+        TokenTree tree = lazyTreeBuilder().buildRoot(t);
+        if (MatcherStats.enabled) MatcherStats.treeBuilt(System.nanoTime() - t0);
+        return tree;
     }
 
     /** Builds the tree of a (canonical) scanner state: called once per state by {@link LazyTrees}. */
@@ -258,6 +291,15 @@ public final class Artifact {
         @Override public TokenTree[] storedTrees() { return trees; }
         @Override public int[] storedTreeIndex() { return treeOfState; }
         @Override public boolean isStored(int scannerState) { return treeOfState[scannerState] >= 0; }
+        @Override public int[] storedRootTreeIndex() { return rootTreeOfTerminal; }
+        @Override public TokenTree rootTree(int terminal) { return Artifact.this.rootTree(terminal); }
+        @Override public TokenTree rootTreeIfBuilt(int terminal) {
+            int stored = rootTreeOfTerminal[terminal];
+            return stored >= 0 ? trees[stored] : lazyRoots.ifBuilt(terminal);
+        }
+        @Override public TokenTree buildRootTreeIfUnclaimed(int terminal) {
+            return rootTreeOfTerminal[terminal] >= 0 ? null : lazyRoots.buildIfUnclaimed(terminal);
+        }
         @Override public int storedTreeStates() {
             int n = 0;
             for (int tree : treeOfState) if (tree >= 0) n++;
@@ -284,8 +326,8 @@ public final class Artifact {
     /** The shared secrets of this package's API classes (see {@link RuntimeAccess}). */
     private static final class Access extends RuntimeAccess {
         @Override public Artifact newArtifact(ArtifactInfo info, Vocabulary vocabulary, Terminal[] terminals, ParserGrammar grammar,
-                                              BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState) {
-            return new Artifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState);
+                                              BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState, int[] rootTreeOfTerminal) {
+            return new Artifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState, rootTreeOfTerminal);
         }
         @Override public ArtifactInternals internals(Artifact artifact) { return artifact.internals; }
         @Override public Configurations configurations(Matcher matcher) { return matcher.configurations(); }

@@ -411,6 +411,7 @@ public final class Matcher {
         Vocabulary v = artifact.vocabulary();
         if (MatcherStats.enabled) { MatcherStats.masks++; MatcherStats.configurations += c.size(); }
         oredSets = c.size() > 1 ? new SerialSet() : null;
+        dynamicRoots = null;
         for (int i = 0; i < c.size(); i++) {
             TokenTree tree = artifact.treeOfState(c.scanStates[i]);
             if (tree.copies == null) {
@@ -420,10 +421,20 @@ public final class Matcher {
                 int local = scanner.localOf(c.scanStates[i]);
                 walk(tree, 0, c.parsers[i], 0, counted.needed(local), counted.remaining(local), mask, base);
             }
-            if (tree.dynamicTokens.length > 0) {
+            if (tree.dynamicTokens.length > 0 || dynamicRoots != null) {
                 Configurations single = new Configurations(new EarleyState[] {c.parsers[i]}, new int[] {c.scanStates[i]});
-                if (MatcherStats.enabled) MatcherStats.dynamicChecks += tree.dynamicTokens.length;
-                checkDynamic(tree.dynamicTokens, single, mask, base);
+                if (tree.dynamicTokens.length > 0) {
+                    if (MatcherStats.enabled) MatcherStats.dynamicChecks += tree.dynamicTokens.length;
+                    checkDynamic(tree.dynamicTokens, single, mask, base);
+                }
+                if (dynamicRoots != null) {
+                    // checked from the configuration, as if the root tree's tokens were in its tree
+                    for (TokenTree root : dynamicRoots) {
+                        if (MatcherStats.enabled) MatcherStats.dynamicChecks += root.dynamicTokens.length;
+                        checkDynamic(root.dynamicTokens, single, mask, base);
+                    }
+                    dynamicRoots = null;
+                }
             }
         }
         boolean tokenTerminals = artifact.tokenTerminals.length > 0;
@@ -475,6 +486,9 @@ public final class Matcher {
         }
     }
 
+    /** Root trees with dynamic tokens the current configuration's walk reached (rare: usually null). */
+    private java.util.List<TokenTree> dynamicRoots;
+
     /** Per thread: tokens a counted group must not add (see walk). */
     private static final ThreadLocal<int[]> EXCLUDED = ThreadLocal.withInitial(() -> new int[256]);
 
@@ -516,6 +530,19 @@ public final class Matcher {
                 for (int i = to; i < ids.length; i++) if ((mask[base + (ids[i] >>> 5)] & (1 << ids[i])) == 0) clear[m++] = ids[i];
                 sets.get(tree.groupSet[g]).orInto(mask, base);
                 for (int i = 0; i < m; i++) mask[base + (clear[i] >>> 5)] &= ~(1 << clear[i]);
+            }
+        }
+        for (int r = tree.rootStart[node], end = tree.rootStart[node + 1]; r < end; r++) {
+            // a wide terminal started at the token's first byte: its root tree stands for the subtree here
+            int t = tree.rootTerminal[r];
+            if (!p.expects(t)) continue;
+            TokenTree root = artifact.rootTree(t);
+            // root trees of terminals with like tokens (a union's strings) hold the same large sets
+            if (oredSets == null) oredSets = new SerialSet();
+            walk(root, 0, p, depth, need, room, mask, base);
+            if (root.dynamicTokens.length > 0) {
+                if (dynamicRoots == null) dynamicRoots = new java.util.ArrayList<>();
+                if (!dynamicRoots.contains(root)) dynamicRoots.add(root);
             }
         }
         if (depth > lookahead) return; // depth = terminals completed so far; the edge completes one more

@@ -37,7 +37,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 10;
+    public static final int FORMAT_VERSION = 11; // 11: root references and root trees (see TokenTree)
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -266,9 +266,12 @@ public final class ArtifactFormat {
                 int[][] copies = t.copiesBySetOrder();
                 out.writeBoolean(copies != null);
                 if (copies != null) for (int[] k : copies) writeInts(out, k);
+                writeInts(out, t.rootStart);
+                writeInts(out, t.rootTerminal);
             }
             mark(out, "tree_index");
             writeInts(out, a.storedTreeIndex());
+            writeInts(out, a.storedRootTreeIndex());
         }
 
         @Override public Artifact read(Kryo kryo, Input in, Class<? extends Artifact> type) {
@@ -365,15 +368,19 @@ public final class ArtifactFormat {
                         groupTerminal = readInts(in), groupSet = readInts(in), dynamic = readInts(in);
                 int[][] classes = new int[length(in, 1 << 24)][];
                 for (int c = 0; c < classes.length; c++) classes[c] = readInts(in);
-                trees[i] = new TokenTree(edgeStart, edgeTerminal, edgeChild, groupStart, groupTerminal, groupSet, dynamic, sets, classes);
+                int[][] copies = null;
                 if (in.readBoolean()) {
-                    int[][] copies = new int[trees[i].groupCount()][];
+                    copies = new int[groupTerminal.length][];
                     for (int g = 0; g < copies.length; g++) copies[g] = readInts(in);
-                    trees[i] = trees[i].withCopies(copies); // checks they match the groups
                 }
+                int[] rootStart = readInts(in), rootTerminal = readInts(in);
+                trees[i] = new TokenTree(edgeStart, edgeTerminal, edgeChild, groupStart, groupTerminal, groupSet, dynamic, sets, classes,
+                        rootStart, rootTerminal);
+                if (copies != null) trees[i] = trees[i].withCopies(copies); // checks they match the groups
             }
             int[] treeOfState = readInts(in);
-            return RuntimeAccess.get().newArtifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState);
+            int[] rootTreeOfTerminal = readInts(in);
+            return RuntimeAccess.get().newArtifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState, rootTreeOfTerminal);
         }
     }
 

@@ -43,6 +43,14 @@ public interface ArtifactInternals {
     int[] storedTreeIndex();
     /** True when the scanner state's tree is stored in the artifact (not built lazily). */
     boolean isStored(int scannerState);
+    /** Per terminal, its root tree's index in {@link #storedTrees()}, or -1 when it is built on first use (see {@link TokenTree}). */
+    int[] storedRootTreeIndex();
+    /** The root tree of a terminal (built now if nobody needed it yet). */
+    TokenTree rootTree(int terminal);
+    /** The root tree of a terminal if stored or built, else null (never waits, never builds). */
+    TokenTree rootTreeIfBuilt(int terminal);
+    /** Builds a terminal's root tree on this thread unless stored, built or being built; null then. */
+    TokenTree buildRootTreeIfUnclaimed(int terminal);
     /** Scanner states whose tree is stored (precomputed) in the artifact. */
     int storedTreeStates();
     /** Fully stored: distinct trees. Otherwise: scanner states (some trees not built yet). */

@@ -86,10 +86,27 @@ public final class BackgroundTrees implements BackgroundBuild {
 
     private void run() {
         try {
+            // the root trees the stored trees reference first (the between-terminals tree's strings...)
+            for (TokenTree stored : artifact.storedTrees()) {
+                for (int r = 0; r < stored.rootReferenceCount() && !cancelled; r++) {
+                    try {
+                        if (artifact.buildRootTreeIfUnclaimed(stored.rootTerminal(r)) != null) built.incrementAndGet();
+                    } catch (RuntimeException | StackOverflowError e) {
+                        // left unbuilt: the mask that needs it builds it and reports the error
+                    }
+                }
+            }
             int q;
             while (!cancelled && (q = next()) >= 0) {
                 try {
-                    if (lazy.buildIfUnclaimed(q) != null) built.incrementAndGet();
+                    TokenTree tree = lazy.buildIfUnclaimed(q);
+                    if (tree != null) {
+                        built.incrementAndGet();
+                        // the root trees it references next: a mask that walks this tree walks those too
+                        for (int r = 0; r < tree.rootReferenceCount() && !cancelled; r++) {
+                            if (artifact.buildRootTreeIfUnclaimed(tree.rootTerminal(r)) != null) built.incrementAndGet();
+                        }
+                    }
                 } catch (RuntimeException | StackOverflowError e) {
                     // left unbuilt: the mask that needs it builds it and reports the error
                 }

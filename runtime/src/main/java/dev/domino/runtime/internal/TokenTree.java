@@ -16,6 +16,14 @@ import dev.domino.runtime.diagnostics.*;
  * from ORing the shared tokens once per terminal. Tokens whose traversals were too many to precompute are
  * <em>dynamic</em>: checked at run time by stepping bytes. Group sets live in {@link #tokenSets()}
  * (shared by all trees of an eagerly compiled artifact).
+ *
+ * <p>A <em>root reference</em> t at a node stands for terminal t started at the token's first
+ * byte (the terminals on the path ended before it): the subtree is the artifact's <em>root
+ * tree</em> of t, walked in its place when the parser can accept t. Wide terminals (a string's
+ * characters, a key complement) are referenced instead of copied into every tree whose terminal
+ * may end before the next token: a shared terminal such as a key's opening quote is followed by
+ * every object's key complement, and copying all of them into its tree took 1.3 s on Kubernetes
+ * kb_996 for the one the parser allowed.
  */
 public final class TokenTree {
     public final int[] edgeStart;     // per node, index into edge arrays; length nodes+1
@@ -33,6 +41,10 @@ public final class TokenTree {
      * group, the copies of the terminal each token's path starts ({@link Copies}).
      */
     public final Copies[] copies;
+    /** Per node, index into {@link #rootTerminal}; length nodes+1. */
+    public final int[] rootStart;
+    /** Root references: terminals whose root trees stand for their subtrees here. */
+    public final int[] rootTerminal;
 
     /**
      * A group's tokens ordered by the copies of the counted root terminal their paths start: a
@@ -113,6 +125,8 @@ public final class TokenTree {
         this.sets = t.sets;
         this.copies = copies;
         this.terminalClasses = t.terminalClasses;
+        this.rootStart = t.rootStart;
+        this.rootTerminal = t.rootTerminal;
     }
 
     public TokenTree(int[] edgeStart, int[] edgeTerminal, int[] edgeChild,
@@ -124,7 +138,18 @@ public final class TokenTree {
 
     public TokenTree(int[] edgeStart, int[] edgeTerminal, int[] edgeChild, int[] groupStart, int[] groupTerminal,
                      int[] groupSet, int[] dynamicTokens, TokenSets sets, int[][] terminalClasses) {
+        this(edgeStart, edgeTerminal, edgeChild, groupStart, groupTerminal, groupSet, dynamicTokens, sets, terminalClasses,
+                new int[edgeStart.length], new int[0]);
+    }
+
+    public TokenTree(int[] edgeStart, int[] edgeTerminal, int[] edgeChild, int[] groupStart, int[] groupTerminal,
+                     int[] groupSet, int[] dynamicTokens, TokenSets sets, int[][] terminalClasses, int[] rootStart, int[] rootTerminal) {
         int nodes = edgeStart.length - 1;
+        if (nodes < 1 || rootStart.length != nodes + 1 || rootStart[0] != 0 || rootStart[nodes] != rootTerminal.length) {
+            throw new IllegalArgumentException("inconsistent tree arrays");
+        }
+        for (int i = 0; i < nodes; i++) if (rootStart[i] > rootStart[i + 1]) throw new IllegalArgumentException("inconsistent tree arrays");
+        for (int t : rootTerminal) if (t < 0) throw new IllegalArgumentException("bad root reference " + t);
         if (nodes < 1 || groupStart.length != nodes + 1 || edgeTerminal.length != edgeChild.length
                 || groupTerminal.length != groupSet.length
                 || edgeStart[nodes] != edgeTerminal.length || groupStart[nodes] != groupTerminal.length) {
@@ -163,6 +188,8 @@ public final class TokenTree {
         this.dynamicTokens = dynamicTokens;
         this.sets = sets;
         this.copies = null;
+        this.rootStart = rootStart;
+        this.rootTerminal = rootTerminal;
     }
 
     /** The token sets this tree's groups refer to. */
@@ -192,4 +219,9 @@ public final class TokenTree {
     public int terminalClassCount() { return terminalClasses.length; }
     public int[] terminalClass(int c) { return terminalClasses[c].clone(); }
     public int groupSet(int group) { return groupSet[group]; }
+    public int firstRoot(int node) { return rootStart[node]; }
+    public int endRoot(int node) { return rootStart[node + 1]; }
+    /** The terminal of a root reference: its root tree stands for the subtree here. */
+    public int rootTerminal(int reference) { return rootTerminal[reference]; }
+    public int rootReferenceCount() { return rootTerminal.length; }
 }

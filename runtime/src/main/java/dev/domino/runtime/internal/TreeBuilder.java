@@ -48,6 +48,12 @@ public final class TreeBuilder {
     private final CountedLoop[] countedEntry;
 
     public TreeBuilder(Terminal[] terminals, BitSet[] follow, BitSet first, VocabTrie trie, int cap, int vocabSize) {
+        this(terminals, follow, first, trie, cap, vocabSize, true);
+    }
+
+    /** @param derive false: every tree by its own walk, none derived from a loop state's (tests; see {@link #derived}) */
+    public TreeBuilder(Terminal[] terminals, BitSet[] follow, BitSet first, VocabTrie trie, int cap, int vocabSize, boolean derive) {
+        this.derive = derive;
         this.terminals = terminals;
         this.follow = follow;
         this.first = first;
@@ -61,6 +67,7 @@ public final class TreeBuilder {
             if (counted != null && !counted.plainEntry(trie.maxTokenBytes())) countedEntry[t] = counted;
         }
         followStartersCache = new java.util.concurrent.atomic.AtomicReferenceArray<>(terminals.length);
+        wideness = new byte[terminals.length];
     }
 
     private final java.util.concurrent.atomic.AtomicReferenceArray<int[][]> followStartersCache;
@@ -88,6 +95,13 @@ public final class TreeBuilder {
         public final TreeMap<Integer, TokenSet> sharedGroups = new TreeMap<>();
         /** Annotated builds: per shared group, the fewest copies of the root terminal its tokens used. */
         public final TreeMap<Integer, Integer> sharedCopies = new TreeMap<>();
+        /** Root references: wide terminals entered at the trie root, walked from their root trees (see {@link #buildRoot}). */
+        public BitSet roots;
+
+        void addRoots(BitSet more) {
+            if (roots == null) roots = new BitSet();
+            roots.or(more);
+        }
     }
 
     private final class Walk {
@@ -173,6 +187,12 @@ public final class TreeBuilder {
 
         /** Terminal t starting at the trie root (the previous one ended before the token's first byte). */
         public void enterAtRoot(Node node, int t) {
+            if (!annotate && wide(t)) {
+                // the same for every tree and large: referenced, walked from its root tree (see TokenTree)
+                if (node.roots == null) node.roots = new BitSet();
+                node.roots.set(t);
+                return;
+            }
             // the same for every tree: walked once, then copied in (see enteredAtRoot)
             Entered e = enteredAtRoot(t);
             graft(node, e.node());
@@ -197,6 +217,7 @@ public final class TreeBuilder {
                 to.sharedGroups.put(t, before == null ? from.groupSets[i] : TokenSet.of(union(before.toArray(), from.groupSets[i].toArray()), vocabSize));
             }
             for (int i = 0; i < from.childTerminals.length; i++) graft(to.children.computeIfAbsent(from.childTerminals[i], k -> new Node()), from.children[i]);
+            if (from.roots != null) to.addRoots(from.roots);
         }
 
         /** The terminals {@code starters} begin with byte b, which led to trie node {@code child}. */
@@ -333,6 +354,10 @@ public final class TreeBuilder {
             return a.builtFor() == terminal ? a.tree() : a.tree().renamedRoot(a.builtFor(), terminal);
         }
         if (terminal < 0) return build(terminal, state, newWalk());
+        if (counted == null && derive) {
+            TokenTree derived = derived(terminal, state);
+            if (derived != null) return derived;
+        }
         // a plain state's tree is a function of its terminal walk and its terminal's followers
         // (fromRoot reads nothing else): equal ones are built once (see SameFuture)
         TerminalWalks.Walk walk = trie.walks().get(terminals[terminal].dfa(), counted == null ? state : counted.loopState(state), vocabSize);
@@ -346,6 +371,143 @@ public final class TreeBuilder {
             shared.incrementAndGet();
         }
         return b.builtFor() == terminal ? b.tree() : b.tree().renamedRoot(b.builtFor(), terminal);
+    }
+
+    private final boolean derive;
+
+    /**
+     * Bytes on which a state may differ from the loop state most of its bytes lead to, for its
+     * tree to be derived from the loop state's (see {@link #derived}).
+     */
+    static final int MAX_DERIVED_BYTES = 16;
+
+    /**
+     * The tree of state q of terminal T derived from the tree of the loop state L most of q's
+     * bytes lead to, or null when q has no such state. A token whose first byte b leads q and L to
+     * the same state (and q, L both accepting or not) has the same paths from both, so the same
+     * place in both trees: q's tree is L's without the tokens that start with the few other bytes
+     * D, plus q's own walk of those. Why: a key complement ("any key but the declared ones") has a
+     * state per prefix of a declared key, each as wide as the whole string loop; on Kubernetes
+     * kb_996 each such tree took 20 ms to walk, and writing a declared key passes through one per
+     * token (the complement's configuration stays live beside the key's until the quote).
+     */
+    private TokenTree derived(int terminal, int q) {
+        ByteDfa dfa = terminals[terminal].dfa();
+        int loop = mostCommonTarget(dfa, q);
+        if (loop < 0 || loop == q || mostCommonTarget(dfa, loop) != loop || dfa.isAccepting(loop) != dfa.isAccepting(q)) return null;
+        boolean[] differs = new boolean[256];
+        int d = 0;
+        for (int b = 0; b < 256; b++) {
+            if (dfa.step(q, b) != dfa.step(loop, b)) {
+                differs[b] = true;
+                if (++d > MAX_DERIVED_BYTES) return null;
+            }
+        }
+        TokenTree base = build(terminal, loop);
+        if (base.dynamicTokens.length > 0) return null; // kept simple: dynamic tokens are rare
+        // tokens that start with a differing byte, and the trie nodes below those bytes
+        long[] starting = new long[(vocabSize + 63) >>> 6];
+        int[] rangeFrom = new int[d], rangeTo = new int[d];
+        int ranges = 0;
+        for (int c = trie.firstChild(0); c < trie.endChild(0); c++) {
+            if (!differs[trie.childByte(c)]) continue;
+            int n = trie.childNode(c);
+            rangeFrom[ranges] = n;
+            rangeTo[ranges++] = trie.subtreeEnd(n);
+            for (int i = trie.subtreeTokenStart(n); i < trie.subtreeTokenEnd(n); i++) starting[trie.token(i) >>> 6] |= 1L << trie.token(i);
+        }
+        Walk w = newWalk();
+        graftWithout(w.root, base, 0, starting);
+        // q's own walk of the differing bytes: staying inside T or ending inside the token...
+        for (int c = trie.firstChild(0); c < trie.endChild(0); c++) {
+            int b = trie.childByte(c);
+            if (!differs[b]) continue;
+            int s2 = dfa.step(q, b);
+            if (s2 >= 0) w.dfs(trie.childNode(c), terminal, s2, w.root);
+        }
+        // ...or ending before the token (q accepting): the followers entered at the root, for the
+        // differing bytes; wide ones are root references, which the base tree already holds
+        if (dfa.isAccepting(q)) {
+            Node ended = w.root.children.computeIfAbsent(terminal, k -> new Node());
+            for (int t2 = follow[terminal].nextSetBit(0); t2 >= 0; t2 = follow[terminal].nextSetBit(t2 + 1)) {
+                if (wide(t2)) continue;
+                Entered e = enteredAtRoot(t2);
+                graftOnly(ended, e.node(), starting);
+                for (int n : e.dynamicSubtrees()) {
+                    for (int r = 0; r < ranges; r++) if (n >= rangeFrom[r] && n < rangeTo[r]) { w.dynamicSubtrees.add(n); break; }
+                }
+            }
+        }
+        w.visits.release();
+        BitSet dynamic = new BitSet();
+        int[] dynamicTokens = dynamicTokens(w, dynamic);
+        prune(w.root, dynamic);
+        derivedTrees.incrementAndGet();
+        return flatten(w.root, dynamicTokens, null);
+    }
+
+    private final java.util.concurrent.atomic.AtomicInteger derivedTrees = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Trees this builder derived from a loop state's tree (diagnostics, tests). */
+    public int derivedTrees() { return derivedTrees.get(); }
+
+    /**
+     * The state most bytes lead to from s (ties: the smallest), or -1 when fewer than 64 lead to
+     * any one state (a string's characters: the printable ASCII bytes but the quote and backslash).
+     */
+    private static int mostCommonTarget(ByteDfa dfa, int s) {
+        int[] targets = new int[256];
+        for (int b = 0; b < 256; b++) targets[b] = dfa.step(s, b);
+        Arrays.sort(targets);
+        int best = -1, bestRun = 63;
+        for (int i = 0, j; i < 256; i = j) {
+            for (j = i; j < 256 && targets[j] == targets[i]; j++) { }
+            if (targets[i] >= 0 && j - i > bestRun) { best = targets[i]; bestRun = j - i; }
+        }
+        return best;
+    }
+
+    /** Copies tree node {@code node} of {@code from} below {@code to}, without the tokens in {@code without}. */
+    private void graftWithout(Node to, TokenTree from, int node, long[] without) {
+        for (int g = from.firstGroup(node); g < from.endGroup(node); g++) {
+            TokenSet set = filtered(from.groupTokens(g), without, false);
+            if (set == null) continue;
+            int gt = from.groupTerminal(g);
+            if (gt >= 0) addShared(to, gt, set);
+            else for (int t : from.terminalClasses[~gt]) addShared(to, t, set);
+        }
+        for (int r = from.firstRoot(node); r < from.endRoot(node); r++) {
+            if (to.roots == null) to.roots = new BitSet();
+            to.roots.set(from.rootTerminal(r));
+        }
+        for (int e = from.firstEdge(node); e < from.endEdge(node); e++) {
+            graftWithout(to.children.computeIfAbsent(from.edgeTerminal(e), k -> new Node()), from, from.edgeChild(e), without);
+        }
+    }
+
+    /** Copies a detached subtree below {@code to}, keeping only the tokens in {@code only}. */
+    private void graftOnly(Node to, Frozen from, long[] only) {
+        for (int i = 0; i < from.groupTerminals.length; i++) {
+            TokenSet set = filtered(from.groupSets[i], only, true);
+            if (set != null) addShared(to, from.groupTerminals[i], set);
+        }
+        if (from.roots != null) to.addRoots(from.roots);
+        for (int i = 0; i < from.childTerminals.length; i++) graftOnly(to.children.computeIfAbsent(from.childTerminals[i], k -> new Node()), from.children[i], only);
+    }
+
+    /** The set's tokens in {@code bits} (keep) or not in them (!keep); the set itself when unchanged, null when empty. */
+    private TokenSet filtered(TokenSet set, long[] bits, boolean keep) {
+        int[] ids = set.toArray();
+        int n = 0;
+        int[] out = new int[ids.length];
+        for (int id : ids) if (((bits[id >>> 6] >>> id) & 1) != 0 == keep) out[n++] = id;
+        if (n == ids.length) return set;
+        return n == 0 ? null : intern(TokenSet.of(Arrays.copyOf(out, n), vocabSize));
+    }
+
+    private void addShared(Node to, int t, TokenSet set) {
+        TokenSet before = to.sharedGroups.get(t);
+        to.sharedGroups.put(t, before == null ? set : TokenSet.of(union(before.toArray(), set.toArray()), vocabSize));
     }
 
     /**
@@ -440,6 +602,7 @@ public final class TreeBuilder {
         final TokenSet[] groupSets;
         final int[] childTerminals;
         final Frozen[] children;
+        final BitSet roots;
 
         /** A node whose token lists were turned into sets ({@link #toShared}). */
         Frozen(Node node) {
@@ -452,6 +615,7 @@ public final class TreeBuilder {
             children = new Frozen[c];
             i = 0;
             for (Map.Entry<Integer, Node> e : node.children.entrySet()) { childTerminals[i] = e.getKey(); children[i++] = new Frozen(e.getValue()); }
+            roots = node.roots;
         }
 
         /** Estimated heap bytes (shared sets counted each time). */
@@ -495,8 +659,7 @@ public final class TreeBuilder {
                 // lexically ambiguous grammar would otherwise spend a tree's budget once per follower
                 long budget = cap < WIDE_CAP ? Math.min(EXCESS_BUDGET, Math.max(0, enteredExcess.get())) : 0;
                 w = budget > 0 ? new Walk(WIDE_CAP, budget) : new Walk(cap, 0);
-                ByteDfa dfa = terminals[t].dfa();
-                w.fromRoot(w.root, t, dfa, dfa.start());
+                enterPlain(w, t);
                 if (budget > 0) enteredExcess.addAndGet(-(budget - Math.max(0, w.excessBudget)));
             }
             w.visits.release();
@@ -505,6 +668,65 @@ public final class TreeBuilder {
             e = entered.putIfAbsent(t, e, e.node().bytes() + 4L * e.dynamicSubtrees().length);
         }
         return e;
+    }
+
+    /** Walks plain terminal t from its start at the trie root into the walk's root node. */
+    private void enterPlain(Walk w, int t) {
+        ByteDfa dfa = terminals[t].dfa();
+        w.fromRoot(w.root, t, dfa, dfa.start());
+    }
+
+    /**
+     * The root tree of terminal t (see {@link TokenTree}): the subtree of t started at the token's
+     * first byte, which trees reference where t is wide. Walked like a state's tree, with its own
+     * excess budget: built once per terminal, like a state's tree, and only when a mask needs it.
+     */
+    public TokenTree buildRoot(int t) {
+        Walk w;
+        if (countedEntry[t] != null) {
+            w = new Walk(cap, 0);
+            w.walkCountedFromRoot(w.root, t);
+        } else {
+            w = newWalk();
+            enterPlain(w, t);
+        }
+        w.visits.release();
+        BitSet dynamic = new BitSet();
+        int[] dynamicTokens = dynamicTokens(w, dynamic);
+        prune(w.root, dynamic);
+        return flatten(w.root, dynamicTokens, null);
+    }
+
+    /**
+     * Trie nodes a terminal's own automaton reaches from its start beyond which it is walked from
+     * its root tree where it is entered at the root, instead of copied into the tree: a JSON string
+     * or a key complement reaches most of the vocabulary (10^5 nodes of Llama 3's trie), a key
+     * literal after optional whitespace a few hundred, a number about 1,200.
+     */
+    public static final int WIDE_NODES = 2048;
+
+    /** Per terminal: 0 not yet known, 1 narrow, 2 wide (a function of the automaton and the trie: races are harmless). */
+    private final byte[] wideness;
+
+    /** True when terminal t reaches more than {@link #WIDE_NODES} trie nodes from its start (a bounded walk). */
+    boolean wide(int t) {
+        byte w = wideness[t];
+        if (w == 0) {
+            ByteDfa dfa = terminals[t].dfa();
+            w = reach(0, dfa, dfa.start(), new int[] {WIDE_NODES}) ? (byte) 1 : (byte) 2;
+            wideness[t] = w;
+        }
+        return w == 2;
+    }
+
+    /** Counts trie nodes below n reachable in the automaton from s against {@code left[0]}; false once it runs out. */
+    private boolean reach(int n, ByteDfa dfa, int s, int[] left) {
+        for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+            int s2 = dfa.step(s, trie.childByte(c));
+            if (s2 < 0) continue;
+            if (--left[0] < 0 || !reach(trie.childNode(c), dfa, s2, left)) return false;
+        }
+        return true;
     }
 
     private Annotated buildAnnotated(int terminal, int loopState) {
@@ -568,14 +790,17 @@ public final class TreeBuilder {
         Map<Node, Integer> ids = new IdentityHashMap<>();
         for (int i = 0; i < order.size(); i++) ids.put(order.get(i), i);
         int nodes = order.size();
-        int[] edgeStart = new int[nodes + 1], groupStart = new int[nodes + 1];
-        IntList edgeTerminal = new IntList(), edgeChild = new IntList(), groupTerminal = new IntList(), groupSet = new IntList();
+        int[] edgeStart = new int[nodes + 1], groupStart = new int[nodes + 1], rootStart = new int[nodes + 1];
+        IntList edgeTerminal = new IntList(), edgeChild = new IntList(), groupTerminal = new IntList(), groupSet = new IntList(),
+                rootTerminal = new IntList();
         List<TokenSet> sets = new ArrayList<>();
         Map<IntArrayKey, Integer> classes = new java.util.HashMap<>();
         for (int i = 0; i < nodes; i++) {
             Node node = order.get(i);
             edgeStart[i] = edgeTerminal.size();
             groupStart[i] = groupTerminal.size();
+            rootStart[i] = rootTerminal.size();
+            if (node.roots != null) for (int t = node.roots.nextSetBit(0); t >= 0; t = node.roots.nextSetBit(t + 1)) rootTerminal.add(t);
             for (Map.Entry<Integer, Node> e : node.children.entrySet()) {
                 edgeTerminal.add(e.getKey());
                 edgeChild.add(ids.get(e.getValue()));
@@ -604,10 +829,11 @@ public final class TreeBuilder {
         }
         edgeStart[nodes] = edgeTerminal.size();
         groupStart[nodes] = groupTerminal.size();
+        rootStart[nodes] = rootTerminal.size();
         int[][] classArray = new int[classes.size()][];
         for (Map.Entry<IntArrayKey, Integer> c : classes.entrySet()) classArray[c.getValue()] = c.getKey().values();
         return new TokenTree(edgeStart, edgeTerminal.toArray(), edgeChild.toArray(), groupStart, groupTerminal.toArray(),
-                groupSet.toArray(), dynamicTokens, new TokenSets(sets.toArray(new TokenSet[0])), classArray);
+                groupSet.toArray(), dynamicTokens, new TokenSets(sets.toArray(new TokenSet[0])), classArray, rootStart, rootTerminal.toArray());
     }
 
     /** One node's groups of an annotated build, one per terminal: per token the fewest copies over its paths. */
@@ -687,7 +913,7 @@ public final class TreeBuilder {
             node.groups.values().removeIf(IntList::isEmpty);
         }
         node.children.values().removeIf(child -> prune(child, dynamic));
-        return node.groups.isEmpty() && node.sharedGroups.isEmpty() && node.children.isEmpty();
+        return node.groups.isEmpty() && node.sharedGroups.isEmpty() && node.children.isEmpty() && node.roots == null;
     }
 
 }

@@ -86,34 +86,50 @@ public final class BackgroundTrees implements BackgroundBuild {
 
     private void run() {
         try {
-            // the root trees the stored trees reference first (the between-terminals tree's strings...)
-            for (TokenTree stored : artifact.storedTrees()) {
-                for (int r = 0; r < stored.rootReferenceCount() && !cancelled; r++) {
-                    try {
-                        if (artifact.buildRootTreeIfUnclaimed(stored.rootTerminal(r)) != null) built.incrementAndGet();
-                    } catch (RuntimeException | StackOverflowError e) {
-                        // left unbuilt: the mask that needs it builds it and reports the error
-                    }
-                }
-            }
             int q;
             while (!cancelled && (q = next()) >= 0) {
                 try {
-                    TokenTree tree = lazy.buildIfUnclaimed(q);
-                    if (tree != null) {
-                        built.incrementAndGet();
-                        // the root trees it references next: a mask that walks this tree walks those too
-                        for (int r = 0; r < tree.rootReferenceCount() && !cancelled; r++) {
-                            if (artifact.buildRootTreeIfUnclaimed(tree.rootTerminal(r)) != null) built.incrementAndGet();
-                        }
-                    }
+                    if (lazy.buildIfUnclaimed(q) != null) built.incrementAndGet();
                 } catch (RuntimeException | StackOverflowError e) {
                     // left unbuilt: the mask that needs it builds it and reports the error
+                }
+            }
+            // last, the root trees the trees reference (see TokenTree). Not with the tree that references
+            // them: a key's opening quote references every object's key complement, and a mask walks
+            // the one the parser allows (built then, in a few ms)
+            int t;
+            while (!cancelled && (t = nextRoot()) >= 0) {
+                try {
+                    if (artifact.buildRootTreeIfUnclaimed(t) != null) built.incrementAndGet();
+                } catch (RuntimeException | StackOverflowError e) {
+                    // left unbuilt, as above
                 }
             }
         } finally {
             finishTask();
         }
+    }
+
+    /** Terminals whose root trees some tree references, in terminal order (computed once the state trees are done). */
+    private int[] roots;
+    private int nextRoot;
+
+    /** The next root tree to build, or -1 when none is left. */
+    private synchronized int nextRoot() {
+        if (roots == null) {
+            java.util.BitSet referenced = new java.util.BitSet();
+            for (TokenTree tree : artifact.storedTrees()) for (int r = 0; r < tree.rootReferenceCount(); r++) referenced.set(tree.rootTerminal(r));
+            for (int q = 0; q < lazy.length(); q++) {
+                TokenTree tree = lazy.ifBuilt(q);
+                if (tree != null) for (int r = 0; r < tree.rootReferenceCount(); r++) referenced.set(tree.rootTerminal(r));
+            }
+            roots = referenced.stream().toArray();
+        }
+        while (nextRoot < roots.length) {
+            int t = roots[nextRoot++];
+            if (artifact.rootTreeIfBuilt(t) == null) return t;
+        }
+        return -1;
     }
 
     private void finishTask() {

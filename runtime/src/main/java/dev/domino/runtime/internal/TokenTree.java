@@ -20,8 +20,9 @@ import dev.domino.runtime.diagnostics.*;
  * <p>A <em>root reference</em> t at a node stands for terminal t started at the token's first
  * byte (the terminals on the path ended before it): the subtree is the artifact's <em>root
  * tree</em> of t, walked in its place when the parser can accept t. Wide terminals (a string's
- * characters, a key complement) are referenced instead of copied into every tree whose terminal
- * may end before the next token: a shared terminal such as a key's opening quote is followed by
+ * characters, a key complement) are referenced instead of copied into a tree whose terminal may
+ * end before the next token when more than two of them may follow it (see
+ * {@link TreeBuilder#MAX_COPIED_WIDE}): a shared terminal such as a key's opening quote is followed by
  * every object's key complement, and copying all of them into its tree took 1.3 s on Kubernetes
  * kb_996 for the one the parser allowed.
  */

@@ -68,6 +68,7 @@ public final class TreeBuilder {
         }
         followStartersCache = new java.util.concurrent.atomic.AtomicReferenceArray<>(terminals.length);
         wideness = new byte[terminals.length];
+        manyWide = new byte[terminals.length + 1];
     }
 
     private final java.util.concurrent.atomic.AtomicReferenceArray<int[][]> followStartersCache;
@@ -139,7 +140,8 @@ public final class TreeBuilder {
                 // ended before the token's first byte: what follows is a whole-trie walk of each
                 // next terminal, which the shared walks already know
                 Node ended = node.children.computeIfAbsent(t, k -> new Node());
-                for (int t2 = follow[t].nextSetBit(0); t2 >= 0; t2 = follow[t].nextSetBit(t2 + 1)) enterAtRoot(ended, t2);
+                boolean reference = manyWide(t);
+                for (int t2 = follow[t].nextSetBit(0); t2 >= 0; t2 = follow[t].nextSetBit(t2 + 1)) enterAtRoot(ended, t2, reference);
             }
             if (w.endChildCount() == 0) return;
             Node ended = null;
@@ -186,8 +188,8 @@ public final class TreeBuilder {
         }
 
         /** Terminal t starting at the trie root (the previous one ended before the token's first byte). */
-        public void enterAtRoot(Node node, int t) {
-            if (!annotate && wide(t)) {
+        public void enterAtRoot(Node node, int t, boolean referenceWide) {
+            if (referenceWide && !annotate && wide(t)) {
                 // the same for every tree and large: referenced, walked from its root tree (see TokenTree)
                 if (node.roots == null) node.roots = new BitSet();
                 node.roots.set(t);
@@ -426,11 +428,12 @@ public final class TreeBuilder {
             if (s2 >= 0) w.dfs(trie.childNode(c), terminal, s2, w.root);
         }
         // ...or ending before the token (q accepting): the followers entered at the root, for the
-        // differing bytes; wide ones are root references, which the base tree already holds
+        // differing bytes; root references the base tree holds already
         if (dfa.isAccepting(q)) {
             Node ended = w.root.children.computeIfAbsent(terminal, k -> new Node());
+            boolean reference = manyWide(terminal);
             for (int t2 = follow[terminal].nextSetBit(0); t2 >= 0; t2 = follow[terminal].nextSetBit(t2 + 1)) {
-                if (wide(t2)) continue;
+                if (reference && wide(t2)) continue;
                 Entered e = enteredAtRoot(t2);
                 graftOnly(ended, e.node(), starting);
                 for (int n : e.dynamicSubtrees()) {
@@ -497,12 +500,8 @@ public final class TreeBuilder {
 
     /** The set's tokens in {@code bits} (keep) or not in them (!keep); the set itself when unchanged, null when empty. */
     private TokenSet filtered(TokenSet set, long[] bits, boolean keep) {
-        int[] ids = set.toArray();
-        int n = 0;
-        int[] out = new int[ids.length];
-        for (int id : ids) if (((bits[id >>> 6] >>> id) & 1) != 0 == keep) out[n++] = id;
-        if (n == ids.length) return set;
-        return n == 0 ? null : intern(TokenSet.of(Arrays.copyOf(out, n), vocabSize));
+        TokenSet kept = set.filter(bits, keep, vocabSize);
+        return kept == null || kept == set ? kept : intern(kept);
     }
 
     private void addShared(Node to, int t, TokenSet set) {
@@ -705,6 +704,31 @@ public final class TreeBuilder {
      */
     public static final int WIDE_NODES = 2048;
 
+    /**
+     * Wide followers entered at the root beyond which they are referenced rather than copied: one
+     * or two (a value's string, a union's strings) are copied into the tree as before, so a tree
+     * built ahead (in the background) leaves nothing for the mask to build; a key's opening quote
+     * followed by every object's key complement references them all.
+     */
+    public static final int MAX_COPIED_WIDE = 2;
+
+    /** Per terminal (and at the end, for the first terminals): 0 not yet known, 1 copied, 2 referenced. */
+    private final byte[] manyWide;
+
+    /** True when the wide terminals that may follow t (t = -1: that may begin the output) are referenced. */
+    private boolean manyWide(int t) {
+        int i = t < 0 ? terminals.length : t;
+        byte m = manyWide[i];
+        if (m == 0) {
+            BitSet next = t < 0 ? first : follow[t];
+            int wideCount = 0;
+            for (int t2 = next.nextSetBit(0); t2 >= 0 && wideCount <= MAX_COPIED_WIDE; t2 = next.nextSetBit(t2 + 1)) if (wide(t2)) wideCount++;
+            m = wideCount > MAX_COPIED_WIDE ? (byte) 2 : (byte) 1;
+            manyWide[i] = m;
+        }
+        return m == 2;
+    }
+
     /** Per terminal: 0 not yet known, 1 narrow, 2 wide (a function of the automaton and the trie: races are harmless). */
     private final byte[] wideness;
 
@@ -751,7 +775,8 @@ public final class TreeBuilder {
 
     private TokenTree build(int terminal, int state, Walk w) {
         if (terminal < 0) {
-            for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.enterAtRoot(w.root, t);
+            boolean reference = manyWide(-1);
+            for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.enterAtRoot(w.root, t, reference);
         } else {
             CountedLoop counted = terminals[terminal].counted();
             // a counted terminal's state here shares the plain loop's tree (see build(int, int))

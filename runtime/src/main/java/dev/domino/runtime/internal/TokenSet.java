@@ -99,39 +99,6 @@ public final class TokenSet {
         return Arrays.binarySearch(ids, token) >= 0;
     }
 
-    /**
-     * The tokens of this set that are in {@code bits} (keep) or not in them (!keep), 64 per long:
-     * this set itself when that is all of it, null when none.
-     */
-    public TokenSet filter(long[] bits, boolean keep, int vocabSize) {
-        if (words != null) {
-            long[] out = new long[(words.length + 1) >>> 1];
-            boolean changed = false, any = false;
-            for (int i = 0; i < words.length; i++) {
-                int b = i >>> 1 < bits.length ? (int) (bits[i >>> 1] >>> ((i & 1) << 5)) : 0;
-                int w = words[i], kept = keep ? w & b : w & ~b;
-                changed |= kept != w;
-                any |= kept != 0;
-                out[i >>> 1] |= (kept & 0xFFFFFFFFL) << ((i & 1) << 5);
-            }
-            return !changed ? this : !any ? null : ofBitmap(out);
-        }
-        int n = 0;
-        int[] out = null;
-        for (int i = 0; i < ids.length; i++) {
-            int id = ids[i];
-            boolean in = ((bits[id >>> 6] >>> id) & 1) != 0;
-            if (in == keep) {
-                if (out != null) out[n] = id;
-                n++;
-            } else if (out == null) {
-                out = Arrays.copyOf(ids, ids.length); // ids before i are kept: already in place
-            }
-        }
-        if (out == null) return this;
-        return n == 0 ? null : of(Arrays.copyOf(out, n), vocabSize);
-    }
-
     public int[] toArray() {
         if (ids != null) return ids.clone();
         int[] out = new int[size];

@@ -48,12 +48,6 @@ public final class TreeBuilder {
     private final CountedLoop[] countedEntry;
 
     public TreeBuilder(Terminal[] terminals, BitSet[] follow, BitSet first, VocabTrie trie, int cap, int vocabSize) {
-        this(terminals, follow, first, trie, cap, vocabSize, true);
-    }
-
-    /** @param derive false: every tree by its own walk, none derived from a loop state's (tests; see {@link #derived}) */
-    public TreeBuilder(Terminal[] terminals, BitSet[] follow, BitSet first, VocabTrie trie, int cap, int vocabSize, boolean derive) {
-        this.derive = derive;
         this.terminals = terminals;
         this.follow = follow;
         this.first = first;
@@ -356,10 +350,6 @@ public final class TreeBuilder {
             return a.builtFor() == terminal ? a.tree() : a.tree().renamedRoot(a.builtFor(), terminal);
         }
         if (terminal < 0) return build(terminal, state, newWalk());
-        if (counted == null && derive) {
-            TokenTree derived = derived(terminal, state);
-            if (derived != null) return derived;
-        }
         // a plain state's tree is a function of its terminal walk and its terminal's followers
         // (fromRoot reads nothing else): equal ones are built once (see SameFuture)
         TerminalWalks.Walk walk = trie.walks().get(terminals[terminal].dfa(), counted == null ? state : counted.loopState(state), vocabSize);
@@ -373,140 +363,6 @@ public final class TreeBuilder {
             shared.incrementAndGet();
         }
         return b.builtFor() == terminal ? b.tree() : b.tree().renamedRoot(b.builtFor(), terminal);
-    }
-
-    private final boolean derive;
-
-    /**
-     * Bytes on which a state may differ from the loop state most of its bytes lead to, for its
-     * tree to be derived from the loop state's (see {@link #derived}).
-     */
-    static final int MAX_DERIVED_BYTES = 16;
-
-    /**
-     * The tree of state q of terminal T derived from the tree of the loop state L most of q's
-     * bytes lead to, or null when q has no such state. A token whose first byte b leads q and L to
-     * the same state (and q, L both accepting or not) has the same paths from both, so the same
-     * place in both trees: q's tree is L's without the tokens that start with the few other bytes
-     * D, plus q's own walk of those. Why: a key complement ("any key but the declared ones") has a
-     * state per prefix of a declared key, each as wide as the whole string loop; on Kubernetes
-     * kb_996 each such tree took 20 ms to walk, and writing a declared key passes through one per
-     * token (the complement's configuration stays live beside the key's until the quote).
-     */
-    private TokenTree derived(int terminal, int q) {
-        ByteDfa dfa = terminals[terminal].dfa();
-        int loop = mostCommonTarget(dfa, q);
-        if (loop < 0 || loop == q || mostCommonTarget(dfa, loop) != loop || dfa.isAccepting(loop) != dfa.isAccepting(q)) return null;
-        boolean[] differs = new boolean[256];
-        int d = 0;
-        for (int b = 0; b < 256; b++) {
-            if (dfa.step(q, b) != dfa.step(loop, b)) {
-                differs[b] = true;
-                if (++d > MAX_DERIVED_BYTES) return null;
-            }
-        }
-        TokenTree base = build(terminal, loop);
-        if (base.dynamicTokens.length > 0) return null; // kept simple: dynamic tokens are rare
-        // tokens that start with a differing byte, and the trie nodes below those bytes
-        long[] starting = new long[(vocabSize + 63) >>> 6];
-        int[] rangeFrom = new int[d], rangeTo = new int[d];
-        int ranges = 0;
-        for (int c = trie.firstChild(0); c < trie.endChild(0); c++) {
-            if (!differs[trie.childByte(c)]) continue;
-            int n = trie.childNode(c);
-            rangeFrom[ranges] = n;
-            rangeTo[ranges++] = trie.subtreeEnd(n);
-            for (int i = trie.subtreeTokenStart(n); i < trie.subtreeTokenEnd(n); i++) starting[trie.token(i) >>> 6] |= 1L << trie.token(i);
-        }
-        Walk w = newWalk();
-        graftWithout(w.root, base, 0, starting);
-        // q's own walk of the differing bytes: staying inside T or ending inside the token...
-        for (int c = trie.firstChild(0); c < trie.endChild(0); c++) {
-            int b = trie.childByte(c);
-            if (!differs[b]) continue;
-            int s2 = dfa.step(q, b);
-            if (s2 >= 0) w.dfs(trie.childNode(c), terminal, s2, w.root);
-        }
-        // ...or ending before the token (q accepting): the followers entered at the root, for the
-        // differing bytes; root references the base tree holds already
-        if (dfa.isAccepting(q)) {
-            Node ended = w.root.children.computeIfAbsent(terminal, k -> new Node());
-            boolean reference = manyWide(terminal);
-            for (int t2 = follow[terminal].nextSetBit(0); t2 >= 0; t2 = follow[terminal].nextSetBit(t2 + 1)) {
-                if (reference && wide(t2)) continue;
-                Entered e = enteredAtRoot(t2);
-                graftOnly(ended, e.node(), starting);
-                for (int n : e.dynamicSubtrees()) {
-                    for (int r = 0; r < ranges; r++) if (n >= rangeFrom[r] && n < rangeTo[r]) { w.dynamicSubtrees.add(n); break; }
-                }
-            }
-        }
-        w.visits.release();
-        BitSet dynamic = new BitSet();
-        int[] dynamicTokens = dynamicTokens(w, dynamic);
-        prune(w.root, dynamic);
-        derivedTrees.incrementAndGet();
-        return flatten(w.root, dynamicTokens, null);
-    }
-
-    private final java.util.concurrent.atomic.AtomicInteger derivedTrees = new java.util.concurrent.atomic.AtomicInteger();
-
-    /** Trees this builder derived from a loop state's tree (diagnostics, tests). */
-    public int derivedTrees() { return derivedTrees.get(); }
-
-    /**
-     * The state most bytes lead to from s (ties: the smallest), or -1 when fewer than 64 lead to
-     * any one state (a string's characters: the printable ASCII bytes but the quote and backslash).
-     */
-    private static int mostCommonTarget(ByteDfa dfa, int s) {
-        int[] targets = new int[256];
-        for (int b = 0; b < 256; b++) targets[b] = dfa.step(s, b);
-        Arrays.sort(targets);
-        int best = -1, bestRun = 63;
-        for (int i = 0, j; i < 256; i = j) {
-            for (j = i; j < 256 && targets[j] == targets[i]; j++) { }
-            if (targets[i] >= 0 && j - i > bestRun) { best = targets[i]; bestRun = j - i; }
-        }
-        return best;
-    }
-
-    /** Copies tree node {@code node} of {@code from} below {@code to}, without the tokens in {@code without}. */
-    private void graftWithout(Node to, TokenTree from, int node, long[] without) {
-        for (int g = from.firstGroup(node); g < from.endGroup(node); g++) {
-            TokenSet set = filtered(from.groupTokens(g), without, false);
-            if (set == null) continue;
-            int gt = from.groupTerminal(g);
-            if (gt >= 0) addShared(to, gt, set);
-            else for (int t : from.terminalClasses[~gt]) addShared(to, t, set);
-        }
-        for (int r = from.firstRoot(node); r < from.endRoot(node); r++) {
-            if (to.roots == null) to.roots = new BitSet();
-            to.roots.set(from.rootTerminal(r));
-        }
-        for (int e = from.firstEdge(node); e < from.endEdge(node); e++) {
-            graftWithout(to.children.computeIfAbsent(from.edgeTerminal(e), k -> new Node()), from, from.edgeChild(e), without);
-        }
-    }
-
-    /** Copies a detached subtree below {@code to}, keeping only the tokens in {@code only}. */
-    private void graftOnly(Node to, Frozen from, long[] only) {
-        for (int i = 0; i < from.groupTerminals.length; i++) {
-            TokenSet set = filtered(from.groupSets[i], only, true);
-            if (set != null) addShared(to, from.groupTerminals[i], set);
-        }
-        if (from.roots != null) to.addRoots(from.roots);
-        for (int i = 0; i < from.childTerminals.length; i++) graftOnly(to.children.computeIfAbsent(from.childTerminals[i], k -> new Node()), from.children[i], only);
-    }
-
-    /** The set's tokens in {@code bits} (keep) or not in them (!keep); the set itself when unchanged, null when empty. */
-    private TokenSet filtered(TokenSet set, long[] bits, boolean keep) {
-        TokenSet kept = set.filter(bits, keep, vocabSize);
-        return kept == null || kept == set ? kept : intern(kept);
-    }
-
-    private void addShared(Node to, int t, TokenSet set) {
-        TokenSet before = to.sharedGroups.get(t);
-        to.sharedGroups.put(t, before == null ? set : TokenSet.of(union(before.toArray(), set.toArray()), vocabSize));
     }
 
     /**

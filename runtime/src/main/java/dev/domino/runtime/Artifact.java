@@ -194,6 +194,28 @@ public final class Artifact {
     /** True when some trees are built on first use instead of stored in the file. */
     public boolean isLazy() { return lazyTrees != null; }
 
+    /** The tree of a scanner state if it is stored or built, else null (never builds, never waits). */
+    TokenTree treeIfBuilt(int scannerState) {
+        scannerState = canonicalState(scannerState);
+        int stored = treeOfState[scannerState];
+        return stored >= 0 ? trees[stored] : lazyTrees.ifBuilt(scannerState);
+    }
+
+    /**
+     * Called after each commit: while trees are built in the background, the background builds
+     * what the matcher's next mask walks (its trees, and the root trees its parser allows) before
+     * anything else, by computing that mask on a snapshot of the matcher. A server's mask comes
+     * after the model's forward pass (milliseconds), which is time enough for most trees; the
+     * hint a mask gives ({@link BackgroundTrees#near}) comes when the mask already needs them.
+     */
+    void maskAhead(Matcher m) {
+        BackgroundTrees bg = background;
+        if (bg != null) {
+            Matcher snapshot = m.fork();
+            bg.ahead(snapshot::buildAheadOfMask);
+        }
+    }
+
     /** The tree of a scanner state (built now if the artifact is lazy and nobody needed it yet). */
     TokenTree treeOfState(int scannerState) {
         scannerState = canonicalState(scannerState);
@@ -203,6 +225,9 @@ public final class Artifact {
         if (bg != null) bg.near(scannerState);
         return lazyTrees.get(scannerState);
     }
+
+    /** True when the root tree of terminal t is stored or built. */
+    boolean rootTreeBuilt(int t) { return rootTreeOfTerminal[t] >= 0 || lazyRoots != null && lazyRoots.ifBuilt(t) != null; }
 
     /** The root tree of terminal t (see {@link TokenTree}; built now if nobody needed it yet). */
     TokenTree rootTree(int t) {
@@ -240,7 +265,7 @@ public final class Artifact {
         if (tasks < 1) throw new IllegalArgumentException("tasks must be at least 1: " + tasks);
         if (backgroundStarted) throw new IllegalStateException("trees are already built in the background");
         backgroundStarted = true;
-        BackgroundTrees bg = new BackgroundTrees(internals, lazyTrees, maxTokenBytes);
+        BackgroundTrees bg = new BackgroundTrees(internals, lazyTrees, maxTokenBytes, (vocabulary.size() + 31) >>> 5);
         if (lazyTrees == null) {
             bg.start(Runnable::run, 1); // nothing to build: done at once
             return bg;

@@ -162,6 +162,25 @@ public final class Matcher {
         if (artifact.tokenTerminals.length > 0) next = union(next, advanceByTokenTerminals(history.configs, tokenId, stop));
         if (next == null) return false;
         history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
+        artifact.maskAhead(this);
+        return true;
+    }
+
+    /**
+     * Computes the next mask into {@code scratch} for its side effects only: the trees and root
+     * trees it walks get built (see {@link Artifact#maskAhead}). False when it had nothing to
+     * build: every configuration's tree was built and references no root tree.
+     */
+    boolean buildAheadOfMask(int[] scratch) {
+        Configurations c = history.configs;
+        boolean missing = false;
+        for (int i = 0; i < c.size() && !missing; i++) {
+            TokenTree tree = artifact.treeIfBuilt(c.scanStates[i]);
+            missing = tree == null;
+            for (int r = 0; !missing && r < tree.rootReferenceCount(); r++) missing = !artifact.rootTreeBuilt(tree.rootTerminal(r));
+        }
+        if (!missing) return false;
+        computeMask(scratch, 0);
         return true;
     }
 
@@ -283,6 +302,7 @@ public final class Matcher {
         }
         if (next == null) return false;
         history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
+        artifact.maskAhead(this);
         return true;
     }
 

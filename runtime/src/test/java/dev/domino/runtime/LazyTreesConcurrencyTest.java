@@ -112,4 +112,34 @@ class LazyTreesConcurrencyTest {
         assertThat(masks(lazy, outputs).size()).isEqualTo(expected.size());
         assertThat(builds.get()).as("nothing rebuilt afterwards").isEqualTo(builtTrees(lazy));
     }
+
+    @Test void aCommitHasTheBackgroundBuildTheNextMasksTreesFirst() throws Exception {
+        Artifact lazy = Fixtures.json();
+        ArtifactInternals ai = RuntimeAccess.of(lazy);
+        Matcher m = lazy.newMatcher();
+        int[] mask = new int[m.bitmaskInts()];
+        m.fillNextTokenBitmask(mask, 0);
+        // an executor that runs its task only when told
+        List<Runnable> tasks = new ArrayList<>();
+        BackgroundBuild bg = lazy.buildTreesInBackground(tasks::add, 1);
+        assertThat(m.acceptBytes("{\"ab".getBytes(java.nio.charset.StandardCharsets.UTF_8))).isTrue();
+        int[][] live = RuntimeAccess.get().liveConfigurations(m);
+        for (int[] c : live) assertThat(ai.tree(ai.canonicalState(c[0]))).as("not built before the task runs").isNull();
+        // the task's first piece of work is the next mask: stop it after that
+        AtomicInteger builds = new AtomicInteger();
+        ai.onLazyBuild(() -> { builds.incrementAndGet(); bg.cancel(); });
+        assertThat(tasks).hasSize(1);
+        tasks.get(0).run();
+        assertThat(bg.isDone()).isTrue();
+        for (int[] c : live) assertThat(ai.tree(ai.canonicalState(c[0]))).as("built ahead of the mask").isNotNull();
+        assertThat(builds.get()).as("only what the next mask walks").isEqualTo(live.length);
+        // and the mask is the eager artifact's
+        Matcher eager = Fixtures.jsonEager().newMatcher();
+        assertThat(eager.acceptBytes("{\"ab".getBytes(java.nio.charset.StandardCharsets.UTF_8))).isTrue();
+        int[] expected = new int[eager.bitmaskInts()];
+        eager.fillNextTokenBitmask(expected, 0);
+        m.fillNextTokenBitmask(mask, 0);
+        assertThat(mask).isEqualTo(expected);
+        assertThat(builds.get()).as("the mask built nothing").isEqualTo(live.length);
+    }
 }

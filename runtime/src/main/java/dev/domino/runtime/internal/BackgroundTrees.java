@@ -43,13 +43,36 @@ public final class BackgroundTrees implements BackgroundBuild {
     private int nextNear;
 
     private final int maxTokenBytes;
+    /** Ints of one mask row: the scratch mask of {@link #ahead} tasks. */
+    private final int maskInts;
 
-    public BackgroundTrees(ArtifactInternals artifact, LazyTrees lazy, int maxTokenBytes) {
+    /**
+     * Masks to compute ahead, the latest last (see {@link #ahead}). Bounded: with many requests
+     * decoding at once, the oldest snapshots are dropped (their masks came already).
+     */
+    private final java.util.ArrayDeque<java.util.function.Predicate<int[]>> ahead = new java.util.ArrayDeque<>();
+    private static final int MAX_AHEAD = 16;
+
+    public BackgroundTrees(ArtifactInternals artifact, LazyTrees lazy, int maxTokenBytes, int maskInts) {
         this.artifact = artifact;
         this.lazy = lazy;
         this.maxTokenBytes = maxTokenBytes;
+        this.maskInts = maskInts;
         if (lazy == null) order = new int[0];
     }
+
+    /**
+     * Queues the next mask of a matcher just committed to (a snapshot that computes it into a
+     * scratch row, returning false when all it walks was built). Tasks compute queued masks before
+     * building anything else: whatever trees and root trees that mask walks get built, exactly
+     * those, while the model's forward pass leaves the mask thread idle.
+     */
+    public synchronized void ahead(java.util.function.Predicate<int[]> nextMask) {
+        if (ahead.size() == MAX_AHEAD) ahead.removeFirst();
+        ahead.addLast(nextMask);
+    }
+
+    private synchronized java.util.function.Predicate<int[]> nextAhead() { return ahead.pollLast(); }
 
     /**
      * The build order, computed by a background task rather than by the caller: it walks every
@@ -86,23 +109,27 @@ public final class BackgroundTrees implements BackgroundBuild {
 
     private void run() {
         try {
-            int q;
-            while (!cancelled && (q = next()) >= 0) {
+            int[] scratch = null;
+            while (!cancelled) {
+                // first the masks queued by commits; then trees nearest to where masks are, then in order;
+                // last the root trees the trees reference (see TokenTree). Not with the tree that references
+                // them: a key's opening quote references every object's key complement, and a mask walks
+                // the one the parser allows (built by the mask computed ahead, or by the mask itself)
+                java.util.function.Predicate<int[]> nextMask = nextAhead();
+                int q = nextMask == null ? next() : -1;
+                int t = nextMask == null && q < 0 ? nextRoot() : -1;
+                if (nextMask == null && q < 0 && t < 0) break;
                 try {
-                    if (lazy.buildIfUnclaimed(q) != null) built.incrementAndGet();
+                    if (nextMask != null) {
+                        if (scratch == null) scratch = new int[maskInts];
+                        nextMask.test(scratch);
+                    } else if (q >= 0) {
+                        if (lazy.buildIfUnclaimed(q) != null) built.incrementAndGet();
+                    } else if (artifact.buildRootTreeIfUnclaimed(t) != null) {
+                        built.incrementAndGet();
+                    }
                 } catch (RuntimeException | StackOverflowError e) {
                     // left unbuilt: the mask that needs it builds it and reports the error
-                }
-            }
-            // last, the root trees the trees reference (see TokenTree). Not with the tree that references
-            // them: a key's opening quote references every object's key complement, and a mask walks
-            // the one the parser allows (built then, in a few ms)
-            int t;
-            while (!cancelled && (t = nextRoot()) >= 0) {
-                try {
-                    if (artifact.buildRootTreeIfUnclaimed(t) != null) built.incrementAndGet();
-                } catch (RuntimeException | StackOverflowError e) {
-                    // left unbuilt, as above
                 }
             }
         } finally {

@@ -271,6 +271,9 @@ public final class Artifact {
             return bg;
         }
         background = bg;
+        // first what the first mask walks (its root trees: the between state's tree is always built at
+        // compile time), during the server's prefill
+        bg.ahead(newMatcher()::buildAheadOfMask);
         bg.start(executor, tasks);
         return bg;
     }

@@ -118,14 +118,8 @@ public final class GrammarCompiler {
             treeOfState[states.get(q)[2]] = stored.size();
             stored.add(builder.build(states.get(q)[0], states.get(q)[1]));
         }
-        Artifact artifact = RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(),
+        return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(),
                 stored.toArray(new TokenTree[0]), treeOfState, rootTreeOfTerminal);
-        // the first mask once, whatever the budget: it builds the root trees the between state's tree
-        // references and the initial parser allows (Kubernetes kb_996: 23-33 ms in the first mask of a
-        // server otherwise, against a compile of 0.9 s), so the time to a first mask is the compile
-        dev.domino.runtime.Matcher first = artifact.newMatcher();
-        first.fillNextTokenBitmask(new int[first.bitmaskInts()], 0);
-        return artifact;
     }
 
     private static TokenTree[] buildAll(TreeBuilder builder, List<int[]> states, CompileOptions options) {

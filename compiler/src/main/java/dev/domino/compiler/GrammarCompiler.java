@@ -55,15 +55,12 @@ public final class GrammarCompiler {
         }
         TreeBuilder builder = new TreeBuilder(terminals, lexed.follow(), lexed.first(), VocabTrie.of(vocab),
                 options.dynamicCap(), vocab.size());
-        // scanner states {terminal, local state, global number} that own a tree
+        // scanner states {terminal, local state, global number} that own a tree, in slot order (see TreeSlots)
         List<int[]> states = TreeOrder.treeStates(terminals, vocab.maxTokenBytes());
-        int stateTotal = 1;
-        for (Terminal terminal : terminals) stateTotal += terminal.stateCount();
-        if (options.lazy()) return prebuilt(info, vocab, terminals, lexed, builder, states, stateTotal, options.prebuildMillis());
+        if (options.lazy()) return prebuilt(info, vocab, terminals, lexed, builder, states, options.prebuildMillis());
         TokenTree[] stateTrees = buildAll(builder, states, options);
-        int[] treeOfState = new int[stateTotal];
-        java.util.Arrays.fill(treeOfState, -1);
-        for (int q = 0; q < stateTrees.length; q++) treeOfState[states.get(q)[2]] = q;
+        int[] treeOfSlot = new int[stateTrees.length];
+        for (int q = 0; q < stateTrees.length; q++) treeOfSlot[q] = q;
         // the root trees the state trees reference (and those reference), stored too: nothing is built at run time
         List<TokenTree> trees = new ArrayList<>(java.util.Arrays.asList(stateTrees));
         int[] rootTreeOfTerminal = new int[terminals.length];
@@ -79,7 +76,7 @@ public final class GrammarCompiler {
             }
         }
         return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(),
-                trees.toArray(new TokenTree[0]), treeOfState, rootTreeOfTerminal);
+                trees.toArray(new TokenTree[0]), treeOfSlot, rootTreeOfTerminal);
     }
 
     /**
@@ -88,16 +85,16 @@ public final class GrammarCompiler {
      * budget is spent; the rest are built on first use.
      */
     private static Artifact prebuilt(ArtifactInfo info, Vocabulary vocab, Terminal[] terminals, LexedGrammar lexed,
-                                     TreeBuilder builder, List<int[]> states, int stateTotal, long budgetMillis) {
+                                     TreeBuilder builder, List<int[]> states, long budgetMillis) {
         long deadline = System.nanoTime() + budgetMillis * 1_000_000L;
         List<TokenTree> stored = new ArrayList<>();
-        int[] treeOfState = new int[stateTotal];
-        java.util.Arrays.fill(treeOfState, -1);
+        int[] treeOfSlot = new int[states.size()];
+        java.util.Arrays.fill(treeOfSlot, -1);
         // the between-terminals tree always (first in the order); the order itself only when the
         // budget is left after it (serving mode's 1 ms budget: the order walks every automaton)
         int[] rootTreeOfTerminal = new int[terminals.length];
         java.util.Arrays.fill(rootTreeOfTerminal, -1);
-        treeOfState[0] = 0;
+        treeOfSlot[0] = 0;
         stored.add(builder.build(-1, 0));
         int[] order = System.nanoTime() >= deadline ? new int[0] : TreeOrder.prebuildOrder(terminals, states);
         int rootsDone = 0; // stored trees whose root references were looked at
@@ -115,11 +112,11 @@ public final class GrammarCompiler {
             }
             if (System.nanoTime() >= deadline) break;
             if (Thread.currentThread().isInterrupted()) throw new java.util.concurrent.CancellationException("compile interrupted");
-            treeOfState[states.get(q)[2]] = stored.size();
+            treeOfSlot[q] = stored.size();
             stored.add(builder.build(states.get(q)[0], states.get(q)[1]));
         }
         return RuntimeAccess.get().newArtifact(info, vocab, terminals, lexed.grammar(), lexed.follow(), lexed.first(),
-                stored.toArray(new TokenTree[0]), treeOfState, rootTreeOfTerminal);
+                stored.toArray(new TokenTree[0]), treeOfSlot, rootTreeOfTerminal);
     }
 
     private static TokenTree[] buildAll(TreeBuilder builder, List<int[]> states, CompileOptions options) {

@@ -11,8 +11,9 @@ import java.util.IdentityHashMap;
 import java.util.Set;
 
 /**
- * Rough heap bytes of an artifact's own data, for the cache's byte bound: per scanner state its
- * automaton row (256 ints), per tree node its arrays, per distinct token set its ids or bitmap.
+ * Rough heap bytes of an artifact's own data, for the cache's byte bound: per automaton state its
+ * row (256 ints; a counted terminal's counts are numbers only, see ScannerStates), per tree node
+ * its arrays, per distinct token set its ids or bitmap.
  * The vocabulary (shared by all artifacts of a model) is not counted, nor trees built on first
  * use after the artifact entered the cache.
  */
@@ -21,7 +22,9 @@ final class ArtifactBytes {
 
     static long estimate(Artifact artifact) {
         ArtifactInternals a = RuntimeAccess.of(artifact);
-        long bytes = 4096 + 1024L * a.scannerStateCount() + 64L * a.grammar().productionCount();
+        long automatonStates = 0;
+        for (int t = 0; t < a.terminalCount(); t++) automatonStates += a.terminal(t).dfa().stateCount();
+        long bytes = 4096 + 1024L * automatonStates + 64L * a.grammar().productionCount();
         Set<TokenSet> sets = Collections.newSetFromMap(new IdentityHashMap<>());
         for (int i = 0; i < a.treeCount(); i++) bytes += treeBytes(a.tree(i), sets, artifact);
         // root trees (see TokenTree): an eager artifact's are among its trees above already

@@ -31,10 +31,12 @@ public final class Artifact {
     private final ParserGrammar grammar;
     private final BitSet[] follow;
     private final BitSet first;
-    /** Stored (precomputed) distinct trees, and per scanner state its index there or -1: built on first use. */
+    /** Stored (precomputed) distinct trees, and per tree slot its index there or -1: built on first use. */
     private final TokenTree[] trees;
-    private final int[] treeOfState;
-    /** Per scanner state, trees built on first use (each once); null when every tree is stored. */
+    private final int[] treeOfSlot;
+    /** The scanner states that own a tree, numbered (see {@link TreeSlots}). */
+    private final TreeSlots slots;
+    /** Per tree slot, trees built on first use (each once); null when every tree is stored. */
     private final LazyTrees lazyTrees;
     /** Per terminal, its root tree's index in {@code trees} or -1 (see {@link TokenTree}: built on first use). */
     private final int[] rootTreeOfTerminal;
@@ -57,13 +59,13 @@ public final class Artifact {
      * @param follow      per terminal, the terminals that may follow it (tree pruning)
      * @param first       terminals that may begin the output
      * @param trees       stored distinct trees, or null for a lazy artifact (every tree built on first use)
-     * @param treeOfState per scanner state, its tree's index in {@code trees}, or -1 when that tree is
-     *                    built on first use; null when lazy
+     * @param treeOfSlot per tree slot ({@link TreeSlots}), its tree's index in {@code trees}, or -1
+     *                    when that tree is built on first use; null when lazy
      * @param rootTreeOfTerminal per terminal, its root tree's index in {@code trees}, or -1 when it is
      *                    built on first use; null when all are
      */
     private Artifact(ArtifactInfo info, Vocabulary vocabulary, Terminal[] terminals, ParserGrammar grammar,
-                     BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState, int[] rootTreeOfTerminal) {
+                     BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfSlot, int[] rootTreeOfTerminal) {
         this.info = info;
         this.vocabulary = vocabulary;
         this.terminals = terminals;
@@ -78,20 +80,21 @@ public final class Artifact {
             if (f == null || f.length() > terminals.length) throw new IllegalArgumentException("follow set names an unknown terminal");
         }
         if (first == null || first.length() > terminals.length) throw new IllegalArgumentException("first set names an unknown terminal");
-        if ((trees == null) != (treeOfState == null)) throw new IllegalArgumentException("trees and tree index must both be present or absent");
+        if ((trees == null) != (treeOfSlot == null)) throw new IllegalArgumentException("trees and tree index must both be present or absent");
 
         scanner = new ScannerStates(terminals);
-        int states = scanner.count();
         vocabWords = (vocabulary.size() + 63) >>> 6;
         maxTokenBytes = vocabulary.maxTokenBytes();
+        slots = new TreeSlots(scanner, maxTokenBytes);
+        int slotCount = slots.count();
         if (trees == null) {
             trees = new TokenTree[0];
-            treeOfState = new int[states];
-            java.util.Arrays.fill(treeOfState, -1);
+            treeOfSlot = new int[slotCount];
+            java.util.Arrays.fill(treeOfSlot, -1);
         }
-        if (treeOfState.length != states) throw new IllegalArgumentException("tree index has " + treeOfState.length + " states, expected " + states);
+        if (treeOfSlot.length != slotCount) throw new IllegalArgumentException("tree index has " + treeOfSlot.length + " slots, expected " + slotCount);
         boolean anyLazy = false;
-        for (int tree : treeOfState) {
+        for (int tree : treeOfSlot) {
             if (tree < -1 || tree >= trees.length) throw new IllegalArgumentException("bad tree index");
             anyLazy |= tree < 0;
         }
@@ -107,9 +110,9 @@ public final class Artifact {
         }
         for (TokenTree tree : trees) validate(tree);
         this.trees = trees;
-        this.treeOfState = treeOfState;
+        this.treeOfSlot = treeOfSlot;
         this.rootTreeOfTerminal = rootTreeOfTerminal;
-        lazyTrees = anyLazy ? new LazyTrees(states, this::buildTree) : null;
+        lazyTrees = anyLazy ? new LazyTrees(slotCount, this::buildTree) : null;
         lazyRoots = anyLazyRoot ? new LazyTrees(terminals.length, this::buildRootTree) : null;
 
         boolean[] ignored = new boolean[terminals.length];
@@ -196,9 +199,18 @@ public final class Artifact {
 
     /** The tree of a scanner state if it is stored or built, else null (never builds, never waits). */
     TokenTree treeIfBuilt(int scannerState) {
-        scannerState = canonicalState(scannerState);
-        int stored = treeOfState[scannerState];
-        return stored >= 0 ? trees[stored] : lazyTrees.ifBuilt(scannerState);
+        int slot = treeSlot(scannerState);
+        int stored = treeOfSlot[slot];
+        return stored >= 0 ? trees[stored] : lazyTrees.ifBuilt(slot);
+    }
+
+    /** The tree slot a scanner state's tree is in (see {@link TreeSlots}). */
+    int treeSlot(int scannerState) {
+        int t = scanner.terminalOf(scannerState);
+        if (t < 0) return 0;
+        int local = scannerState - scanner.offset(t);
+        CountedLoop counted = terminals[t].counted();
+        return slots.slotOf(t, counted == null ? local : counted.canonical(local, maxTokenBytes));
     }
 
     /**
@@ -218,12 +230,12 @@ public final class Artifact {
 
     /** The tree of a scanner state (built now if the artifact is lazy and nobody needed it yet). */
     TokenTree treeOfState(int scannerState) {
-        scannerState = canonicalState(scannerState);
-        int stored = treeOfState[scannerState];
+        int slot = treeSlot(scannerState);
+        int stored = treeOfSlot[slot];
         if (stored >= 0) return trees[stored];
         BackgroundTrees bg = background;
         if (bg != null) bg.near(scannerState);
-        return lazyTrees.get(scannerState);
+        return lazyTrees.get(slot);
     }
 
     /** True when the root tree of terminal t is stored or built. */
@@ -243,8 +255,9 @@ public final class Artifact {
         return tree;
     }
 
-    /** Builds the tree of a (canonical) scanner state: called once per state by {@link LazyTrees}. */
-    private TokenTree buildTree(int scannerState) {
+    /** Builds the tree of a slot's (canonical) scanner state: called once per slot by {@link LazyTrees}. */
+    private TokenTree buildTree(int slot) {
+        int scannerState = slots.state(slot);
         long t0 = MatcherStats.enabled ? System.nanoTime() : 0;
         TokenTree t = lazyTreeBuilder().build(scanner.terminalOf(scannerState), scanner.localOf(scannerState));
         Runnable hook = onLazyBuild;
@@ -317,8 +330,10 @@ public final class Artifact {
         @Override public String stateName(int scannerState) { return scanner.name(scannerState); }
         @Override public int canonicalState(int scannerState) { return Artifact.this.canonicalState(scannerState); }
         @Override public TokenTree[] storedTrees() { return trees; }
-        @Override public int[] storedTreeIndex() { return treeOfState; }
-        @Override public boolean isStored(int scannerState) { return treeOfState[scannerState] >= 0; }
+        @Override public int[] storedTreeIndex() { return treeOfSlot; }
+        @Override public boolean isStored(int scannerState) { return treeOfSlot[treeSlot(scannerState)] >= 0; }
+        @Override public TreeSlots treeSlots() { return slots; }
+        @Override public int treeSlot(int scannerState) { return Artifact.this.treeSlot(scannerState); }
         @Override public int[] storedRootTreeIndex() { return rootTreeOfTerminal; }
         @Override public TokenTree rootTree(int terminal) { return Artifact.this.rootTree(terminal); }
         @Override public TokenTree rootTreeIfBuilt(int terminal) {
@@ -330,18 +345,18 @@ public final class Artifact {
         }
         @Override public int storedTreeStates() {
             int n = 0;
-            for (int tree : treeOfState) if (tree >= 0) n++;
+            for (int tree : treeOfSlot) if (tree >= 0) n++;
             return n;
         }
         @Override public int treeCount() { return lazyTrees == null ? trees.length : lazyTrees.length(); }
         @Override public TokenTree tree(int index) {
             if (lazyTrees == null) return trees[index];
-            return treeOfState[index] >= 0 ? trees[treeOfState[index]] : lazyTrees.ifBuilt(index);
+            return treeOfSlot[index] >= 0 ? trees[treeOfSlot[index]] : lazyTrees.ifBuilt(index);
         }
         @Override public TokenTree treeOfState(int scannerState) { return Artifact.this.treeOfState(scannerState); }
         @Override public int treeIndexOfState(int scannerState) {
-            scannerState = Artifact.this.canonicalState(scannerState);
-            return lazyTrees == null ? treeOfState[scannerState] : scannerState;
+            int slot = treeSlot(scannerState);
+            return lazyTrees == null ? treeOfSlot[slot] : slot;
         }
         @Override public void backgroundFinished(BackgroundTrees bg) {
             synchronized (Artifact.this) {
@@ -354,8 +369,8 @@ public final class Artifact {
     /** The shared secrets of this package's API classes (see {@link RuntimeAccess}). */
     private static final class Access extends RuntimeAccess {
         @Override public Artifact newArtifact(ArtifactInfo info, Vocabulary vocabulary, Terminal[] terminals, ParserGrammar grammar,
-                                              BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState, int[] rootTreeOfTerminal) {
-            return new Artifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState, rootTreeOfTerminal);
+                                              BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfSlot, int[] rootTreeOfTerminal) {
+            return new Artifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfSlot, rootTreeOfTerminal);
         }
         @Override public ArtifactInternals internals(Artifact artifact) { return artifact.internals; }
         @Override public Configurations configurations(Matcher matcher) { return matcher.configurations(); }

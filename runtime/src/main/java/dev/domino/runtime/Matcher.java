@@ -194,7 +194,7 @@ public final class Matcher {
     private EarleyState atBoundary(EarleyState p, int q) {
         if (q == Artifact.BETWEEN) return p;
         int t = scanner.terminalOf(q);
-        if (!scanner.terminal(t).isAccepting(scanner.localOf(q))) return null;
+        if (!scanner.terminal(t).isAccepting(q - scanner.offset(t))) return null;
         EarleyState p2 = parser.scan(p, t);
         return p2 == parser.dead ? null : p2;
     }
@@ -437,8 +437,9 @@ public final class Matcher {
             if (tree.copies == null) {
                 walk(tree, 0, c.parsers[i], 0, 0, Integer.MAX_VALUE, mask, base);
             } else {
-                CountedLoop counted = scanner.terminal(scanner.terminalOf(c.scanStates[i])).counted();
-                int local = scanner.localOf(c.scanStates[i]);
+                int t = scanner.terminalOf(c.scanStates[i]);
+                CountedLoop counted = scanner.terminal(t).counted();
+                int local = c.scanStates[i] - scanner.offset(t);
                 walk(tree, 0, c.parsers[i], 0, counted.needed(local), counted.remaining(local), mask, base);
             }
             if (tree.dynamicTokens.length > 0 || dynamicRoots != null) {
@@ -704,7 +705,7 @@ public final class Matcher {
                 if (p.accepting) return true;
             } else {
                 int t = scanner.terminalOf(q);
-                if (scanner.terminal(t).isAccepting(scanner.localOf(q)) && parser.scan(p, t).accepting) return true;
+                if (scanner.terminal(t).isAccepting(q - scanner.offset(t)) && parser.scan(p, t).accepting) return true;
             }
         }
         return false;

@@ -108,7 +108,7 @@ class LazyTreesConcurrencyTest {
         // states deep in whitespace runs, left to the masks that need them)
         ArtifactInternals ai = RuntimeAccess.of(lazy);
         List<int[]> states = TreeOrder.treeStates(ai.terminals(), lazy.vocabulary().maxTokenBytes());
-        for (int q : TreeOrder.prebuildOrder(ai.terminals(), states)) assertThat(ai.tree(states.get(q)[2])).isNotNull();
+        for (int q : TreeOrder.prebuildOrder(ai.terminals(), states)) assertThat(ai.tree(q)).as("slot %d", q).isNotNull(); // slots are the states' order
         assertThat(masks(lazy, outputs).size()).isEqualTo(expected.size());
         assertThat(builds.get()).as("nothing rebuilt afterwards").isEqualTo(builtTrees(lazy));
     }
@@ -124,14 +124,14 @@ class LazyTreesConcurrencyTest {
         BackgroundBuild bg = lazy.buildTreesInBackground(tasks::add, 1);
         assertThat(m.acceptBytes("{\"ab".getBytes(java.nio.charset.StandardCharsets.UTF_8))).isTrue();
         int[][] live = RuntimeAccess.get().liveConfigurations(m);
-        for (int[] c : live) assertThat(ai.tree(ai.canonicalState(c[0]))).as("not built before the task runs").isNull();
+        for (int[] c : live) assertThat(ai.tree(ai.treeSlot(c[0]))).as("not built before the task runs").isNull();
         // the task's first piece of work is the next mask: stop it after that
         AtomicInteger builds = new AtomicInteger();
         ai.onLazyBuild(() -> { builds.incrementAndGet(); bg.cancel(); });
         assertThat(tasks).hasSize(1);
         tasks.get(0).run();
         assertThat(bg.isDone()).isTrue();
-        for (int[] c : live) assertThat(ai.tree(ai.canonicalState(c[0]))).as("built ahead of the mask").isNotNull();
+        for (int[] c : live) assertThat(ai.tree(ai.treeSlot(c[0]))).as("built ahead of the mask").isNotNull();
         assertThat(builds.get()).as("only what the next mask walks").isEqualTo(live.length);
         // and the mask is the eager artifact's
         Matcher eager = Fixtures.jsonEager().newMatcher();

@@ -761,8 +761,14 @@ public final class TerminalDerivation {
     private Integer chunkedRepeat(Expr.Repeat r) {
         Expr body = r.body();
         if (r.max() == Expr.Repeat.UNBOUNDED && r.min() > 2 * CHUNK && !lexicalMode && refs(body).isEmpty()) {
-            // body{min,} (minLength 10⁶ without maxLength): body{min,min} in chunks, then body* as one
-            // terminal, instead of one parser symbol per copy (unambiguous for a prefix-free body such as a character)
+            // body{min,} (a string's minLength without maxLength): one counted terminal whose count
+            // stops at min (see CountedLoop.UNBOUNDED); for a min too large to count, body{min,min} in
+            // chunks, then body* as one terminal, instead of one parser symbol per copy (unambiguous for
+            // a prefix-free body such as a character)
+            if (size(body) <= MAX_TERMINAL_SIZE && isRegularExpr(body)) {
+                Integer counted = countedRepeat(body, r.min(), Expr.Repeat.UNBOUNDED);
+                if (counted != null) return counted;
+            }
             Integer exact = chunkedRepeat(new Expr.Repeat(body, r.min(), r.min()));
             if (exact == null) return null;
             int nt = freshNonterminal("rep");
@@ -814,10 +820,33 @@ public final class TerminalDerivation {
 
     /**
      * Local states of a counted repeat (loop states × counts); larger repeats are chunks (see
-     * {@link #chunkedRepeat}), cheaper than scanner states by the hundred thousand. Patterns under
-     * a length bound have no chunks and may use up to {@link CountedLoop#MAX_STATES}.
+     * {@link #chunkedRepeat}). States are numbers only (see {@link CountedLoop#MAX_STATES}): a
+     * counted string costs 2 × its loop's states in trees whatever its maxLength. Chunks cost far
+     * more: Llama 3, a string of maxLength 32,767 (chunks of 16 characters, 321 chunk states and
+     * 300 tail states) built a full-vocabulary tree per state, 20–60 ms each while serving.
      */
-    static final int COUNTED_REPEAT_STATES = 1 << 17;
+    static final int COUNTED_REPEAT_STATES = CountedLoop.MAX_STATES;
+
+    /**
+     * Bound on the counted states of all counted terminals of a grammar: their sum must stay an
+     * int (see {@link dev.domino.runtime.internal.ScannerStates#MAX_STATES}); repeats past it are
+     * chunks, patterns under length bounds past it an error naming the limit.
+     */
+    static final int COUNTED_TOTAL_STATES = 1 << 29;
+    private long countedStates;
+
+    /** Reserves the states of a new counted terminal; false when the grammar's total would pass {@link #COUNTED_TOTAL_STATES}. */
+    private boolean reserveCountedStates(long states) {
+        if (countedStates + states > COUNTED_TOTAL_STATES) return false;
+        countedStates += states;
+        return true;
+    }
+
+    /**
+     * States of the materialized product of a pattern under length bounds (see {@link #unitsTerminal}):
+     * what the old per-state tables allowed at maxLength 1.
+     */
+    public static final int UNITS_PRODUCT_STATES = 1 << 19;
 
     /** Repeats with fewer copies at most stay ordinary terminals. */
     static final int COUNTED_MIN_MAX = 16;
@@ -829,14 +858,19 @@ public final class TerminalDerivation {
      * the repeat does not qualify.
      */
     private Integer countedRepeat(Expr body, int min, int max) {
-        if (max < COUNTED_MIN_MAX) return null;
+        boolean unbounded = max == Expr.Repeat.UNBOUNDED;
+        int largestCount = unbounded ? min : max; // unbounded: the count stops at min
+        if (largestCount < COUNTED_MIN_MAX) return null;
         DfaBuilder.Language bodyLanguage = regularLanguage(body);
         if (bodyLanguage == null || bodyLanguage.dfa() == null || bodyLanguage.nullable() || !prefixFree(bodyLanguage.dfa())) return null;
         Expr loopExpr = new Expr.Repeat(body, 1, Expr.Repeat.UNBOUNDED);
         DfaBuilder.Language loop = regularLanguage(loopExpr);
-        if (loop == null || loop.dfa() == null || (long) (max + 1) * loop.dfa().stateCount() > COUNTED_REPEAT_STATES) return null;
+        if (loop == null || loop.dfa() == null) return null;
+        long states = (long) (largestCount + 1) * loop.dfa().stateCount();
+        if (states > COUNTED_REPEAT_STATES) return null;
         int lo = Math.max(1, min);
-        int symbol = -1 - countedTerminal(new Expr.Repeat(body, lo, max), loop.dfa(), lo, max);
+        if (!countedIndex.containsKey(List.of(loop.dfa(), lo, unbounded ? CountedLoop.UNBOUNDED : max)) && !reserveCountedStates(states)) return null;
+        int symbol = -1 - countedTerminal(new Expr.Repeat(body, lo, max), loop.dfa(), lo, unbounded ? CountedLoop.UNBOUNDED : max);
         if (min > 0) return symbol;
         int nt = freshNonterminal("opt");
         addProduction(nt, new int[0]);
@@ -912,13 +946,16 @@ public final class TerminalDerivation {
         if (known != null) return known;
         UnitCounting.Product p;
         try {
-            p = UnitCounting.product(text, loop, u.min(), CountedLoop.MAX_STATES / (u.max() + 1));
+            p = UnitCounting.product(text, loop, u.min(), Math.min(UNITS_PRODUCT_STATES, CountedLoop.MAX_STATES / (u.max() + 1)));
         } catch (UnitCounting.TooLarge e) {
             throw new GrammarException(u.origin() + ": the pattern's automaton (" + e.states() + "+ states) times the " + (u.max() + 1)
-                    + " lengths exceeds " + CountedLoop.MAX_STATES + " counted states");
+                    + " lengths exceeds " + Math.min((long) UNITS_PRODUCT_STATES * (u.max() + 1), CountedLoop.MAX_STATES) + " counted states");
         }
         int t = -1;
         if (p != null && new CountedLoop(p.dfa(), p.boundaries(), 1, u.max()).unitsToFinish(0) <= u.max()) { // else every string is too long
+            if (!reserveCountedStates((long) (u.max() + 1) * p.dfa().stateCount())) {
+                throw new GrammarException(u.origin() + ": the grammar's length-bounded strings exceed " + COUNTED_TOTAL_STATES + " counted states in all");
+            }
             t = derived.size();
             derived.add(new Derived(ExprPrinter.brief(u, 48), u, p.dfa(), false, false, new int[] {1, u.max()}, null, p.boundaries()));
             countStates(p.dfa());

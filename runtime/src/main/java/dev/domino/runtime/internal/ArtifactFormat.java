@@ -37,7 +37,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 11; // 11: root references and root trees (see TokenTree)
+    public static final int FORMAT_VERSION = 12; // 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -298,7 +298,7 @@ public final class ArtifactFormat {
                 boolean isIgnored = in.readBoolean();
                 ByteDfa dfa = readAutomaton(in);
                 int countedMax = in.readVarInt(true); // 0: not counted
-                if (countedMax < 0 || countedMax > CountedLoop.MAX_STATES) throw new IllegalArgumentException("bad repeat count " + countedMax);
+                if (countedMax < 0 || countedMax > CountedLoop.MAX_STATES && countedMax != CountedLoop.UNBOUNDED) throw new IllegalArgumentException("bad repeat count " + countedMax);
                 int countedMin = countedMax == 0 ? 0 : in.readVarInt(true);
                 boolean[] units = null;
                 if (countedMax != 0 && in.readBoolean()) {
@@ -378,9 +378,9 @@ public final class ArtifactFormat {
                         rootStart, rootTerminal);
                 if (copies != null) trees[i] = trees[i].withCopies(copies); // checks they match the groups
             }
-            int[] treeOfState = readInts(in);
+            int[] treeOfSlot = readInts(in); // per tree slot (TreeSlots); the artifact checks its length
             int[] rootTreeOfTerminal = readInts(in);
-            return RuntimeAccess.get().newArtifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfState, rootTreeOfTerminal);
+            return RuntimeAccess.get().newArtifact(info, vocabulary, terminals, grammar, follow, first, trees, treeOfSlot, rootTreeOfTerminal);
         }
     }
 

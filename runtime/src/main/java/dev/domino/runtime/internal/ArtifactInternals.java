@@ -39,10 +39,14 @@ public interface ArtifactInternals {
 
     /** Stored (precomputed) distinct trees. */
     TokenTree[] storedTrees();
-    /** Per scanner state, its tree's index in {@link #storedTrees()}, or -1 when it is built on first use. */
+    /** Per tree slot ({@link #treeSlots()}), its tree's index in {@link #storedTrees()}, or -1 when it is built on first use. */
     int[] storedTreeIndex();
     /** True when the scanner state's tree is stored in the artifact (not built lazily). */
     boolean isStored(int scannerState);
+    /** The scanner states that own a tree, numbered. */
+    TreeSlots treeSlots();
+    /** The slot of the tree a scanner state uses. */
+    int treeSlot(int scannerState);
     /** Per terminal, its root tree's index in {@link #storedTrees()}, or -1 when it is built on first use (see {@link TokenTree}). */
     int[] storedRootTreeIndex();
     /** The root tree of a terminal (built now if nobody needed it yet). */
@@ -51,15 +55,15 @@ public interface ArtifactInternals {
     TokenTree rootTreeIfBuilt(int terminal);
     /** Builds a terminal's root tree on this thread unless stored, built or being built; null then. */
     TokenTree buildRootTreeIfUnclaimed(int terminal);
-    /** Scanner states whose tree is stored (precomputed) in the artifact. */
+    /** Tree slots whose tree is stored (precomputed) in the artifact. */
     int storedTreeStates();
-    /** Fully stored: distinct trees. Otherwise: scanner states (some trees not built yet). */
+    /** Fully stored: distinct trees. Otherwise: tree slots (some trees not built yet). */
     int treeCount();
-    /** Fully stored: a distinct tree. Otherwise: the tree of scanner state {@code index}, or null if not built yet. */
+    /** Fully stored: a distinct tree. Otherwise: the tree of slot {@code index}, or null if not built yet. */
     TokenTree tree(int index);
     /** The tree of a scanner state (built now if the artifact is lazy and nobody needed it yet). */
     TokenTree treeOfState(int scannerState);
-    /** Fully stored: index of the state's tree among the distinct trees. Otherwise: the state whose tree it uses. */
+    /** Fully stored: index of the state's tree among the distinct trees. Otherwise: the slot of the tree it uses. */
     int treeIndexOfState(int scannerState);
 
     /** Called by {@link BackgroundTrees} when its last task ends: masks stop sending hints. */

@@ -27,7 +27,7 @@ public final class BackgroundTrees implements BackgroundBuild {
 
     private final ArtifactInternals artifact;
     private final LazyTrees lazy;
-    /** Global scanner states in build order (computed by the first task: it walks every terminal's automaton). */
+    /** Tree slots in build order (computed by the first task: it walks every terminal's automaton). */
     private int[] order;
     private int nextInOrder;
     private final AtomicInteger running = new AtomicInteger();
@@ -86,7 +86,8 @@ public final class BackgroundTrees implements BackgroundBuild {
         int[] byIndex = TreeOrder.prebuildOrder(artifact.terminals(), states);
         int[] o = new int[byIndex.length];
         int n = 0;
-        for (int q : byIndex) if (!artifact.isStored(states.get(q)[2])) o[n++] = states.get(q)[2];
+        int[] stored = artifact.storedTreeIndex(); // per slot: the states' list is in slot order (TreeSlots)
+        for (int q : byIndex) if (stored[q] < 0) o[n++] = q;
         order = java.util.Arrays.copyOf(o, n);
         return order;
     }
@@ -166,7 +167,7 @@ public final class BackgroundTrees implements BackgroundBuild {
         }
     }
 
-    /** The next unclaimed state to build, or -1 when none is left. */
+    /** The next unclaimed tree slot to build, or -1 when none is left. */
     private synchronized int next() {
         int h = hint;
         if (h != expanded && h > 0) {
@@ -186,7 +187,7 @@ public final class BackgroundTrees implements BackgroundBuild {
         return -1;
     }
 
-    /** Up to {@link #NEAR_STATES} tree states of {@code state}'s terminal reachable from it, nearest first. */
+    /** The slots of up to {@link #NEAR_STATES} tree states of {@code state}'s terminal reachable from it, nearest first. */
     private int[] nearest(int state) {
         int t = artifact.stateTerminal(state);
         Terminal terminal = artifact.terminal(t);
@@ -198,7 +199,7 @@ public final class BackgroundTrees implements BackgroundBuild {
         for (int s = 0; s < d.length; s++) if (d[s] > 0 && !artifact.isStored(offset + s)) keys[n++] = ((long) d[s] << 32) | s;
         java.util.Arrays.sort(keys, 0, n);
         int[] r = new int[Math.min(n, NEAR_STATES)];
-        for (int i = 0; i < r.length; i++) r[i] = offset + (int) keys[i];
+        for (int i = 0; i < r.length; i++) r[i] = artifact.treeSlot(offset + (int) keys[i]);
         return r;
     }
 

@@ -62,7 +62,7 @@ public final class ByteStep {
         } else {
             from = p;
             terminal = scanner.terminalOf(q);
-            local = scanner.localOf(q);
+            local = q - scanner.offset(terminal);
             automaton = scanner.terminal(terminal);
             phase = CONTINUE;
         }
@@ -112,7 +112,7 @@ public final class ByteStep {
      */
     public void addAll(EarleyState p, int q, int b, Configurations.Builder out) {
         if (q != ScannerStates.BETWEEN) {
-            int t = scanner.terminalOf(q), s = scanner.localOf(q);
+            int t = scanner.terminalOf(q), s = q - scanner.offset(t);
             Terminal automaton = scanner.terminal(t);
             int s2 = automaton.step(s, b);
             if (s2 >= 0) out.add(p, scanner.offset(t) + s2);

@@ -24,14 +24,26 @@ import dev.domino.runtime.diagnostics.*;
  */
 public final class CountedLoop {
     /**
-     * Bound on local states: the runtime keeps three ints per scanner state. 2^20 (12 MB): the
-     * RFC 5321 email {@code format} (1,024 to 2,044 states as JSON string content) up to maxLength 512.
+     * Bound on local states (counts × loop states). They are numbers only: nothing is kept per
+     * scanner state (see {@link ScannerStates}, {@link TreeSlots}), so the bound keeps the sum of
+     * all terminals' states within an int: a string of maxLength 3 million (21 loop states), the
+     * RFC 5321 email {@code format} (1,024 to 2,044 states as JSON string content) up to 32,000.
      */
-    public static final int MAX_STATES = 1 << 20;
+    public static final int MAX_STATES = 1 << 26;
+
+    /**
+     * A max meaning no maximum ({@code body{min,}}: a string under {@code minLength} alone): the
+     * count saturates at min, so the states are (min + 1) × N. One terminal instead of min counted
+     * copies followed by a {@code body*} terminal: in that pair a token could end the counted copies
+     * at any of its characters, and each such path needed a byte-by-byte check (see TreeBuilder).
+     */
+    public static final int UNBOUNDED = Integer.MAX_VALUE;
 
     private final ByteDfa loop;
     private final int min;
     private final int max;
+    /** The largest count a state holds: max, or min when unbounded (counts saturate there). */
+    private final int cap;
     private final int n;
     /** Null: the unit boundaries of {@code body+} (start and accepting states); else per loop state. */
     private final boolean[] boundaries;
@@ -47,7 +59,8 @@ public final class CountedLoop {
     public CountedLoop(ByteDfa loop, boolean[] boundaries, int min, int max) {
         if (min < 1 || max < min) throw new IllegalArgumentException("counted repeat needs 1 <= min <= max");
         if (loop.isAccepting(loop.start())) throw new IllegalArgumentException("counted repeat of a nullable body");
-        if ((long) (max + 1) * loop.stateCount() > MAX_STATES) throw new IllegalArgumentException("counted repeat too large: " + max);
+        this.cap = max == UNBOUNDED ? min : max;
+        if ((long) (cap + 1) * loop.stateCount() > MAX_STATES) throw new IllegalArgumentException("counted repeat too large: " + cap);
         if (boundaries != null && (boundaries.length != loop.stateCount() || !boundaries[loop.start()])) {
             throw new IllegalArgumentException("unit boundaries must name every loop state and include the start");
         }
@@ -122,7 +135,9 @@ public final class CountedLoop {
 
     public int min() { return min; }
     public int max() { return max; }
-    public int stateCount() { return (max + 1) * n; }
+    public int stateCount() { return (cap + 1) * n; }
+    /** True when the count has no maximum (see {@link #UNBOUNDED}). */
+    public boolean unbounded() { return max == UNBOUNDED; }
 
     /** True when leaving loop state s starts a new copy of the body. */
     public boolean startsCopy(int s) { return boundaries != null ? boundaries[s] : s == loop.start() || loop.isAccepting(s); }
@@ -133,9 +148,9 @@ public final class CountedLoop {
         if (s2 < 0) return -1;
         if (startsCopy(s)) {
             if (c == max) return -1;
-            c++;
+            if (c < cap) c++; // else unbounded and at min: saturated
         }
-        if (c + toFinish[s2] > max) return -1;
+        if (max != UNBOUNDED && c + toFinish[s2] > max) return -1;
         return c * n + s2;
     }
 
@@ -145,13 +160,16 @@ public final class CountedLoop {
     public int loopState(int local) { return local % n; }
 
     /** Copies that may still start from this local state. */
-    public int remaining(int local) { return max - local / n; }
+    public int remaining(int local) { return max == UNBOUNDED ? UNBOUNDED_ROOM : max - local / n; }
+
+    /** {@link #remaining} without a maximum: more than any token starts, with room to add to it. */
+    private static final int UNBOUNDED_ROOM = 1 << 30;
 
     /** Copies still needed before the terminal may end. */
     public int needed(int local) { return Math.max(0, min - local / n); }
 
     /** True when the state's tree is the plain loop's (see the class comment). */
-    public boolean sharesLoopTree(int local, int lambda) { return needed(local) == 0 && remaining(local) >= lambda + slack; }
+    public boolean sharesLoopTree(int local, int lambda) { return needed(local) == 0 && (long) remaining(local) >= (long) lambda + slack; }
 
     /**
      * The local state whose tree this state uses: for states sharing the loop's trees, the
@@ -162,8 +180,8 @@ public final class CountedLoop {
     public int canonical(int local, int lambda) { return sharesLoopTree(local, lambda) ? min * n + local % n : local % n; }
 
     /** True when some state shares the loop's trees (their representatives are {@code min * N + s}). */
-    public boolean hasLoopTrees(int lambda) { return max - min >= lambda + slack; }
+    public boolean hasLoopTrees(int lambda) { return max == UNBOUNDED || (long) max - min >= (long) lambda + slack; }
 
     /** True when a walk entering the terminal can run on the plain loop: no token can reach a bound. */
-    public boolean plainEntry(int lambda) { return min <= 1 && max >= lambda + slack; }
+    public boolean plainEntry(int lambda) { return min <= 1 && (max == UNBOUNDED || (long) max >= (long) lambda + slack); }
 }

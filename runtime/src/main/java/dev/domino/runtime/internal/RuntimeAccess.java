@@ -44,7 +44,7 @@ public abstract class RuntimeAccess {
 
     /** A new artifact (checks the parts as the artifact loader does; see {@code ArtifactFormat}). */
     public abstract Artifact newArtifact(ArtifactInfo info, Vocabulary vocabulary, Terminal[] terminals, ParserGrammar grammar,
-                                         BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfState,
+                                         BitSet[] follow, BitSet first, TokenTree[] trees, int[] treeOfSlot,
                                          int[] rootTreeOfTerminal);
 
     public abstract ArtifactInternals internals(Artifact artifact);

@@ -90,6 +90,17 @@ public final class TreeBuilder {
         public final TreeMap<Integer, TokenSet> sharedGroups = new TreeMap<>();
         /** Annotated builds: per shared group, the fewest copies of the root terminal its tokens used. */
         public final TreeMap<Integer, Integer> sharedCopies = new TreeMap<>();
+        /** Annotated builds: shared groups merged from walks with different copies (see {@link #mergeSharedCopies}). */
+        public BitSet mixedSharedCopies;
+
+        void mergeSharedCopies(int t, int copies) {
+            Integer before = sharedCopies.put(t, copies);
+            if (before != null && before != copies) {
+                sharedCopies.put(t, Math.min(before, copies));
+                if (mixedSharedCopies == null) mixedSharedCopies = new BitSet();
+                mixedSharedCopies.set(t);
+            }
+        }
         /** Root references: wide terminals entered at the trie root, walked from their root trees (see {@link #buildRoot}). */
         public BitSet roots;
 
@@ -125,7 +136,7 @@ public final class TreeBuilder {
         public void fromRoot(Node node, int t, ByteDfa dfa, int s) {
             TerminalWalks.Walk w = trie.walks().get(dfa, s, vocabSize);
             if (w.continuation().size() > 0) {
-                if (annotate) node.sharedCopies.merge(t, copies, Math::min);
+                if (annotate) node.mergeSharedCopies(t, copies);
                 TokenSet before = node.sharedGroups.get(t);
                 node.sharedGroups.put(t, before == null ? w.continuation()
                         : TokenSet.of(union(before.toArray(), w.continuation().toArray()), vocabSize));
@@ -208,7 +219,7 @@ public final class TreeBuilder {
         public void graft(Node to, Frozen from) {
             for (int i = 0; i < from.groupTerminals.length; i++) {
                 int t = from.groupTerminals[i];
-                if (annotate) to.sharedCopies.merge(t, copies, Math::min);
+                if (annotate) to.mergeSharedCopies(t, copies);
                 TokenSet before = to.sharedGroups.get(t);
                 to.sharedGroups.put(t, before == null ? from.groupSets[i] : TokenSet.of(union(before.toArray(), from.groupSets[i].toArray()), vocabSize));
             }
@@ -621,9 +632,55 @@ public final class TreeBuilder {
         BitSet dynamic = new BitSet();
         int[] dynamicTokens = dynamicTokens(w, dynamic);
         prune(w.root, dynamic);
+        dynamicTokens = withAmbiguousCopies(w.root, dynamicTokens, dynamic);
         List<int[]> copiesOfGroup = new ArrayList<>();
         TokenTree tree = flatten(w.root, dynamicTokens, copiesOfGroup);
         return new Annotated(tree.withCopies(copiesOfGroup.toArray(new int[0][])), terminal);
+    }
+
+    /**
+     * The dynamic tokens plus those of an annotated walk that reach one group with different
+     * copies: a token that can end the counted root terminal at several counts followed by the
+     * same terminals (its end is not fixed by what follows, as it is for a string's closing
+     * quote: {@code x{40,}} as 40 counted copies then {@code x*}). A group keeps one copies value
+     * per token, the fewest, and a mask testing {@code need ≤ copies ≤ room} on it would forbid
+     * the token at the counts only its other paths fit; checked byte by byte instead, exact.
+     */
+    private int[] withAmbiguousCopies(Node root, int[] dynamicTokens, BitSet dynamic) {
+        BitSet ambiguous = new BitSet();
+        java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>();
+        work.add(root);
+        int[] seen = null;
+        while (!work.isEmpty()) {
+            Node node = work.poll();
+            work.addAll(node.children.values());
+            java.util.TreeSet<Integer> terminalsHere = new java.util.TreeSet<>(node.groups.keySet());
+            terminalsHere.addAll(node.sharedGroups.keySet());
+            for (int t : terminalsHere) {
+                IntList g = node.groups.get(t);
+                TokenSet shared = node.sharedGroups.get(t);
+                if (shared != null && node.mixedSharedCopies != null && node.mixedSharedCopies.get(t)) {
+                    for (int id : shared.toArray()) ambiguous.set(id);
+                }
+                if (g == null || g.size() < 2 && shared == null) continue;
+                if (seen == null) seen = new int[vocabSize];
+                // seen[id] = copies + 1 of the token's first entry here, 0 when none
+                if (shared != null) { int k = node.sharedCopies.get(t) + 1; for (int id : shared.toArray()) seen[id] = k; }
+                for (int i = 0; i < g.size(); i++) {
+                    int id = g.a[i], k = g.k[i] + 1;
+                    if (seen[id] == 0) seen[id] = k;
+                    else if (seen[id] != k) ambiguous.set(id);
+                }
+                for (int i = 0; i < g.size(); i++) seen[g.a[i]] = 0;
+                if (shared != null) for (int id : shared.toArray()) seen[id] = 0;
+            }
+        }
+        ambiguous.andNot(dynamic);
+        if (ambiguous.isEmpty()) return dynamicTokens;
+        int[] out = Arrays.copyOf(dynamicTokens, dynamicTokens.length + ambiguous.cardinality());
+        int n = dynamicTokens.length;
+        for (int id = ambiguous.nextSetBit(0); id >= 0; id = ambiguous.nextSetBit(id + 1)) { out[n++] = id; dynamic.set(id); }
+        return out;
     }
 
     /** An annotated tree (see {@link TokenTree#copies}) and the terminal it was built for. */

@@ -72,17 +72,40 @@ public final class TokenTree {
             int[] ids = groupTokens(g).toArray();
             int[] k = copiesOfGroup[g];
             if (k.length != ids.length) throw new IllegalArgumentException("copies do not match group " + g);
-            long[] packed = new long[ids.length];
-            for (int i = 0; i < ids.length; i++) {
-                if (k[i] < 0) throw new IllegalArgumentException("negative copies");
-                packed[i] = (long) k[i] << 32 | ids[i];
-            }
-            java.util.Arrays.sort(packed);
-            int[] sortedIds = new int[ids.length], sortedK = new int[ids.length];
-            for (int i = 0; i < ids.length; i++) { sortedIds[i] = (int) packed[i]; sortedK[i] = (int) (packed[i] >>> 32); }
-            out[g] = new Copies(sortedIds, sortedK);
+            out[g] = sortedByCopies(ids, k);
         }
         return new TokenTree(this, edgeTerminal, groupTerminal, out);
+    }
+
+    /**
+     * The ids (ascending) ordered by their copies, ids ascending within equal copies. Copies are
+     * small (at most a token's bytes plus a pattern's slack), so a counting sort: a string's
+     * annotated trees hold groups of the whole vocabulary, and sorting 128,000 packed longs per
+     * group was a third of building such a tree (Llama 3: 50–60 ms per tree).
+     */
+    static Copies sortedByCopies(int[] ids, int[] k) {
+        int most = 0;
+        for (int v : k) {
+            if (v < 0) throw new IllegalArgumentException("negative copies");
+            most = Math.max(most, v);
+        }
+        int[] sortedIds = new int[ids.length], sortedK = new int[ids.length];
+        if (most > Math.max(1024, ids.length)) { // not from a tree builder: sort
+            long[] packed = new long[ids.length];
+            for (int i = 0; i < ids.length; i++) packed[i] = (long) k[i] << 32 | ids[i];
+            java.util.Arrays.sort(packed);
+            for (int i = 0; i < ids.length; i++) { sortedIds[i] = (int) packed[i]; sortedK[i] = (int) (packed[i] >>> 32); }
+            return new Copies(sortedIds, sortedK);
+        }
+        int[] start = new int[most + 2];
+        for (int v : k) start[v + 1]++;
+        for (int v = 0; v <= most; v++) start[v + 1] += start[v];
+        for (int i = 0; i < ids.length; i++) { // stable: ids stay ascending within a copies value
+            int at = start[k[i]]++;
+            sortedIds[at] = ids[i];
+            sortedK[at] = k[i];
+        }
+        return new Copies(sortedIds, sortedK);
     }
 
     /** The same tree naming another terminal at its root (counted terminals with equal loops and followers). */

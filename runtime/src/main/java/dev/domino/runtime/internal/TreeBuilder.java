@@ -649,8 +649,8 @@ public final class TreeBuilder {
     private int[] withAmbiguousCopies(Node root, int[] dynamicTokens, BitSet dynamic) {
         BitSet ambiguous = new BitSet();
         java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>();
-        work.add(root);
         int[] seen = null;
+        work.addAll(root.children.values()); // at the root only tokens inside the terminal: one path each
         while (!work.isEmpty()) {
             Node node = work.poll();
             work.addAll(node.children.values());

@@ -144,8 +144,9 @@ final class CompileCommand implements Callable<Integer> {
         double vocabSeconds = (System.nanoTime() - tv) / 1e9;
         long tc = System.nanoTime();
         ConstraintOptions options = ConstraintOptions.defaults()
-                .withFrontEnd(new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder))
-                .withLazy(lazy).withPrebuildMillis(lazy ? prebuildMillis : 0).withThreads(Math.max(1, threads));
+                .withFrontEnd(new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder,
+                        jsonMaxWhitespace, jsonKeyEscapes, unknownFormats))
+                .withDynamicCap(dynamicCap).withLazy(lazy).withPrebuildMillis(lazy ? prebuildMillis : 0).withThreads(Math.max(1, threads));
         Artifact artifact = Constraints.compile(request, tokenizer.vocabulary(), options);
         return summarize(artifact, specFile, t0, vocabSeconds, (System.nanoTime() - tc) / 1e9, pending);
     }

@@ -52,7 +52,7 @@ public final class Constraints {
         Map<String, String> recorded = new LinkedHashMap<>(co.extra());
         recorded.put(SPEC_OPTION, spec.key());
         recorded.put(OPTIONS_OPTION, options.key());
-        co = co.withExtra(recorded).withThreads(options.threads()).withLazy(options.lazy())
+        co = co.withExtra(recorded).withThreads(options.threads()).withDynamicCap(options.dynamicCap()).withLazy(options.lazy())
                 .withPrebuildMillis(options.lazy() ? options.prebuildMillis() : 0);
         return GrammarCompiler.compile(parsed.grammar(), vocabulary, "request", spec.sourceFormat(), spec.sourceText(), co);
     }

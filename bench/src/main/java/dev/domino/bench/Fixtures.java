@@ -1,9 +1,7 @@
 package dev.domino.bench;
 
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
-import dev.domino.compiler.GrammarCompiler;
-import dev.domino.compiler.GrammarSources;
+import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
@@ -71,9 +69,8 @@ public final class Fixtures {
                 throw new UncheckedIOException(e);
             }
             SourceFormat format = grammar.equals("json") ? SourceFormat.GBNF : grammar.equals("reasoning") ? SourceFormat.LARK : SourceFormat.JSON_SCHEMA;
-            GrammarSources.Parsed parsed = GrammarSources.parse(text, format, FrontEndOptions.defaults());
-            return GrammarCompiler.compile(parsed.grammar(), vocabulary(vocab), file.getFileName().toString(), format.id(), text,
-                    parsed.applyTo(CompileOptions.defaults()).withLazy(lazy));
+            return DominoCompiler.forVocabulary(vocabulary(vocab)).compile(file.getFileName().toString(), text, format,
+                    CompileOptions.builder().lazy(lazy).build());
         });
     }
 

@@ -50,11 +50,11 @@ final class BenchKCommand implements Callable<Integer> {
 
     @Option(names = "--verbose", description = "stack traces on errors") boolean verbose;
 
-    @Mixin VocabOptions vocab;
+    @Mixin CompilerOptions compiler;
 
     @Override public Integer call() throws Exception {
         if (outputs < 1) throw new IllegalArgumentException("--outputs must be at least 1");
-        SampledWorkload workload = new SampledWorkload(input, grammarFile, format, vocab, maxLength, seed);
+        SampledWorkload workload = new SampledWorkload(input, grammarFile, format, compiler, maxLength, seed);
         Artifact artifact = workload.artifact;
         List<int[]> texts = new ArrayList<>();
         for (int i = 0; i < outputs; i++) texts.add(workload.nextOutput());

@@ -1,6 +1,7 @@
 package dev.domino.cli;
 
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.CompileOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.vocab.Tokenizer;
 import picocli.CommandLine.Command;
@@ -30,7 +31,7 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "0..*", description = "MaskBench JSON files or directories of them")
     List<Path> inputs = new ArrayList<>();
 
-    @Mixin VocabOptions vocab;
+    @Mixin CompilerOptions compiler;
 
     @Option(names = "--tokenized", paramLabel = "FILE",
             description = "pre-tokenized JSONL ({\"file\", \"schema\", \"tests\": [{\"valid\", \"text\", \"tokens\"}]} per line)")
@@ -76,30 +77,6 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
     @Option(names = "--errors", paramLabel = "N", description = "print the N most common compile errors to stderr (default ${DEFAULT-VALUE})")
     int errors = 10;
 
-    @Option(names = "--json-whitespace", description = "JSON Schema output whitespace: flexible (default), compact, fixed")
-    String jsonWhitespace = "flexible";
-
-    @Option(names = "--json-property-order", paramLabel = "schema|any",
-            description = "JSON Schema object properties: any order (default; additional properties anywhere) or schema order")
-    String jsonPropertyOrder = "any";
-
-    @Option(names = "--json-max-whitespace", paramLabel = "N|unbounded",
-            description = "JSON Schema flexible whitespace: at most N whitespace characters in a row (default ${DEFAULT-VALUE})")
-    String jsonMaxWhitespace = "100";
-
-    @Option(names = "--json-key-escapes", paramLabel = "plain|any",
-            description = "JSON Schema object keys: plain spelling only (default; a fixed key is forced) or any JSON escaping")
-    String jsonKeyEscapes = "plain";
-
-    @Option(names = "--unknown-formats", paramLabel = "error|ignore",
-            description = "JSON Schema format values no specification defines (e.g. 'path', 'url'): ignore (default here: "
-                + "an annotation, as MaskBench's validator treats them) or error. Specified formats are enforced exactly "
-                + "or, if not expressible (e.g. 'regex'), always an error")
-    String unknownFormats = "ignore";
-
-    @Option(names = "--ignore-keyword", split = ",", description = "JSON Schema keywords to ignore instead of failing on them")
-    List<String> ignoredKeywords = new ArrayList<>();
-
     /** Testing: read "schema" as another grammar format (its string value), e.g. gbnf. */
     @Option(names = "--grammar-format", hidden = true)
     String grammarFormat = "json-schema";
@@ -125,16 +102,12 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
         if (gapMicros < 0 || gapMicros > 10_000_000) throw new IllegalArgumentException("--gap-us must be 0..10000000");
         if (prebuildMillis != null && prebuildMillis < 0) throw new IllegalArgumentException("--prebuild-ms must not be negative");
         SourceFormat format = SourceFormat.parse(grammarFormat);
-        Tokenizer tokenizer = vocab.load();
+        Tokenizer tokenizer = compiler.vocab.load();
         Iterator<MaskBenchInput.Schema> schemas = tokenized != null
                 ? MaskBenchInput.tokenized(tokenized)
                 : MaskBenchInput.files(MaskBenchInput.expand(inputs), tokenizer, format);
         if (writeTokenized != null) return writeTokenized(schemas);
-        MaskBenchRunner.Config config = new MaskBenchRunner.Config(tokenizer.vocabulary(), format,
-                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder,
-                        jsonMaxWhitespace, jsonKeyEscapes, unknownFormats), compileThreads,
-                Math.round(timeLimit * 1000), warmup, profile, stallFile, stallMillis, eager,
-                prebuildMillis != null ? prebuildMillis : backgroundThreads > 0 ? 1 : 1000, gapMicros, backgroundThreads);
+        MaskBenchRunner.Config config = config(tokenizer.vocabulary(), format);
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
         BufferedWriter rows = out == null ? null : Files.newBufferedWriter(out, StandardCharsets.UTF_8);
@@ -164,6 +137,19 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
         if (profile) stdout.println(Json.write(summary.profile()));
         stdout.flush();
         return 0;
+    }
+
+    /** How the runner compiles and measures: every compile option of the command line in one {@link CompileOptions}. */
+    MaskBenchRunner.Config config(dev.domino.runtime.Vocabulary vocabulary, SourceFormat format) {
+        CompileOptions.Builder options = compiler.compileOptions().threads(compileThreads).lazy(!eager)
+                .prebuildMillis(prebuildMillis != null ? prebuildMillis : backgroundThreads > 0 ? 1 : 1000);
+        if (!compiler.unknownFormatsGiven()) {
+            // MaskBench's validator treats unknown formats as annotations (its tests expect them to
+            // pass), and the MaskBench figures are measured so: here ignore is the default, not error
+            options.jsonSchema(compiler.jsonSchema().withUnknownFormats(JsonSchemaOptions.UnknownFormats.IGNORE));
+        }
+        return new MaskBenchRunner.Config(vocabulary, format, options.build(), Math.round(timeLimit * 1000), warmup, profile,
+                stallFile, stallMillis, gapMicros, backgroundThreads);
     }
 
     private int writeTokenized(Iterator<MaskBenchInput.Schema> schemas) throws java.io.IOException {

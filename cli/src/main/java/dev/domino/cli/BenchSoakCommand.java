@@ -51,12 +51,12 @@ final class BenchSoakCommand implements Callable<Integer> {
 
     @Option(names = "--verbose", description = "stack traces on errors") boolean verbose;
 
-    @Mixin VocabOptions vocab;
+    @Mixin CompilerOptions compiler;
 
     @Override public Integer call() throws Exception {
         if (requests < 10) throw new IllegalArgumentException("--requests must be at least 10");
         if (concurrent < 1) throw new IllegalArgumentException("--concurrent must be at least 1");
-        SampledWorkload workload = new SampledWorkload(input, grammarFile, format, vocab, maxLength, seed);
+        SampledWorkload workload = new SampledWorkload(input, grammarFile, format, compiler, maxLength, seed);
         Artifact artifact = workload.artifact;
 
         int[] eos = artifact.vocabulary().eosIds();

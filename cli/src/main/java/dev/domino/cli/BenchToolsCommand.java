@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.constraints.ConstraintCache;
 import dev.domino.constraints.ConstraintException;
@@ -49,7 +49,7 @@ final class BenchToolsCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "MaskBench directories or files (only BFCL_* files are used)")
     List<Path> inputs;
 
-    @Mixin VocabOptions vocab;
+    @Mixin CompilerOptions compiler;
 
     @Option(names = "--limit", description = "at most N schemas") int limit = Integer.MAX_VALUE;
 
@@ -67,7 +67,6 @@ final class BenchToolsCommand implements Callable<Integer> {
     @Option(names = "--prebuild-ms", description = "trees prebuilt per compile for about MS, the rest on first use (default: ${DEFAULT-VALUE})")
     long prebuildMs = 1000;
 
-    @Option(names = "--json-whitespace", description = "flexible (default), compact or fixed") String jsonWhitespace = "flexible";
 
     @Option(names = "--s", description = "draft tokens per forward pass (default: ${DEFAULT-VALUE})") int s = 10;
 
@@ -84,7 +83,7 @@ final class BenchToolsCommand implements Callable<Integer> {
 
     @Override public Integer call() throws Exception {
         if (repeat < 1 || every < 1 || cacheMb < 1) throw new IllegalArgumentException("--repeat, --every and --cache-mb must be >= 1");
-        Tokenizer tokenizer = vocab.load();
+        Tokenizer tokenizer = compiler.vocab.load();
         int eos = tokenizer.vocabulary().eosIds()[0];
         List<Case> cases = new ArrayList<>();
         int skipped = 0, seen = 0;
@@ -92,12 +91,12 @@ final class BenchToolsCommand implements Callable<Integer> {
             if (!f.getFileName().toString().startsWith("BFCL_")) continue;
             if (seen++ % every != 0) continue;
             if (cases.size() >= limit) break;
-            Case c = read(f, tokenizer, eos, jsonWhitespace.equalsIgnoreCase("compact"));
+            Case c = read(f, tokenizer, eos, compiler.jsonWhitespace == JsonSchemaOptions.Whitespace.COMPACT);
             if (c == null) skipped++; else cases.add(c);
         }
         if (cases.isEmpty()) throw new IllegalArgumentException("no BFCL_* files with tool-call schemas under " + inputs);
         ConstraintOptions options = ConstraintOptions.defaults().withPrebuildMillis(prebuildMs)
-                .withFrontEnd(new FrontEndOptions(jsonWhitespace, ", ", ": ", List.of(), "any"));
+                .withJsonSchema(compiler.jsonSchema()).withDynamicCap(compiler.dynamicCap);
         long tokens = 0, outputs = 0, passesPlain = 0, passesJump = 0, passesJumpBytes = 0, passesSpec = 0, forcedBytes = 0, rejected = 0, failed = 0;
         long[] hitNanos = new long[cases.size() * Math.max(0, repeat - 1)];
         int hits = 0;

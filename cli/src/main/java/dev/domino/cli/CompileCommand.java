@@ -2,18 +2,12 @@ package dev.domino.cli;
 
 import dev.domino.compiler.CompileLimits;
 import dev.domino.compiler.CompileOptions;
+import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.SourceFiles;
-import dev.domino.compiler.FrontEndOptions;
-import dev.domino.compiler.GrammarCompiler;
-import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.request.RequestSpec;
 import dev.domino.compiler.vocab.Tokenizer;
-import dev.domino.constraints.ConstraintOptions;
-import dev.domino.constraints.Constraints;
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.internal.ArtifactFormat;
-import dev.domino.runtime.internal.AtomicFiles;
 import dev.domino.runtime.diagnostics.ArtifactStats;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,7 +35,7 @@ final class CompileCommand implements Callable<Integer> {
             description = "compile the output constraint of an OpenAI-style request (response_format, tools + tool_choice, regex, choice, grammar) instead of a grammar file")
     Path specFile;
 
-    @Mixin VocabOptions vocab;
+    @Mixin CompilerOptions compiler;
 
     @Option(names = "--format", description = "gbnf, lark, regex or json-schema (default: from the file extension)")
     String format;
@@ -49,35 +43,8 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "OUT.domino", description = "artifact to write (default: GRAMMAR.domino next to the grammar)")
     Path output;
 
-    @Option(names = "--json-whitespace", description = "JSON Schema output whitespace: flexible (default), compact, fixed")
-    String jsonWhitespace = "flexible";
-
-    @Option(names = "--json-property-order", paramLabel = "schema|any",
-            description = "JSON Schema object properties: any order (default; additional properties anywhere) or schema order")
-    String jsonPropertyOrder = "any";
-
-    @Option(names = "--json-max-whitespace", paramLabel = "N|unbounded",
-            description = "JSON Schema flexible whitespace: at most N whitespace characters in a row (default ${DEFAULT-VALUE})")
-    String jsonMaxWhitespace = "100";
-
-    @Option(names = "--json-key-escapes", paramLabel = "plain|any",
-            description = "JSON Schema object keys: plain spelling only (default; a fixed key is forced) or any JSON escaping")
-    String jsonKeyEscapes = "plain";
-
-    @Option(names = "--unknown-formats", paramLabel = "error|ignore",
-            description = "JSON Schema format values no specification defines (e.g. 'path', 'url'): error (default) or ignore "
-                + "(an annotation, as validators treat them). Specified formats are enforced exactly or, if not expressible "
-                + "(e.g. 'regex'), always an error (--ignore-keyword format skips them)")
-    String unknownFormats = "error";
-
-    @Option(names = "--ignore-keyword", split = ",", description = "JSON Schema keywords to ignore instead of failing on them")
-    List<String> ignoredKeywords = new ArrayList<>();
-
     @Option(names = "--threads", description = "tree-building threads (default: all cores)")
     int threads = Runtime.getRuntime().availableProcessors();
-
-    @Option(names = "--dynamic-cap", description = "paths per trie node before tokens are checked at run time (default: ${DEFAULT-VALUE})")
-    int dynamicCap = CompileOptions.DEFAULT_DYNAMIC_CAP;
 
     @Option(names = "--lazy", description = "store no trees; the runtime builds each state's tree on first use (fast compile)")
     boolean lazy;
@@ -104,59 +71,63 @@ final class CompileCommand implements Callable<Integer> {
         if (Files.exists(out) && Files.exists(input) && Files.isSameFile(out, input)) {
             throw new IllegalArgumentException("the output " + out + " is the input file itself: choose another -o");
         }
-        // the target is checked and its temporary file created before the compile: a bad -o fails
-        // at once, and the temporary file is removed on failure or interrupt
-        try (AtomicFiles.Pending pending = AtomicFiles.begin(out)) {
-            return specFile != null ? compileSpec(pending) : compile(t0, pending);
+        checkOutput(out);
+        return specFile != null ? compileSpec(out) : compile(t0, out);
+    }
+
+    /**
+     * Refuses a target {@link Artifact#save} would refuse, before the compile rather than after it:
+     * a symbolic link, a directory or device, a directory we cannot write.
+     */
+    static void checkOutput(Path out) throws java.io.IOException {
+        if (Files.isSymbolicLink(out)) throw new java.nio.file.FileSystemException(out + ": is a symbolic link (refused: give the real path)");
+        if (Files.exists(out) && !Files.isRegularFile(out)) throw new java.nio.file.FileSystemException(out + ": not a regular file");
+        Path dir = out.toAbsolutePath().getParent();
+        if (dir != null && Files.isDirectory(dir) && !Files.isWritable(dir)) {
+            throw new java.nio.file.AccessDeniedException(String.valueOf(dir), null, "cannot write " + out.getFileName() + " in this directory");
         }
     }
 
-    private Integer compile(long t0, AtomicFiles.Pending pending) throws Exception {
+    private Integer compile(long t0, Path out) throws Exception {
         String text = SourceFiles.readUtf8(grammarFile);
         SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarFile.getFileName().toString());
-        GrammarSources.Parsed parsed = GrammarSources.parse(text, f,
-                new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder,
-                        jsonMaxWhitespace, jsonKeyEscapes, unknownFormats));
+        Progress progress = Progress.forTerminal("compiling");
+        CompileOptions options = compiler.compileOptions().threads(threads).progress(progress).lazy(lazy)
+                .prebuildMillis(lazy ? prebuildMillis : 0).build();
+        // the grammar first: its errors come before the vocabulary's load
+        DominoCompiler.ParsedSource parsed = DominoCompiler.parse(grammarFile.getFileName().toString(), text, f, options);
         long tv = System.nanoTime();
-        Tokenizer tokenizer = vocab.load();
+        Tokenizer tokenizer = compiler.vocab.load();
         double vocabSeconds = (System.nanoTime() - tv) / 1e9;
         long tc = System.nanoTime();
-        Progress progress = Progress.forTerminal("compiling");
-        CompileOptions options = parsed.applyTo(CompileOptions.defaults()).withThreads(threads).withDynamicCap(dynamicCap)
-                .withProgress(progress).withLazy(lazy).withPrebuildMillis(lazy ? prebuildMillis : 0);
         Artifact artifact;
         try {
-            artifact = GrammarCompiler.compile(parsed.grammar(), tokenizer.vocabulary(), grammarFile.getFileName().toString(),
-                    f.id(), text, options);
+            artifact = DominoCompiler.forVocabulary(tokenizer.vocabulary()).compile(parsed, options);
         } finally {
             progress.done();
         }
         double compileSeconds = (System.nanoTime() - tc) / 1e9;
-        return summarize(artifact, grammarFile, t0, vocabSeconds, compileSeconds, pending);
+        return summarize(artifact, grammarFile, t0, vocabSeconds, compileSeconds, out);
     }
 
     /** {@code --spec}: the request's constraint (see dev.domino.compiler.request.RequestSpec), recorded in the artifact for ConstraintCache.addPrebuilt. */
-    private int compileSpec(AtomicFiles.Pending pending) throws Exception {
+    private int compileSpec(Path out) throws Exception {
         long t0 = System.nanoTime();
         RequestSpec request = RequestSpec.parse(SourceFiles.readUtf8(specFile));
         long tv = System.nanoTime();
-        Tokenizer tokenizer = vocab.load();
+        Tokenizer tokenizer = compiler.vocab.load();
         double vocabSeconds = (System.nanoTime() - tv) / 1e9;
         long tc = System.nanoTime();
-        ConstraintOptions options = ConstraintOptions.defaults()
-                .withFrontEnd(new FrontEndOptions(jsonWhitespace, ", ", ": ", ignoredKeywords, jsonPropertyOrder,
-                        jsonMaxWhitespace, jsonKeyEscapes, unknownFormats))
-                .withDynamicCap(dynamicCap).withLazy(lazy).withPrebuildMillis(lazy ? prebuildMillis : 0).withThreads(Math.max(1, threads));
-        Artifact artifact = Constraints.compile(request, tokenizer.vocabulary(), options);
-        return summarize(artifact, specFile, t0, vocabSeconds, (System.nanoTime() - tc) / 1e9, pending);
+        CompileOptions options = compiler.compileOptions().lazy(lazy).prebuildMillis(lazy ? prebuildMillis : 0).threads(threads).build();
+        Artifact artifact = DominoCompiler.forVocabulary(tokenizer.vocabulary()).compileRequest(request, options);
+        return summarize(artifact, specFile, t0, vocabSeconds, (System.nanoTime() - tc) / 1e9, out);
     }
 
     private int summarize(Artifact artifact, Path input, long t0, double vocabSeconds, double compileSeconds,
-                          AtomicFiles.Pending pending) throws Exception {
+                          Path out) throws Exception {
         Path grammarFile = input;
-        Path out = pending.target();
-        byte[] bytes = ArtifactFormat.toBytes(artifact);
-        pending.commit(bytes);
+        artifact.save(out);
+        long bytes = Files.size(out);
         double seconds = (System.nanoTime() - t0) / 1e9;
         ArtifactStats s = ArtifactStats.of(artifact);
         Map<String, Object> summary = new LinkedHashMap<>();
@@ -169,7 +140,7 @@ final class CompileCommand implements Callable<Integer> {
         summary.put("token_entries", s.tokenEntries());
         summary.put("token_sets", s.tokenSets());
         summary.put("dynamic_tokens", s.dynamicTokens());
-        summary.put("artifact_bytes", bytes.length);
+        summary.put("artifact_bytes", bytes);
         summary.put("seconds", Math.round(seconds * 1000) / 1000.0);
         summary.put("vocabulary_seconds", Math.round(vocabSeconds * 1000) / 1000.0);
         summary.put("compile_seconds", Math.round(compileSeconds * 1000) / 1000.0);
@@ -183,7 +154,7 @@ final class CompileCommand implements Callable<Integer> {
             w.printf("  terminals      %d%n  scanner states %d%n  trees          %d distinct%n  tree nodes     %d%n"
                             + "  token entries  %d in %d distinct sets%n  dynamic tokens %d%n  artifact       %d bytes%n",
                     s.terminals(), s.scannerStates(), s.trees(), s.treeNodes(), s.tokenEntries(), s.tokenSets(),
-                    s.dynamicTokens(), bytes.length);
+                    s.dynamicTokens(), bytes);
         }
         w.flush();
         return 0;

@@ -1,13 +1,10 @@
 package dev.domino.cli;
 
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
-import dev.domino.compiler.GrammarCompiler;
-import dev.domino.compiler.GrammarSources;
+import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.ArtifactFormatException;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.Vocabulary;
@@ -106,7 +103,7 @@ public final class Fuzz {
                 input = bytes.length + " artifact bytes";
                 Artifact a;
                 try {
-                    a = ArtifactFormat.read(new ByteArrayInputStream(bytes));
+                    a = Artifact.load(new ByteArrayInputStream(bytes));
                 } catch (ArtifactFormatException e) {
                     return new Result(kind, Outcome.BAD_ARTIFACT, input, e);
                 }
@@ -126,10 +123,9 @@ public final class Fuzz {
             }
             text = kind == Kind.SCHEMA && rnd.nextBoolean() ? mutateJson(text, rnd) : mutate(text, rnd);
             input = format.id() + ": " + text;
-            GrammarSources.Parsed parsed = GrammarSources.parse(text, format, FrontEndOptions.defaults());
-            CompileOptions options = parsed.applyTo(CompileOptions.defaults()).withThreads(1).withLazy(rnd.nextBoolean());
-            Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "fuzz", format.id(), text, options);
-            Artifact loaded = ArtifactFormat.read(new ByteArrayInputStream(ArtifactFormat.toBytes(a)));
+            CompileOptions options = CompileOptions.builder().threads(1).lazy(rnd.nextBoolean()).build();
+            Artifact a = DominoCompiler.forVocabulary(vocab).compile("fuzz", text, format, options);
+            Artifact loaded = Artifact.load(new ByteArrayInputStream(bytes(a)));
             walkMasks(loaded, rnd, true);
             return new Result(kind, Outcome.OK, input, null);
         } catch (GrammarException | IllegalArgumentException e) {
@@ -259,13 +255,22 @@ public final class Fuzz {
         List<byte[]> out = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             String text = GRAMMARS[i];
-            var g = GrammarSources.parse(text, SourceFormat.GBNF, FrontEndOptions.defaults());
             for (boolean lazy : new boolean[] {false, true}) {
-                out.add(ArtifactFormat.toBytes(GrammarCompiler.compile(g.grammar(), vocab, "seed", "gbnf", text,
-                        CompileOptions.defaults().withThreads(1).withLazy(lazy))));
+                out.add(bytes(DominoCompiler.forVocabulary(vocab).compile("seed", text, SourceFormat.GBNF,
+                        CompileOptions.builder().threads(1).lazy(lazy).build())));
             }
         }
         return out;
+    }
+
+    private static byte[] bytes(Artifact a) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try {
+            a.write(out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // a byte array stream does not throw
+        }
+        return out.toByteArray();
     }
 
     /** For tests: the header layout this class assumes (magic 8, version 4, payload length 8, CRC32C 4). */

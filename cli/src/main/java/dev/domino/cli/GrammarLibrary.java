@@ -1,14 +1,12 @@
 package dev.domino.cli;
 
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
-import dev.domino.compiler.GrammarCompiler;
+import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.compiler.vocab.VocabularyLoader;
-import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.Artifact;
 
 import java.io.IOException;
@@ -58,13 +56,11 @@ public final class GrammarLibrary {
 
         public Path artifactIn(Path dir) { return dir.resolve(name + ".domino"); }
 
-        public GrammarSources.Parsed parse() { return GrammarSources.parse(text(), format, FrontEndOptions.defaults()); }
+        public GrammarSources.Parsed parse() { return GrammarSources.parse(text(), format, CompileOptions.defaults()); }
 
         /** Compiles against a vocabulary, recording the file name and format like {@code domino compile} does. */
         public Artifact compile(Tokenizer tokenizer, CompileOptions options) {
-            GrammarSources.Parsed parsed = parse();
-            return GrammarCompiler.compile(parsed.grammar(), tokenizer.vocabulary(), file.getFileName().toString(),
-                    format.id(), text(), options.withExtra(parsed.options()).withIgnoredKeywords(parsed.ignoredKeywords()));
+            return DominoCompiler.forVocabulary(tokenizer.vocabulary()).compile(file.getFileName().toString(), text(), format, options);
         }
     }
 
@@ -129,11 +125,10 @@ public final class GrammarLibrary {
             long t = System.nanoTime();
             try {
                 Artifact artifact = entry.compile(tokenizer, CompileOptions.defaults());
-                byte[] bytes = ArtifactFormat.toBytes(artifact);
                 Path out = entry.artifactIn(artifacts);
-                Files.write(out, bytes);
+                artifact.save(out);
                 System.out.printf("%-40s -> %-28s %7.2f s %,12d bytes%n", entry.file().getFileName(), out.getFileName(),
-                        (System.nanoTime() - t) / 1e9, bytes.length);
+                        (System.nanoTime() - t) / 1e9, Files.size(out));
             } catch (RuntimeException e) {
                 if (isSchemaUnavailable(entry, e)) {
                     System.out.printf("%-40s skipped: %s%n", entry.file().getFileName(), e.getMessage());

@@ -18,6 +18,7 @@ public final class Main implements Runnable {
     /** Runs a command line with the given streams; returns the exit code (tests call this). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cmd = new CommandLine(new Main());
+        cmd.setCaseInsensitiveEnumValuesAllowed(true); // --json-whitespace compact, as the help writes it
         cmd.setOut(out);
         cmd.setErr(err);
         boolean verbose = java.util.Arrays.asList(args).contains("--verbose");

@@ -1,9 +1,7 @@
 package dev.domino.cli;
 
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
-import dev.domino.compiler.GrammarCompiler;
-import dev.domino.compiler.GrammarSources;
+import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.internal.ArtifactFormat;
@@ -37,9 +35,9 @@ import java.util.regex.Pattern;
  */
 final class MaskBenchRunner {
     /** How to run. */
-    record Config(Vocabulary vocab, SourceFormat format, FrontEndOptions frontEnd, int compileThreads,
+    record Config(Vocabulary vocab, SourceFormat format, CompileOptions compile,
                   long timeLimitMillis, int warmup, boolean profile,
-                  String stallFile, long stallMillis, boolean eager, long prebuildMillis,
+                  String stallFile, long stallMillis,
                   long gapMicros, int backgroundThreads) {}
 
     /** One schema's outcome; {@code maskUs} holds one entry per token measured. */
@@ -95,6 +93,7 @@ final class MaskBenchRunner {
     private long backgroundTrees;
 
     MaskBenchRunner(Config config) {
+        this.compiler = DominoCompiler.forVocabulary(config.vocab);
         this.config = config;
         background = config.backgroundThreads > 0 ? java.util.concurrent.Executors.newFixedThreadPool(config.backgroundThreads, r -> {
             Thread t = new Thread(null, r, "maskbench-background", 64L << 20);
@@ -102,6 +101,8 @@ final class MaskBenchRunner {
             return t;
         }) : null;
     }
+
+    private final DominoCompiler compiler;
 
     /** Runs every schema, handing each result to {@code sink}; returns the summary. */
     Summary run(Iterator<MaskBenchInput.Schema> schemas, int limit, Consumer<Result> sink, PrintWriter log) {
@@ -210,14 +211,11 @@ final class MaskBenchRunner {
         Artifact artifact;
         try {
             long t0 = System.nanoTime();
-            GrammarSources.Parsed parsed = GrammarSources.parse(schema.grammarText(), config.format, config.frontEnd);
+            DominoCompiler.ParsedSource parsed = DominoCompiler.parse(schema.file(), schema.grammarText(), config.format, config.compile);
             long t1 = System.nanoTime();
             // lazy trees by default: each state's tree is built on first use, inside the timed masks,
             // except those prebuilt within the budget, inside the timed compile
-            CompileOptions options = parsed.applyTo(CompileOptions.defaults()).withThreads(config.compileThreads)
-                    .withLazy(!config.eager()).withPrebuildMillis(config.prebuildMillis());
-            Artifact compiled = GrammarCompiler.compile(parsed.grammar(), config.vocab, schema.file(), config.format.id(),
-                    schema.grammarText(), options);
+            Artifact compiled = compiler.compile(parsed, config.compile);
             long t2 = System.nanoTime();
             stage = "loading";
             long t3, t4;

@@ -1,6 +1,6 @@
 package dev.domino.cli;
 
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.testing.SentenceSampler;
@@ -43,7 +43,7 @@ final class SampleCommand implements Callable<Integer> {
     @Override public Integer call() throws Exception {
         String text = dev.domino.compiler.SourceFiles.readUtf8(grammarFile);
         SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarFile.getFileName().toString());
-        var grammar = GrammarSources.parse(text, f, new FrontEndOptions("flexible", ", ", ": ", List.of())).grammar();
+        var grammar = GrammarSources.parse(text, f, CompileOptions.defaults()).grammar();
         SentenceSampler sampler = new SentenceSampler(grammar).maxLength(maxLength).ignoreProbability(ignoreProbability);
         Random random = new Random(seed);
         List<String> lines = new ArrayList<>();

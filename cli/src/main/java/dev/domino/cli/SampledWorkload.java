@@ -1,9 +1,7 @@
 package dev.domino.cli;
 
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
-import dev.domino.compiler.GrammarCompiler;
-import dev.domino.compiler.GrammarSources;
+import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.testing.SentenceSampler;
 import dev.domino.compiler.vocab.Tokenizer;
@@ -13,7 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Random;
 
 /**
@@ -27,22 +24,22 @@ final class SampledWorkload {
     private final SentenceSampler sampler;
     private final Random random;
 
-    SampledWorkload(Path input, Path grammarFile, String format, VocabOptions vocab, int maxLength, long seed) throws IOException {
+    SampledWorkload(Path input, Path grammarFile, String format, CompilerOptions compiler, int maxLength, long seed) throws IOException {
         boolean isArtifact = input.getFileName().toString().endsWith(".domino");
         Path grammarPath = isArtifact ? grammarFile : input;
         if (grammarPath == null) throw new IllegalArgumentException("a .domino ARTIFACT needs --grammar GRAMMAR_FILE to sample outputs from");
         String text = Files.readString(grammarPath, StandardCharsets.UTF_8);
         SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarPath.getFileName().toString());
-        GrammarSources.Parsed parsed = GrammarSources.parse(text, f, new FrontEndOptions("flexible", ", ", ": ", List.of()));
+        CompileOptions options = compiler.compileOptions().build();
+        DominoCompiler.ParsedSource parsed = DominoCompiler.parse(grammarPath.getFileName().toString(), text, f, options);
         if (isArtifact) {
             artifact = Artifact.load(input);
-            tokenizer = vocab.forArtifact(artifact);
+            tokenizer = compiler.vocab.forArtifact(artifact);
         } else {
-            tokenizer = vocab.load();
-            artifact = GrammarCompiler.compile(parsed.grammar(), tokenizer.vocabulary(), grammarPath.getFileName().toString(),
-                    f.id(), text, parsed.applyTo(CompileOptions.defaults()));
+            tokenizer = compiler.vocab.load();
+            artifact = DominoCompiler.forVocabulary(tokenizer.vocabulary()).compile(parsed, options);
         }
-        sampler = new SentenceSampler(parsed.grammar()).maxLength(maxLength);
+        sampler = new SentenceSampler(parsed.parsed().grammar()).maxLength(maxLength);
         random = new Random(seed);
     }
 

@@ -1,8 +1,15 @@
 package dev.domino.cli;
 
+import dev.domino.compiler.CompileOptions;
+import dev.domino.compiler.DominoCompiler;
+import dev.domino.compiler.SourceFormat;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
+import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
+import dev.domino.runtime.Vocabulary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -14,14 +21,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every JSON Schema and compile option given on the command line reaches the artifact: read back
- * from the options the artifact records, for {@code compile} and {@code compile --spec}.
+ * from the options the artifact records, for {@code compile}, {@code compile --spec} and the
+ * compile of {@code bench maskbench}.
  */
 class OptionsReachArtifactTest {
     static final String SCHEMA = """
-            {"type": "object", "properties": {"id": {"type": "string", "format": "path"}}, "required": ["id"]}""";
+            {"type": "object", "properties": {"id": {"type": "string", "format": "path"}, "re": {"type": "string", "format": "regex"}}, "required": ["id"]}""";
 
     static final String[] OPTIONS = {"--json-max-whitespace", "7", "--json-key-escapes", "any", "--unknown-formats", "ignore",
-            "--json-property-order", "schema", "--dynamic-cap", "9"};
+            "--json-property-order", "schema", "--dynamic-cap", "9", "--ignore-keyword", "format"};
 
     static int run(String... args) {
         StringWriter out = new StringWriter(), err = new StringWriter();
@@ -35,6 +43,7 @@ class OptionsReachArtifactTest {
         assertThat(o).containsEntry("json.max_whitespace", "7").containsEntry("json.key_escapes", "any")
                 .containsEntry("json.unknown_formats", "ignore").containsEntry("json.property_order", "schema");
         assertThat(a.info().dynamicCap()).isEqualTo(9);
+        assertThat(a.info().ignoredKeywords()).contains("'format' at /properties/re");
     }
 
     static String[] concat(String[] a, String... b) {
@@ -58,5 +67,54 @@ class OptionsReachArtifactTest {
         Path out = dir.resolve("r.domino");
         run(concat(new String[] {"compile", "--spec", request.toString(), "-o", out.toString(), "--json"}, OPTIONS));
         assertRecorded(Artifact.load(out));
+    }
+
+    @Test void benchMaskbench() {
+        BenchMaskbenchCommand bench = parse(new BenchMaskbenchCommand(), concat(new String[] {"x.json"}, OPTIONS));
+        Vocabulary vocabulary = VocabularyLoader.load("o200k_base", null).vocabulary();
+        MaskBenchRunner.Config config = bench.config(vocabulary, SourceFormat.JSON_SCHEMA);
+        // as MaskBenchRunner compiles a schema: the front end, then the compile, with the config's options
+        DominoCompiler.ParsedSource parsed = DominoCompiler.parse("s.json", SCHEMA, SourceFormat.JSON_SCHEMA, config.compile());
+        assertRecorded(DominoCompiler.forVocabulary(vocabulary).compile(parsed, config.compile()));
+    }
+
+    @Test void whitespaceModes(@TempDir Path dir) throws Exception {
+        Path schema = dir.resolve("s.json");
+        Files.writeString(schema, SCHEMA);
+        Path out = dir.resolve("s.domino");
+        run("compile", schema.toString(), "-o", out.toString(), "--json", "--json-whitespace", "fixed", "--ignore-keyword", "format");
+        assertThat(Artifact.load(out).info().options()).containsEntry("json.whitespace", "fixed")
+                .containsEntry("json.item_separator", ", ").containsEntry("json.key_separator", ": ");
+        run("compile", schema.toString(), "-o", out.toString(), "--json", "--json-whitespace", "compact", "--ignore-keyword", "format");
+        assertThat(Artifact.load(out).info().options()).containsEntry("json.whitespace", "compact");
+    }
+
+    /** One default per option; bench maskbench alone overrides --unknown-formats (MaskBench's validator ignores them). */
+    @Test void defaults() {
+        CompileCommand compile = parse(new CompileCommand(), "g.json");
+        assertThat(compile.compiler.jsonSchema()).isEqualTo(JsonSchemaOptions.defaults());
+        assertThat(compile.compiler.compileOptions().build().dynamicCap()).isEqualTo(CompileOptions.DEFAULT_DYNAMIC_CAP);
+        BenchMaskbenchCommand bench = parse(new BenchMaskbenchCommand(), "x.json");
+        Vocabulary tiny = new Vocabulary("tiny", new byte[][] {"a".getBytes(), "b".getBytes()}, new java.util.BitSet(), new int[] {1});
+        CompileOptions benchOptions = bench.config(tiny, SourceFormat.JSON_SCHEMA).compile();
+        assertThat(benchOptions.jsonSchema()).isEqualTo(JsonSchemaOptions.defaults().withUnknownFormats(JsonSchemaOptions.UnknownFormats.IGNORE));
+        assertThat(parse(new BenchMaskbenchCommand(), "x.json", "--unknown-formats", "error").config(tiny, SourceFormat.JSON_SCHEMA)
+                .compile().jsonSchema().unknownFormats()).isEqualTo(JsonSchemaOptions.UnknownFormats.ERROR);
+    }
+
+    @Test void badValuesAreOneLineErrors() {
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        int code = Main.run(new String[] {"compile", "g.json", "--json-max-whitespace", "-3"}, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("whitespace limit").doesNotContain("\tat ");
+        err.getBuffer().setLength(0);
+        code = Main.run(new String[] {"compile", "g.json", "--json-key-escapes", "some"}, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--json-key-escapes");
+    }
+
+    static <T> T parse(T command, String... args) {
+        new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
+        return command;
     }
 }

@@ -5,6 +5,7 @@ import dev.domino.compiler.frontend.LarkParser;
 import dev.domino.compiler.frontend.RegexParser;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 
 import java.util.Map;
 
@@ -24,12 +25,17 @@ public final class GrammarSources {
         }
     }
 
-    public static Parsed parse(String text, SourceFormat format, FrontEndOptions options) {
+    /** Parses with the JSON Schema options of {@code options} (the other front ends have none). */
+    public static Parsed parse(String text, SourceFormat format, CompileOptions options) {
+        return parse(text, format, options.jsonSchema());
+    }
+
+    public static Parsed parse(String text, SourceFormat format, JsonSchemaOptions options) {
         CompileLimits.SOURCE_BYTES.check(text.length());
         return DeepStack.call(() -> parseHere(text, format, options));
     }
 
-    private static Parsed parseHere(String text, SourceFormat format, FrontEndOptions options) {
+    private static Parsed parseHere(String text, SourceFormat format, JsonSchemaOptions options) {
         return switch (format) {
             case GBNF -> new Parsed(GbnfParser.parse(text), Map.of(), java.util.List.of(), false);
             case LARK -> new Parsed(LarkParser.parse(text), Map.of(), java.util.List.of(), false);

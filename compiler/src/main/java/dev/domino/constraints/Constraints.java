@@ -47,13 +47,12 @@ public final class Constraints {
      * so {@link ConstraintCache#addPrebuilt} can serve it for the same requests.
      */
     public static Artifact compile(RequestSpec spec, Vocabulary vocabulary, ConstraintOptions options) {
-        GrammarSources.Parsed parsed = spec.grammar(options.frontEnd());
-        CompileOptions co = parsed.applyTo(CompileOptions.defaults());
-        Map<String, String> recorded = new LinkedHashMap<>(co.extra());
+        GrammarSources.Parsed parsed = spec.grammar(options.jsonSchema());
+        Map<String, String> recorded = new LinkedHashMap<>(parsed.options());
         recorded.put(SPEC_OPTION, spec.key());
         recorded.put(OPTIONS_OPTION, options.key());
-        co = co.withExtra(recorded).withThreads(options.threads()).withDynamicCap(options.dynamicCap()).withLazy(options.lazy())
-                .withPrebuildMillis(options.lazy() ? options.prebuildMillis() : 0);
+        CompileOptions co = parsed.applyTo(options.compile()).withExtra(recorded);
+        if (!co.lazy()) co = co.withPrebuildMillis(0);
         return GrammarCompiler.compile(parsed.grammar(), vocabulary, "request", spec.sourceFormat(), spec.sourceText(), co);
     }
 

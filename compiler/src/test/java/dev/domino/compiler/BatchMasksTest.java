@@ -1,5 +1,6 @@
 package dev.domino.compiler;
 
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
@@ -36,7 +37,7 @@ class BatchMasksTest {
 
     static Artifact compileJson(boolean lazy) throws Exception {
         String text = Files.readString(Path.of("../grammars/json.gbnf"), StandardCharsets.UTF_8);
-        GrammarSources.Parsed parsed = GrammarSources.parse(text, SourceFormat.GBNF, FrontEndOptions.defaults());
+        GrammarSources.Parsed parsed = GrammarSources.parse(text, SourceFormat.GBNF, JsonSchemaOptions.defaults());
         return GrammarCompiler.compile(parsed.grammar(), o200k.vocabulary(), "json.gbnf", "gbnf", text,
                 parsed.applyTo(CompileOptions.defaults()).withLazy(lazy));
     }

@@ -1,5 +1,6 @@
 package dev.domino.compiler;
 
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;
@@ -40,7 +41,7 @@ class RuntimeFixturesTest {
 
     static Artifact compile(boolean lazy) throws Exception {
         String text = Files.readString(GRAMMAR);
-        GrammarSources.Parsed parsed = GrammarSources.parse(text, SourceFormat.GBNF, FrontEndOptions.defaults());
+        GrammarSources.Parsed parsed = GrammarSources.parse(text, SourceFormat.GBNF, JsonSchemaOptions.defaults());
         return GrammarCompiler.compile(parsed.grammar(), smallVocabulary(), "json.gbnf", SourceFormat.GBNF.id(), text,
                 parsed.applyTo(CompileOptions.defaults().withLazy(lazy).withPrebuildMillis(0).withThreads(1)));
     }

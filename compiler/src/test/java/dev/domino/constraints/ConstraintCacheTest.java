@@ -1,5 +1,6 @@
 package dev.domino.constraints;
 
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
@@ -117,7 +118,7 @@ class ConstraintCacheTest {
             assertThat(cache.artifact(request, tok.vocabulary())).isSameAs(built);
         }
         Artifact plain = Constraints.compile(request, tok.vocabulary());
-        try (ConstraintCache cache = ConstraintCache.builder().options(quick().withFrontEnd(quick().frontEnd().withPropertyOrder("schema"))).build()) {
+        try (ConstraintCache cache = ConstraintCache.builder().options(quick().withJsonSchema(quick().jsonSchema().withPropertyOrder(dev.domino.compiler.jsonschema.JsonSchemaOptions.PropertyOrder.SCHEMA))).build()) {
             assertThatThrownBy(() -> cache.addPrebuilt(plain)).hasMessageContaining("compiled with options");
         }
     }

@@ -3,7 +3,7 @@ package dev.domino.runtime;
 import dev.domino.runtime.internal.*;
 
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.GrammarCompiler;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
@@ -33,7 +33,7 @@ class RootTreesTest {
 
     @Test void eagerArtifactsStoreTheRootTreesTheirTreesReference() throws Exception {
         Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
-        GrammarSources.Parsed parsed = GrammarSources.parse(GRAMMAR, SourceFormat.LARK, FrontEndOptions.defaults());
+        GrammarSources.Parsed parsed = GrammarSources.parse(GRAMMAR, SourceFormat.LARK, JsonSchemaOptions.defaults());
         Artifact eager = GrammarCompiler.compile(parsed.grammar(), vocab, "roots.lark", "lark", GRAMMAR,
                 parsed.applyTo(CompileOptions.defaults()).withLazy(false));
         Artifact lazy = GrammarCompiler.compile(parsed.grammar(), vocab, "roots.lark", "lark", GRAMMAR,

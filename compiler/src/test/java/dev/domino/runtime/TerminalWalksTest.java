@@ -4,7 +4,7 @@ import dev.domino.runtime.internal.*;
 import dev.domino.runtime.diagnostics.*;
 
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.GrammarCompiler;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
@@ -31,7 +31,7 @@ class TerminalWalksTest {
 
     @Test void sharedWalksEqualPlainWalks() {
         Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
-        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults());
+        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
         Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", SCHEMA,
                 parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
         TerminalWalks walks = new TerminalWalks(VocabTrie.of(vocab)); // fresh: nothing cached from other tests
@@ -58,7 +58,7 @@ class TerminalWalksTest {
     /** A sparse automaton (byte ranges per state) walks the vocabulary exactly as its dense table does. */
     @Test void sparseWalksEqualDenseWalks() {
         Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
-        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults());
+        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
         Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", SCHEMA,
                 parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
         int checked = 0;

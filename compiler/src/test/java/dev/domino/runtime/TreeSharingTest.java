@@ -3,7 +3,7 @@ package dev.domino.runtime;
 import dev.domino.runtime.internal.*;
 
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.GrammarCompiler;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
@@ -30,7 +30,7 @@ class TreeSharingTest {
 
     @Test void sharedTreesEqualFreshBuilds() {
         Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
-        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults());
+        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
         Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "sharing.json", "json-schema", SCHEMA,
                 parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
         ArtifactInternals in = RuntimeAccess.of(a);

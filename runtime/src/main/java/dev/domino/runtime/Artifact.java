@@ -158,6 +158,16 @@ public final class Artifact {
     /** Loads an artifact from a stream (read to its end, not closed). */
     public static Artifact load(InputStream in) throws IOException { return ArtifactFormat.read(in); }
 
+    /** Writes the artifact in the format {@link #load} reads (the stream is not closed). */
+    public void write(java.io.OutputStream out) throws IOException { out.write(ArtifactFormat.toBytes(this)); }
+
+    /**
+     * Saves the artifact to {@code path} atomically: a temporary file beside it, then a rename, so a
+     * failure or an interrupt never leaves a half-written file. A symbolic link, directory or device
+     * at {@code path} is refused, not replaced.
+     */
+    public void save(Path path) throws IOException { ArtifactFormat.write(this, path); }
+
     /** A fresh matcher at the start of the output, with unlimited lookahead. */
     public Matcher newMatcher() { return new Matcher(this, Matcher.UNLIMITED_LOOKAHEAD, vocabulary.eosIds()); }
 

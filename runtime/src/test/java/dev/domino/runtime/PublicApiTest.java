@@ -90,6 +90,14 @@ class PublicApiTest {
         }
     }
 
+    @Test void artifactsAreLoadedAndSavedThroughTheApi() throws Exception {
+        // the one way in and out of an artifact file: no caller needs the internal ArtifactFormat
+        assertThat(Modifier.isPublic(Artifact.class.getMethod("load", Path.class).getModifiers())).isTrue();
+        assertThat(Modifier.isPublic(Artifact.class.getMethod("load", java.io.InputStream.class).getModifiers())).isTrue();
+        assertThat(Modifier.isPublic(Artifact.class.getMethod("save", Path.class).getModifiers())).isTrue();
+        assertThat(Modifier.isPublic(Artifact.class.getMethod("write", java.io.OutputStream.class).getModifiers())).isTrue();
+    }
+
     private static boolean visible(int modifiers) { return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers); }
 
     private static boolean exportedOrJdk(Class<?> c) {

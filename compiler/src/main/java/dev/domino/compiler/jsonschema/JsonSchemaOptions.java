@@ -87,63 +87,94 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         if (maxWhitespace < UNBOUNDED_WHITESPACE) throw new IllegalArgumentException("maxWhitespace must be >= 0 or UNBOUNDED_WHITESPACE");
     }
 
-    /** The options before {@code maxWhitespace}, {@code keyEscapes} and {@code unknownFormats} existed (their defaults). */
-    public JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
-                             Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder) {
-        this(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
-            DEFAULT_MAX_WHITESPACE, KeyEscapes.PLAIN, UnknownFormats.ERROR);
-    }
+    public static JsonSchemaOptions defaults() { return builder().build(); }
 
-    /** The options before {@code propertyOrder} existed; property order defaults to {@link PropertyOrder#ANY}. */
-    public JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
-                             Set<String> ignoredKeywords, boolean allStringEscapes) {
-        this(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, PropertyOrder.ANY);
-    }
-
-    public static JsonSchemaOptions defaults() {
-        return new JsonSchemaOptions(Whitespace.FLEXIBLE, ",", ":", Set.of(), true, PropertyOrder.ANY);
-    }
-
-    public static JsonSchemaOptions compact() { return defaults().withWhitespace(Whitespace.COMPACT); }
+    public static JsonSchemaOptions compact() { return builder().whitespace(Whitespace.COMPACT).build(); }
 
     /** FIXED mode with the given separators, e.g. {@code ", "} and {@code ": "}. */
     public static JsonSchemaOptions fixed(String itemSeparator, String keySeparator) {
-        return new JsonSchemaOptions(Whitespace.FIXED, itemSeparator, keySeparator, Set.of(), true, PropertyOrder.ANY);
+        return builder().whitespace(Whitespace.FIXED).itemSeparator(itemSeparator).keySeparator(keySeparator).build();
     }
 
-    public JsonSchemaOptions withWhitespace(Whitespace w) {
-        return new JsonSchemaOptions(w, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
-            maxWhitespace, keyEscapes, unknownFormats);
-    }
+    /** A builder holding the defaults. */
+    public static Builder builder() { return new Builder(); }
 
-    public JsonSchemaOptions withIgnoredKeywords(Set<String> keywords) {
-        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, keywords, allStringEscapes, propertyOrder,
-            maxWhitespace, keyEscapes, unknownFormats);
-    }
+    /** A builder holding these options. */
+    public Builder toBuilder() { return new Builder(this); }
 
-    public JsonSchemaOptions withAllStringEscapes(boolean all) {
-        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, all, propertyOrder,
-            maxWhitespace, keyEscapes, unknownFormats);
-    }
-
-    public JsonSchemaOptions withPropertyOrder(PropertyOrder order) {
-        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, order,
-            maxWhitespace, keyEscapes, unknownFormats);
-    }
-
+    public JsonSchemaOptions withWhitespace(Whitespace w) { return toBuilder().whitespace(w).build(); }
+    public JsonSchemaOptions withIgnoredKeywords(Set<String> keywords) { return toBuilder().ignoredKeywords(keywords).build(); }
+    public JsonSchemaOptions withAllStringEscapes(boolean all) { return toBuilder().allStringEscapes(all).build(); }
+    public JsonSchemaOptions withPropertyOrder(PropertyOrder order) { return toBuilder().propertyOrder(order).build(); }
     /** At most {@code n} whitespace characters in a row, or {@link #UNBOUNDED_WHITESPACE}. */
-    public JsonSchemaOptions withMaxWhitespace(int n) {
-        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
-            n, keyEscapes, unknownFormats);
+    public JsonSchemaOptions withMaxWhitespace(int n) { return toBuilder().maxWhitespace(n).build(); }
+    public JsonSchemaOptions withKeyEscapes(KeyEscapes k) { return toBuilder().keyEscapes(k).build(); }
+    public JsonSchemaOptions withUnknownFormats(UnknownFormats u) { return toBuilder().unknownFormats(u).build(); }
+
+    /**
+     * The options as the artifact records them ({@code json.*} keys; the separators only with fixed
+     * whitespace, the whitespace limit only with flexible whitespace), in a fixed order.
+     */
+    public java.util.Map<String, String> recorded() {
+        java.util.Map<String, String> r = new java.util.LinkedHashMap<>();
+        r.put("json.whitespace", lower(whitespace));
+        if (whitespace == Whitespace.FIXED) {
+            r.put("json.item_separator", itemSeparator);
+            r.put("json.key_separator", keySeparator);
+        }
+        r.put("json.property_order", lower(propertyOrder));
+        if (whitespace == Whitespace.FLEXIBLE) {
+            r.put("json.max_whitespace", maxWhitespace == UNBOUNDED_WHITESPACE ? "unbounded" : Integer.toString(maxWhitespace));
+        }
+        r.put("json.key_escapes", lower(keyEscapes));
+        r.put("json.unknown_formats", lower(unknownFormats));
+        if (!allStringEscapes) r.put("json.string_escapes", "canonical");
+        return r;
     }
 
-    public JsonSchemaOptions withKeyEscapes(KeyEscapes k) {
-        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
-            maxWhitespace, k, unknownFormats);
-    }
+    private static String lower(Enum<?> e) { return e.name().toLowerCase(java.util.Locale.ROOT); }
 
-    public JsonSchemaOptions withUnknownFormats(UnknownFormats u) {
-        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
-            maxWhitespace, keyEscapes, u);
+    /** Builds {@link JsonSchemaOptions}; starts from the defaults. */
+    public static final class Builder {
+        private Whitespace whitespace = Whitespace.FLEXIBLE;
+        private String itemSeparator = ",", keySeparator = ":";
+        private Set<String> ignoredKeywords = Set.of();
+        private boolean allStringEscapes = true;
+        private PropertyOrder propertyOrder = PropertyOrder.ANY;
+        private int maxWhitespace = DEFAULT_MAX_WHITESPACE;
+        private KeyEscapes keyEscapes = KeyEscapes.PLAIN;
+        private UnknownFormats unknownFormats = UnknownFormats.ERROR;
+
+        private Builder() {}
+
+        private Builder(JsonSchemaOptions o) {
+            whitespace = o.whitespace;
+            itemSeparator = o.itemSeparator;
+            keySeparator = o.keySeparator;
+            ignoredKeywords = o.ignoredKeywords;
+            allStringEscapes = o.allStringEscapes;
+            propertyOrder = o.propertyOrder;
+            maxWhitespace = o.maxWhitespace;
+            keyEscapes = o.keyEscapes;
+            unknownFormats = o.unknownFormats;
+        }
+
+        public Builder whitespace(Whitespace w) { whitespace = w; return this; }
+        /** Between array items / object members with {@link Whitespace#FIXED}. */
+        public Builder itemSeparator(String s) { itemSeparator = s; return this; }
+        /** Between a key and its value with {@link Whitespace#FIXED}. */
+        public Builder keySeparator(String s) { keySeparator = s; return this; }
+        public Builder ignoredKeywords(java.util.Collection<String> k) { ignoredKeywords = Set.copyOf(k); return this; }
+        public Builder allStringEscapes(boolean all) { allStringEscapes = all; return this; }
+        public Builder propertyOrder(PropertyOrder o) { propertyOrder = o; return this; }
+        /** At most {@code n} whitespace characters in a row, or {@link #UNBOUNDED_WHITESPACE}. */
+        public Builder maxWhitespace(int n) { maxWhitespace = n; return this; }
+        public Builder keyEscapes(KeyEscapes k) { keyEscapes = k; return this; }
+        public Builder unknownFormats(UnknownFormats u) { unknownFormats = u; return this; }
+
+        public JsonSchemaOptions build() {
+            return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes,
+                    propertyOrder, maxWhitespace, keyEscapes, unknownFormats);
+        }
     }
 }

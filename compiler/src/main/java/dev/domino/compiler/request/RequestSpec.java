@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.ir.CodePointSet;
@@ -270,7 +270,7 @@ public final class RequestSpec {
     }
 
     /** The grammar of the constraint (JSON Schemas through their front-end with {@code options}). */
-    public GrammarSources.Parsed grammar(FrontEndOptions options) {
+    public GrammarSources.Parsed grammar(JsonSchemaOptions options) {
         if (format != null) return GrammarSources.parse(sourceText(), format, options);
         if (kind == Kind.STRUCTURAL_TAG) return StructuralTags.parse(constraint.get("structural_tag"), options);
         Expr root;

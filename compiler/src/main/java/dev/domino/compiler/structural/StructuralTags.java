@@ -1,7 +1,7 @@
 package dev.domino.compiler.structural;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.frontend.GbnfParser;
@@ -21,7 +21,7 @@ import java.util.Map;
  * Structural tags: a JSON spec (after XGrammar's {@code structural_tag}) compiled into one grammar.
  * Free text runs until a trigger (a string or a special token), then a tagged body constrained by
  * a JSON Schema or a grammar, then an end tag, once or repeated; or reasoning first ({@code <think>}
- * … {@code </think>}) and a constrained answer after. Entry point: {@link #parse(JsonNode, FrontEndOptions)}.
+ * … {@code </think>}) and a constrained answer after. Entry point: {@link #parse(JsonNode, JsonSchemaOptions)}.
  *
  * <p>Formats ({@code "type"}):
  * <ul>
@@ -45,16 +45,16 @@ import java.util.Map;
  * set per automaton state (see {@link Expr.Lazy}).
  */
 public final class StructuralTags {
-    private final FrontEndOptions options;
+    private final JsonSchemaOptions options;
     private final Map<String, Expr> rules = new LinkedHashMap<>();
     private final Map<String, String> recorded = new LinkedHashMap<>();
     private final List<String> ignoredKeywords = new ArrayList<>();
     private int subGrammars;
 
-    private StructuralTags(FrontEndOptions options) { this.options = options; }
+    private StructuralTags(JsonSchemaOptions options) { this.options = options; }
 
     /** The grammar of a structural-tag spec (start rule {@code root}). */
-    public static GrammarSources.Parsed parse(JsonNode spec, FrontEndOptions options) {
+    public static GrammarSources.Parsed parse(JsonNode spec, JsonSchemaOptions options) {
         StructuralTags c = new StructuralTags(options);
         c.rules.put("root", Expr.EMPTY); // first, so that it is the start rule
         c.rules.put("root", c.top(spec));

@@ -1,7 +1,6 @@
 package dev.domino.compiler.jsonschema;
 
 import dev.domino.compiler.ExprMatcher;
-import dev.domino.compiler.FrontEndOptions;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.ir.Grammar;
@@ -178,16 +177,14 @@ class JsonSchemaOutputOptionsTest {
 
     @Test void choicesRecordedInTheArtifactMetadata() {
         String s = j("{'type':'string'}");
-        var def = GrammarSources.parse(s, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults());
+        var def = GrammarSources.parse(s, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
         assertThat(def.options()).containsEntry("json.max_whitespace", "100").containsEntry("json.key_escapes", "plain")
             .containsEntry("json.unknown_formats", "error");
-        var other = GrammarSources.parse(s, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults().withMaxWhitespace("unbounded")
-            .withKeyEscapes("any").withUnknownFormats("ignore"));
+        var other = GrammarSources.parse(s, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults()
+            .withMaxWhitespace(JsonSchemaOptions.UNBOUNDED_WHITESPACE).withKeyEscapes(JsonSchemaOptions.KeyEscapes.ANY)
+            .withUnknownFormats(JsonSchemaOptions.UnknownFormats.IGNORE));
         assertThat(other.options()).containsEntry("json.max_whitespace", "unbounded").containsEntry("json.key_escapes", "any")
             .containsEntry("json.unknown_formats", "ignore");
-        assertThatThrownBy(() -> GrammarSources.parse(s, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults().withMaxWhitespace("-3")))
-            .hasMessageContaining("whitespace limit");
-        assertThatThrownBy(() -> GrammarSources.parse(s, SourceFormat.JSON_SCHEMA, FrontEndOptions.defaults().withKeyEscapes("some")))
-            .hasMessageContaining("plain or any");
+        assertThatThrownBy(() -> JsonSchemaOptions.defaults().withMaxWhitespace(-3)).hasMessageContaining("maxWhitespace");
     }
 }

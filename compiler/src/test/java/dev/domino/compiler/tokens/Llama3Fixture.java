@@ -1,7 +1,7 @@
 package dev.domino.compiler.tokens;
 
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.GrammarCompiler;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
@@ -57,7 +57,7 @@ public final class Llama3Fixture {
     }
 
     public static Artifact compile(String text, SourceFormat format, Vocabulary v) {
-        GrammarSources.Parsed parsed = GrammarSources.parse(text, format, FrontEndOptions.defaults());
+        GrammarSources.Parsed parsed = GrammarSources.parse(text, format, JsonSchemaOptions.defaults());
         return GrammarCompiler.compile(parsed.grammar(), v, "test", format.name(), text, parsed.applyTo(CompileOptions.defaults().withThreads(1)));
     }
 

@@ -3,7 +3,7 @@ package dev.domino.compiler.tokens;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.GrammarCompiler;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.ir.GrammarException;
@@ -28,7 +28,7 @@ class StructuralTagsTest {
 
     static Compiled compile(String spec, Vocabulary v) throws Exception {
         JsonNode node = JSON.readTree(spec);
-        GrammarSources.Parsed parsed = StructuralTags.parse(node, FrontEndOptions.defaults());
+        GrammarSources.Parsed parsed = StructuralTags.parse(node, JsonSchemaOptions.defaults());
         Artifact a = GrammarCompiler.compile(parsed.grammar(), v, "spec", "structural_tag", spec,
                 parsed.applyTo(CompileOptions.defaults().withThreads(1)));
         return new Compiled(a, new ByteEarleyOracle(parsed.grammar(), v));

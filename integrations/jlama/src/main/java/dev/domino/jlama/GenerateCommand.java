@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tjake.jlama.model.AbstractModel;
 import com.github.tjake.jlama.model.ModelSupport;
 import com.github.tjake.jlama.safetensors.DType;
-import dev.domino.compiler.FrontEndOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.constraints.ConstraintOptions;
 import dev.domino.constraints.Constraints;
@@ -68,8 +68,7 @@ final class GenerateCommand implements Callable<Integer> {
         Vocabulary modelVocabulary = VocabularyLoader.load(model.resolve("tokenizer.json").toString(), null).vocabulary();
         Artifact a;
         if (constraint.spec != null) {
-            var options = ConstraintOptions.defaults().withFrontEnd(
-                    new FrontEndOptions(jsonWhitespace, ", ", ": ", List.of()));
+            var options = ConstraintOptions.defaults().withJsonSchema(jsonSchemaOptions(jsonWhitespace));
             a = Constraints.compile(Files.readString(constraint.spec), modelVocabulary, options);
         } else {
             a = Artifact.load(constraint.artifact);
@@ -145,6 +144,16 @@ final class GenerateCommand implements Callable<Integer> {
         summary.set("summary", s);
         (json ? System.out : System.err).println(JSON.writeValueAsString(summary));
         return 0;
+    }
+
+    /** {@code --json-whitespace}: compact, flexible or fixed (", " and ": "). */
+    static JsonSchemaOptions jsonSchemaOptions(String whitespace) {
+        return switch (whitespace.toLowerCase(java.util.Locale.ROOT)) {
+            case "compact" -> JsonSchemaOptions.compact();
+            case "flexible" -> JsonSchemaOptions.defaults();
+            case "fixed" -> JsonSchemaOptions.fixed(", ", ": ");
+            default -> throw new IllegalArgumentException("--json-whitespace: expected compact, flexible or fixed, got '" + whitespace + "'");
+        };
     }
 
     static double median(List<Double> xs) {

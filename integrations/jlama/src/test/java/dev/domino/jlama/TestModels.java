@@ -4,13 +4,11 @@ import com.github.tjake.jlama.model.AbstractModel;
 import com.github.tjake.jlama.model.ModelSupport;
 import com.github.tjake.jlama.safetensors.DType;
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.FrontEndOptions;
-import dev.domino.compiler.GrammarCompiler;
-import dev.domino.compiler.GrammarSources;
+import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.SourceFormat;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.Vocabulary;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -54,11 +52,11 @@ final class TestModels {
      */
     static Artifact compile(String name, Vocabulary vocabulary) throws IOException {
         String text = schemaText(name);
-        GrammarSources.Parsed parsed = GrammarSources.parse(text, SourceFormat.JSON_SCHEMA,
-                new FrontEndOptions("compact", ",", ":", List.of()));
-        Artifact a = GrammarCompiler.compile(parsed.grammar(), vocabulary, name + ".schema.json", SourceFormat.JSON_SCHEMA.id(),
-                text, parsed.applyTo(CompileOptions.defaults()));
-        return Artifact.load(new ByteArrayInputStream(ArtifactFormat.toBytes(a)));
+        Artifact a = DominoCompiler.forVocabulary(vocabulary).compile(name + ".schema.json", text, SourceFormat.JSON_SCHEMA,
+                CompileOptions.builder().jsonSchema(JsonSchemaOptions.compact()).build());
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        a.write(bytes);
+        return Artifact.load(new ByteArrayInputStream(bytes.toByteArray()));
     }
 
     static Vocabulary vocabulary(Path tokenizerJson) {

@@ -59,6 +59,17 @@ public final class Fixtures {
         };
     }
 
+    /** The artifact's file bytes (what {@link Artifact#save} writes). */
+    public static byte[] bytes(Artifact a) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try {
+            a.write(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
     public static Artifact compile(String grammar, String vocab, boolean lazy) {
         return ARTIFACTS.computeIfAbsent(grammar + "|" + vocab + "|" + lazy, k -> {
             Path file = grammarFile(grammar);

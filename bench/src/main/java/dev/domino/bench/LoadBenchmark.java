@@ -1,7 +1,6 @@
 package dev.domino.bench;
 
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.internal.ArtifactFormat;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -35,7 +34,7 @@ public class LoadBenchmark {
 
     @Setup(Level.Trial) public void setUp() {
         Artifact a = Fixtures.compile(grammar, vocab, lazy);
-        bytes = ArtifactFormat.toBytes(a);
+        bytes = Fixtures.bytes(a);
         System.out.printf("%n[%s, %s] artifact: %d bytes%n", grammar, vocab, bytes.length);
     }
 

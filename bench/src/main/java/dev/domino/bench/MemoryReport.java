@@ -1,7 +1,6 @@
 package dev.domino.bench;
 
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.Matcher;
 import org.openjdk.jol.info.GraphLayout;
 
@@ -21,7 +20,7 @@ public final class MemoryReport {
     public static void main(String[] args) throws Exception {
         String vocab = args.length > 0 ? args[0] : Fixtures.DEFAULT_VOCAB;
         String grammar = args.length > 1 ? args[1] : "json";
-        byte[] bytes = ArtifactFormat.toBytes(Fixtures.compile(grammar, vocab, false));
+        byte[] bytes = Fixtures.bytes(Fixtures.compile(grammar, vocab, false));
         System.out.printf("grammar %s, vocabulary %s: artifact file %,d bytes%n", grammar, vocab, bytes.length);
 
         // 1. heap deltas: hold k loaded copies

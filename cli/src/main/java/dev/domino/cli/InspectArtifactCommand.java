@@ -4,7 +4,7 @@ import dev.domino.runtime.Artifact;
 import dev.domino.runtime.internal.ArtifactInternals;
 import dev.domino.runtime.internal.RuntimeAccess;
 import dev.domino.runtime.internal.ScannerStates;
-import dev.domino.runtime.internal.ArtifactFormat;
+import dev.domino.runtime.diagnostics.ArtifactDiagnostics;
 import dev.domino.runtime.ArtifactInfo;
 import dev.domino.runtime.diagnostics.ArtifactStats;
 import dev.domino.runtime.internal.Terminal;
@@ -30,12 +30,12 @@ final class InspectArtifactCommand extends InspectSubcommand {
         ArtifactInfo info = a.info();
         Vocabulary v = a.vocabulary();
         ArtifactStats s = ArtifactStats.of(a);
-        Map<String, Long> sections = ArtifactFormat.sectionSizes(a);
+        Map<String, Long> sections = ArtifactDiagnostics.sectionSizes(a);
         PrintWriter w = out();
         if (json) {
             Map<String, Object> o = new LinkedHashMap<>();
             o.put("artifact", artifactPath.toString());
-            o.put("format_version", ArtifactFormat.FORMAT_VERSION);
+            o.put("format_version", ArtifactDiagnostics.formatVersion());
             o.put("file_bytes", fileBytes);
             o.put("load_ms", Math.round(loadMs * 10) / 10.0);
             Map<String, Object> g = new LinkedHashMap<>();
@@ -69,7 +69,7 @@ final class InspectArtifactCommand extends InspectSubcommand {
             return 0;
         }
         w.printf("artifact        %s (%,d bytes, format version %d, loaded in %.1f ms)%n", artifactPath, fileBytes,
-                ArtifactFormat.FORMAT_VERSION, loadMs);
+                ArtifactDiagnostics.formatVersion(), loadMs);
         w.printf("grammar         %s (%s), sha256 %s%n", info.sourceName(), info.sourceFormat(), info.sourceSha256());
         w.printf("vocabulary      %s: %,d tokens (%d special), fingerprint %s%n", v.name(), v.size(),
                 v.specialIds().cardinality(), v.fingerprint());

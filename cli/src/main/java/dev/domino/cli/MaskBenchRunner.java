@@ -4,7 +4,7 @@ import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.internal.ArtifactFormat;
+import dev.domino.runtime.diagnostics.ArtifactDiagnostics;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.diagnostics.MatcherStats;
 import dev.domino.runtime.Vocabulary;
@@ -220,9 +220,11 @@ final class MaskBenchRunner {
             stage = "loading";
             long t3, t4;
             if (background == null) {
-                byte[] bytes = ArtifactFormat.toBytes(compiled);
+                java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+                compiled.write(written);
+                byte[] bytes = written.toByteArray();
                 t3 = System.nanoTime();
-                artifact = ArtifactFormat.read(new ByteArrayInputStream(bytes));
+                artifact = Artifact.load(new ByteArrayInputStream(bytes));
                 t4 = System.nanoTime();
                 r.artifactBytes = bytes.length;
             } else {
@@ -282,7 +284,7 @@ final class MaskBenchRunner {
                 int configs = 0;
                 MatcherStats.Snapshot s0 = null;
                 if (profile) {
-                    configs = dev.domino.runtime.internal.RuntimeAccess.get().liveConfigurations(m).length;
+                    configs = ArtifactDiagnostics.liveConfigurations(m);
                     s0 = MatcherStats.snapshot();
                 }
                 if (config.gapMicros > 0) java.util.concurrent.locks.LockSupport.parkNanos(config.gapMicros * 1000); // a GPU forward pass
@@ -325,8 +327,7 @@ final class MaskBenchRunner {
 
     /**
      * Thread CPU time, read around each mask under --profile: a mask whose wall time exceeds its CPU time
-     * by milliseconds waited for a core. The kernel here ticks at 250 Hz, and masks of exactly 4.0-4.2 ms
-     * (and 8 ms) were the commonest slow masks of the full dev run: preemptions, not work.
+     * by milliseconds waited for a core: a preemption, not work.
      */
     private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
     private static final boolean CPU_TIME = CPU.isCurrentThreadCpuTimeSupported();

@@ -1,12 +1,11 @@
 package dev.domino.cli;
 
 import dev.domino.compiler.CompileOptions;
-import dev.domino.compiler.GrammarCompiler;
-import dev.domino.compiler.frontend.GbnfParser;
+import dev.domino.compiler.DominoCompiler;
+import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.internal.ArtifactFormat;
 import dev.domino.runtime.ArtifactRegistry;
 import dev.domino.runtime.Matcher;
 import org.junit.jupiter.api.Test;
@@ -22,8 +21,8 @@ class EmbeddingExampleTest {
     @Test void serverLoop(@TempDir Path dir) throws Exception {
         Tokenizer tok = VocabularyLoader.load("o200k_base", null);
         String gbnf = "root ::= \"{\\\"ok\\\": \" (\"true\" | \"false\") \"}\"";
-        Artifact compiled = GrammarCompiler.compile(GbnfParser.parse(gbnf), tok.vocabulary(), "ok.gbnf", "gbnf", gbnf, CompileOptions.defaults());
-        ArtifactFormat.write(compiled, dir.resolve("ok.domino"));
+        DominoCompiler.forVocabulary(tok.vocabulary()).compile("ok.gbnf", gbnf, SourceFormat.GBNF, CompileOptions.defaults())
+                .save(dir.resolve("ok.domino"));
         Files.writeString(dir.resolve("broken.domino"), "not an artifact");
 
         // at server start

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.domino.runtime.internal.ArtifactFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +24,7 @@ class GenerateCommandTest {
         Path model = dir.resolve("model");
         assertThat(Main.run("tiny-model", "--tokenizer", tokenizer.toString(), "-o", model.toString(), "--seed", "3")).isZero();
         Path artifact = dir.resolve("toolcall.domino");
-        ArtifactFormat.write(TestModels.compile("toolcall", TestModels.vocabulary(model.resolve("tokenizer.json"))), artifact);
+        TestModels.compile("toolcall", TestModels.vocabulary(model.resolve("tokenizer.json"))).save(artifact);
 
         List<String> lines = captureOut(() -> Main.run("generate", "--model", model.toString(), "--artifact", artifact.toString(),
                 "--prompt", "Call a tool:", "-n", "3", "--seed", "5", "--max-tokens", "800", "--json"));
@@ -83,7 +82,7 @@ class GenerateCommandTest {
         SmallTokenizer.write(tokenizer);
         Path model = dir.resolve("model");
         assertThat(Main.run("tiny-model", "--tokenizer", tokenizer.toString(), "-o", model.toString())).isZero();
-        ArtifactFormat.write(TestModels.compile("person", TestModels.vocabulary(Path.of("o200k_base"))), artifact);
+        TestModels.compile("person", TestModels.vocabulary(Path.of("o200k_base"))).save(artifact);
         err.reset();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {

@@ -1,0 +1,30 @@
+package dev.domino.runtime.diagnostics;
+
+import dev.domino.runtime.Artifact;
+import dev.domino.runtime.Matcher;
+import dev.domino.runtime.internal.ArtifactFormat;
+import dev.domino.runtime.internal.RuntimeAccess;
+
+import java.util.Map;
+
+/**
+ * Figures of the artifact file and of a matcher's parse for inspection and profiling tools
+ * ({@code domino inspect artifact}, {@code bench maskbench --profile}), so they need no internal class.
+ * No compatibility promise beyond the meaning of each figure. Stateless, so thread-safe; a matcher's
+ * figures are read as its other methods are, by the thread that uses it.
+ */
+public final class ArtifactDiagnostics {
+    private ArtifactDiagnostics() {}
+
+    /** The artifact format version this runtime writes and reads. */
+    public static int formatVersion() { return ArtifactFormat.FORMAT_VERSION; }
+
+    /**
+     * Bytes of each section of the artifact file, in file order (header, info, vocabulary, terminals,
+     * parser grammar, token sets, trees, tree index), measured by serializing it; they add up to the file size.
+     */
+    public static Map<String, Long> sectionSizes(Artifact artifact) { return ArtifactFormat.sectionSizes(artifact); }
+
+    /** Parser configurations the matcher holds now (a mask's work grows with them). */
+    public static int liveConfigurations(Matcher matcher) { return RuntimeAccess.get().liveConfigurations(matcher).length; }
+}

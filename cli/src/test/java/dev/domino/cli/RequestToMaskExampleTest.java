@@ -14,7 +14,7 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The README's "From an OpenAI-style request to a mask" example, as code that compiles and runs. */
+/** The "From an OpenAI-style request to a mask" example of docs/serving.md, as code that compiles and runs. */
 class RequestToMaskExampleTest {
     @Test void requestToMask() throws Exception {
         Tokenizer tok = VocabularyLoader.load("o200k_base", null);

@@ -144,9 +144,8 @@ public final class BatchMasks {
     /**
      * Per-executor handoff for helpers that linger between batches.
      *
-     * <p>Why: waking a parked pool thread costs 15 µs at the median and ~100 µs at p90 on a
-     * virtualized 2-core machine (the idle vCPU is descheduled), which is most of a 64-mask batch
-     * (~190 µs on one thread). So a helper that has finished its share spins for up to
+     * <p>Why: waking a parked pool thread costs about as much as a whole 64-mask batch on a
+     * virtualized machine (the idle vCPU is descheduled; docs/performance.md). So a helper that has finished its share spins for up to
      * {@link #LINGER_NANOS} waiting for the next batch posted to the same executor, and takes it
      * without a wake-up. A batch arriving later (e.g. after a long forward pass) finds no
      * lingering helper and submits fresh tasks, as before. Lingering is only an optimization: the
@@ -234,8 +233,8 @@ public final class BatchMasks {
      *
      * <p>Why segments rather than one shared row counter: the same helper takes the same segment
      * batch after batch, so a matcher's state and its bitmask row stay in one core's cache (with
-     * one shared counter, rows alternate between cores and every row migrates: measured ~25%
-     * slower per row). A thread that finishes its own segment steals from the others, one row at
+     * one shared counter, rows alternate between cores and every row migrates, which is slower per
+     * row). A thread that finishes its own segment steals from the others, one row at
      * a time, so load balancing is kept.
      */
     private static final class Job implements Runnable {

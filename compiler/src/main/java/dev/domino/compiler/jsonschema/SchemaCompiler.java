@@ -297,8 +297,7 @@ final class SchemaCompiler {
                 try {
                     content = lang.intersect(CodePointDfa.lengths(minL, maxL)).toLeaf();
                     // the lengths multiply the states (and every state's JSON escapes): past the size state
-                    // elimination accepted, a counter is smaller (address "state" not in 3 enums, maxLength 51:
-                    // the product's terminals took 18 s of trees)
+                    // elimination accepted, a counter is smaller
                     if (counted && content instanceof Expr.Automaton a && a.dfa().stateCount() > MAX_LENGTH_PRODUCT) content = null;
                 } catch (CodePointDfa.TooComplex x) {
                     if (!counted) throw x;

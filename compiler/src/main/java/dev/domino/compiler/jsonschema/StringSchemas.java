@@ -82,11 +82,9 @@ final class StringSchemas {
     /**
      * Distinct variable-length repeats above which an unrolled pattern is counted instead. Unrolling a loop
      * under a {@code maxLength} gives one branch per length, each ending in its own {@code .{i,j}} tail, and
-     * each tail became a terminal of its own whose trees cross: the unanchored {@code "pattern": "[A-z]+"}
-     * with lengths 3..64 (Github_medium---o23174) made 60 terminals, 43,175 scanner states and 274,301
-     * tokens checked byte by byte at run time (40 ms masks), compiled in 11.1 s; counted, 3 terminals, none
-     * checked at run time, 1.6 s. Where unrolling stays small ({@code "[0-9]{10}"} with length 10 is just
-     * ten digits) it is kept: counted, those compiled in 1.8 s instead of 0.07 s.
+     * each tail became a terminal of its own whose trees cross (many tokens checked byte by byte at run
+     * time). Where unrolling stays small ({@code "[0-9]{10}"} with length 10 is just ten digits) it is
+     * kept: counting those is slower (docs/performance.md).
      */
     static final int MAX_UNROLLED_TAILS = 4;
 

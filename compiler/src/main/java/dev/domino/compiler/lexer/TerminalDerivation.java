@@ -50,8 +50,7 @@ public final class TerminalDerivation {
     /**
      * What the analyses found out about each expression node, in one identity map. Why one: five
      * maps (references checked, rule references, size, finiteness, counters) each grew to the
-     * grammar's node count, and their puts and resizes were 17% of compile time over every 40th
-     * dev schema in serving mode.
+     * grammar's node count, and their puts and resizes showed in the compile profile.
      */
     private final java.util.IdentityHashMap<Expr, Facts> facts = new java.util.IdentityHashMap<>(1024);
 
@@ -281,8 +280,8 @@ public final class TerminalDerivation {
      * Limit of {@link #tooBig} for finite, counter-free expressions (literal sets: a large
      * {@code enum}, a GBNF alternation of 120,000 words). Their automata are tries with one or two
      * byte ranges per state (sparse, see ByteDfa): one terminal of 100,000 states compiles in
-     * seconds, where one terminal per literal made a 10,000-value enum 10,000 terminals and a
-     * 250 MB artifact.
+     * seconds, where one terminal per literal makes an artifact that grows with the literals
+     * times their trees.
      */
     static final int FINITE_TERMINAL_SIZE = 8_000_000;
 
@@ -681,8 +680,7 @@ public final class TerminalDerivation {
     /**
      * Counts up to this stay plain (n copies, a chain of n optionals): cheap, and Earley reads them
      * with one item per copy. Larger counts (minItems 1,000,000; the chunks of a 10⁶-character
-     * string) are built from powers of two, so a count costs O(log n) nonterminals instead of n:
-     * the 62,500-optional chain of a maxLength 10⁶ string was 5.1 MB of artifact and 5 s of compile.
+     * string) are built from powers of two, so a count costs O(log n) nonterminals instead of n.
      */
     static final int PLAIN_COUNT = 16;
 
@@ -782,8 +780,7 @@ public final class TerminalDerivation {
         Integer counted = countedRepeat(body, r.min(), r.max());
         if (counted != null) return counted;
         // chunks of k copies, each one ordinary terminal; the number of chunks costs O(log) nonterminals
-        // (counted terminals as chunks were measured too: maxLength 10⁶ with K = 1024 made 4.5 MB and 4.7 s,
-        // these 3.8 MB and 4.3 s, as the counted chunk's annotated trees outweigh the chunk's 321 states)
+        // (not counted chunks: their annotated trees outweigh the chunk's states; docs/performance.md)
         int k = CHUNK;
         while (k >= 4 && (long) bodyStates * k > MAX_CHUNK_STATES) k /= 2;
         if (k < 4) return null;
@@ -822,8 +819,7 @@ public final class TerminalDerivation {
      * Local states of a counted repeat (loop states × counts); larger repeats are chunks (see
      * {@link #chunkedRepeat}). States are numbers only (see {@link CountedLoop#MAX_STATES}): a
      * counted string costs 2 × its loop's states in trees whatever its maxLength. Chunks cost far
-     * more: Llama 3, a string of maxLength 32,767 (chunks of 16 characters, 321 chunk states and
-     * 300 tail states) built a full-vocabulary tree per state, 20–60 ms each while serving.
+     * more: a full-vocabulary tree per chunk state.
      */
     static final int COUNTED_REPEAT_STATES = CountedLoop.MAX_STATES;
 

@@ -17,9 +17,8 @@ import dev.domino.runtime.diagnostics.*;
 public final class ByteDfa {
     /**
      * Up to this many states an automaton keeps a dense table as well (at most 256 KB). Why 256:
-     * most terminals are smaller, and beyond, the walks over ranges cost no more: Kubernetes
-     * kb_675 (137 key automata of 256-430 states, 90% of its 49,000 states) compiled in 25.8 s of
-     * CPU with them sparse, 25.1 s with them dense, while its artifact went from 36 to 24 MB.
+     * most terminals are smaller, and beyond, the walks over ranges cost no more while dense rows
+     * grow the artifact (docs/performance.md).
      * {@code -Ddomino.dfa.denseMaxStates=N} changes it.
      */
     private static final int DENSE_MAX_STATES = Integer.getInteger("domino.dfa.denseMaxStates", 256);

@@ -18,9 +18,8 @@ import java.util.Arrays;
  * {@link #sharedBytes} (an estimate of their heap bytes) the next matcher gets a fresh root:
  * requests still running keep the old generation alive, and it is collected when they end.
  * The heap held by parser states is then at most about {@code sharedBytes} per generation in
- * use, plus what live requests reach. Measured on {@code json.gbnf}: one root for the
- * artifact's lifetime held 102,519 states (35 MB more heap) after 20,000 requests, growing
- * linearly; see {@code bench soak}.
+ * use, plus what live requests reach. One root for the artifact's lifetime grows without bound
+ * (see {@code bench soak} and docs/performance.md).
  *
  * <p>{@link Permutation}s run on items that carry the set of members seen (see {@link ParserGrammar}):
  * such an item predicts only the members not seen yet, and completes only when every required
@@ -35,10 +34,8 @@ public final class EarleyParser {
      * {@code -Ddomino.parser.maxStepWork=N}. Past it the step fails with a {@link ParserLimitException}
      * (a commit or mask puts its matcher in the error state) instead of running on: a highly ambiguous
      * grammar such as {@code s ::= s s | "a"} costs Earley O(n²) per position (every origin completes,
-     * each looking at the items of its set), about n² items at byte n, O(n³) for the output. Measured:
-     * the largest step of every 40th MaskBench dev schema (229, valid and invalid instances) looked at
-     * 5,862 items, of {@code c.gbnf} 1,621; {@code s ::= s s | "a"} reaches the default near byte 800,
-     * after about 1 s of CPU.
+     * each looking at the items of its set), about n² items at byte n, O(n³) for the output. The
+     * default is far above the largest step of real grammars (docs/limits.md).
      */
     public static final long MAX_STEP_WORK = Long.getLong("domino.parser.maxStepWork", 1_000_000);
     private final ParserGrammar g;
@@ -193,10 +190,8 @@ public final class EarleyParser {
 
     /**
      * Sets with more items than this are completed into through an index of their waiting items
-     * ({@link #waiting}) instead of a scan of all their items. Measured on Github_medium o46145
-     * (Llama 3; a value position there predicts over a thousand items, and every completion into
-     * it scanned them all): 194 million items looked at in 174,000 completions, most of its
-     * mask time; with the index its mean mask went from 1.13 to 0.84 ms and Earley left the profile.
+     * ({@link #waiting}) instead of a scan of all their items: a value position of a large schema
+     * predicts over a thousand items, and every completion into it scanned them all.
      */
     static final int INDEXED_ITEMS = 32;
 

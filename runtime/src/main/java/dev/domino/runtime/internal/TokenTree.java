@@ -23,8 +23,8 @@ import dev.domino.runtime.diagnostics.*;
  * characters, a key complement) are referenced instead of copied into a tree whose terminal may
  * end before the next token when more than two of them may follow it (see
  * {@link TreeBuilder#MAX_COPIED_WIDE}): a shared terminal such as a key's opening quote is followed by
- * every object's key complement, and copying all of them into its tree took 1.3 s on Kubernetes
- * kb_996 for the one the parser allowed.
+ * every object's key complement, and copying all of them into its tree costs far more than
+ * walking the one the parser allows.
  */
 public final class TokenTree {
     public final int[] edgeStart;     // per node, index into edge arrays; length nodes+1
@@ -80,8 +80,8 @@ public final class TokenTree {
     /**
      * The ids (ascending) ordered by their copies, ids ascending within equal copies. Copies are
      * small (at most a token's bytes plus a pattern's slack), so a counting sort: a string's
-     * annotated trees hold groups of the whole vocabulary, and sorting 128,000 packed longs per
-     * group was a third of building such a tree (Llama 3: 50–60 ms per tree).
+     * annotated trees hold groups of the whole vocabulary, and a comparison sort of them per group
+     * dominated building such a tree.
      */
     static Copies sortedByCopies(int[] ids, int[] k) {
         int most = 0;

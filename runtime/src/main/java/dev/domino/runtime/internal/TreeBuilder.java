@@ -25,10 +25,9 @@ import java.util.TreeMap;
  *
  * <p>A plain state's tree reads nothing but its terminal's walk from that state and the
  * terminal's followers, so states (of any terminals) with equal walks and equal followers get one
- * build, renamed at the root ({@link SameFuture}). On Kubernetes kb_734 (Llama 3) 226 of 493 lazy
- * builds were taken that way: whitespace states of {@code [ \t\n\r]{0,100} ","}-like terminals and
- * key-complement string states deep in the string, 10-70 ms each before, 1-7 ms after (the walk
- * lookup and the key's hash).
+ * build, renamed at the root ({@link SameFuture}): whitespace states of
+ * {@code [ \t\n\r]{0,100} ","}-like terminals and key-complement string states deep in the
+ * string are many, and alike.
  *
  * <p>Used by the compiler for eager artifacts and by {@link Artifact} for lazy ones.
  */
@@ -450,9 +449,8 @@ public final class TreeBuilder {
      * may be empty followed by any of a large object's keys): the same subtree in every such
      * tree, so walked once per terminal and copied in.
      *
-     * <p>Why for plain terminals too: on Kubernetes kb_734 (Llama 3) 38% of the time of trees
-     * built in masks went into walking the followers of states that may end before the next
-     * token, the same walks in every tree.
+     * <p>Why for plain terminals too: walking the followers of states that may end before the
+     * next token repeats the same walks in every tree.
      */
     private record Entered(Frozen node, int[] dynamicSubtrees) {}
 
@@ -460,7 +458,7 @@ public final class TreeBuilder {
      * A detached subtree in arrays: kept between trees (see {@link #entered}), so few objects.
      * Why: kept as {@link Node}s (four maps each), the subtrees of a Kubernetes schema's
      * terminals filled the heap with millions of live map entries, and garbage collection
-     * pauses of 80 ms landed in other schemas' masks.
+     * pauses landed in other schemas' masks.
      */
     private static final class Frozen {
         private static final int[] NONE = new int[0];

@@ -105,9 +105,8 @@ public final class TreeOrder {
     /**
      * A whitespace byte costs this many steps in {@link #depths}: outputs use one or two bytes of
      * a whitespace run, so the states inside a key or a value come before the fourth space of a
-     * run. On the same 104 schemas as {@link #PREBUILD_MAX_WHITESPACE}, the prebuild order had to
-     * reach a mean of 21.8% of its trees (p90 34.7%) to hold every tree the tests used at cost 1,
-     * 12.0% (p90 15.4%) at cost 8.
+     * run, and the prebuild order reaches the trees the first masks use sooner
+     * (docs/performance.md).
      */
     public static final int WHITESPACE_STEPS = 8;
 
@@ -129,9 +128,8 @@ public final class TreeOrder {
     /**
      * Dijkstra from {@code from} where a byte costs {@code backslash}, {@code whitespace} or
      * {@code other}. Edges are taken a byte range at a time (a range costs its cheapest byte), not
-     * a byte at a time: stepping all 256 bytes of every state was 11% of all CPU time on the 40
-     * dev schemas with the most first-use mask time (Kubernetes and Github_medium, up to 200,000
-     * automaton states), before the first mask.
+     * a byte at a time: stepping all 256 bytes of every state of a large schema's automata is a
+     * visible part of the time before the first mask.
      */
     static int[] shortestPaths(ByteDfa dfa, int from, int backslash, int whitespace, int other) {
         int[] d = new int[dfa.stateCount()];

@@ -29,6 +29,13 @@ public record JsonSchemaGrammar(Grammar grammar, List<KeywordLocation> ignoredKe
         @Override public String toString() { return "'" + keyword + "' at " + SchemaCompiler.showPointer(pointer); }
     }
 
+    /**
+     * Base of the {@code $id}s Domino gives schemas it embeds in a generated one (tool parameters):
+     * such a resource is a document of its own, so a pointer that is missing inside it is an
+     * unresolvable reference (it never falls back to the generated document's root).
+     */
+    public static final String EMBEDDED_BASE = "https://domino.invalid/embedded/";
+
     private static final ObjectMapper MAPPER = new ObjectMapper()
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 

@@ -87,7 +87,7 @@ class MatcherErrorStateTest {
     @Test void rollbackClearsAnErrorARefusedTokenCaused() {
         Matcher m = after("[1, 2");
         java.util.BitSet before = m.nextTokenMask();
-        int[] drafts = tok.encode("]}");
+        int[] drafts = {tok.encode("]")[0], tok.encode("}")[0]};
         assertThat(m.consumeToken(drafts[0])).isTrue();
         assertThat(m.consumeToken(drafts[1])).isFalse();
         assertThat(m.isError()).isTrue();

@@ -35,7 +35,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       request gets a {@link ConstraintException} ({@link ConstraintException.Reason#TIME_BUDGET}) at
  *       once, the compile thread is interrupted (the compiler checks between automaton states and trees)
  *       and its result, should it still finish, is dropped; the next request for the key compiles again;</li>
- *   <li>compile errors are cached like artifacts (the same bad schema fails at once the next time);</li>
+ *   <li>compile errors are cached like artifacts (the same bad schema fails at once the next time); a compile
+ *       that runs out of heap is a {@link ConstraintException.Reason#RESOURCES} failure, not cached;</li>
+ *   <li>an artifact larger than the whole bound is served but not kept: counted in {@link Stats#oversized()}
+ *       with a one-line warning (logger {@code dev.domino.constraints.ConstraintCache}), since every request
+ *       for it compiles again (raise the bound, or prebuild it with {@link #addPrebuilt});</li>
+ *   <li>{@link #warmUp} builds what the first compile for a vocabulary would (its byte trie, the JSON
+ *       terminals), so that a short budget does not fail the first requests;</li>
  *   <li>counters: {@link #stats()}.</li>
  * </ul>
  * Artifacts built at build time ({@code domino compile --spec}) and specs compiled at request time
@@ -59,10 +65,11 @@ public final class ConstraintCache implements AutoCloseable {
 
     /**
      * Counters since the cache was made. A hit found a finished entry; a join waited for a compile in flight;
-     * {@code running}: compiles running now (a timed-out compile counts until it has stopped).
+     * {@code running}: compiles running now (a timed-out compile counts until it has stopped); {@code oversized}:
+     * artifacts served but not kept because each alone was larger than the bound.
      */
     public record Stats(long hits, long joins, long misses, long compiles, long failures, long timeouts, long evictions,
-                        long compileNanos, long bytes, int entries, int running) {
+                        long compileNanos, long bytes, int entries, int running, long oversized) {
         /** (hits + joins) / requests. */
         public double hitRate() {
             long requests = hits + joins + misses;
@@ -78,12 +85,21 @@ public final class ConstraintCache implements AutoCloseable {
     private final AtomicInteger running = new AtomicInteger();
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true); // access order
     // guarded by entries
-    private long bytes, hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos;
+    private long bytes, hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, oversized;
+    private static final System.Logger LOG = System.getLogger(ConstraintCache.class.getName());
+
+    /** What compiles a spec (a seam for tests that need a compile to fail in a given way). */
+    interface Compiler {
+        Artifact compile(RequestSpec spec, Vocabulary vocabulary, ConstraintOptions options);
+    }
+
+    private final Compiler compiler;
 
     private ConstraintCache(Builder b) {
         this.options = b.options;
         this.maxBytes = b.maxBytes;
         this.budgetNanos = b.compileBudget.toNanos();
+        this.compiler = b.compiler;
         AtomicInteger n = new AtomicInteger();
         compilers = new ThreadPoolExecutor(b.compileThreads, b.compileThreads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(null, r, "domino-constraint-compile-" + n.incrementAndGet(), 64L << 20); // grammars recurse deeply
@@ -106,6 +122,9 @@ public final class ConstraintCache implements AutoCloseable {
         private long maxBytes = 1L << 30;
         private Duration compileBudget = Duration.ofSeconds(30);
         private int compileThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private Compiler compiler = Constraints::compile;
+
+        Builder compiler(Compiler c) { this.compiler = c; return this; }
 
         public Builder options(ConstraintOptions o) { this.options = o; return this; }
         /** Bound on the estimated bytes of cached artifacts (default 1 GB). */
@@ -131,6 +150,20 @@ public final class ConstraintCache implements AutoCloseable {
 
     public ConstraintOptions options() { return options; }
 
+    /**
+     * Builds, on the calling thread, what the first compile for {@code vocabulary} would: its byte
+     * trie (seconds for a 128k vocabulary) and the common JSON terminals, so that the first requests
+     * are not failed by a short compile budget. Caches nothing in this cache. Returns the time taken.
+     */
+    public Duration warmUp(Vocabulary vocabulary) {
+        long t0 = System.nanoTime();
+        RequestSpec warm = RequestSpec.parse("{\"response_format\": {\"type\": \"json_schema\", \"json_schema\": {\"name\": \"warm-up\", "
+                + "\"schema\": {\"type\": \"object\", \"properties\": {\"s\": {\"type\": \"string\"}, \"n\": {\"type\": \"number\"}, "
+                + "\"i\": {\"type\": \"integer\"}, \"b\": {\"type\": \"boolean\"}, \"a\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}}}}}}");
+        compiler.compile(warm, vocabulary, options);
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
     /** A matcher for the request (see {@link Constraints#newMatcher} for a vocabulary mismatch). */
     public Matcher matcher(JsonNode request, Vocabulary vocabulary) {
         return Constraints.newMatcher(artifact(request, vocabulary), vocabulary);
@@ -145,6 +178,8 @@ public final class ConstraintCache implements AutoCloseable {
             return parse.get();
         } catch (RequestSpecException e) {
             throw new ConstraintException(ConstraintException.Reason.INVALID_REQUEST, e.getMessage(), e);
+        } catch (RuntimeException | StackOverflowError e) { // a request must never escape as anything else
+            throw new ConstraintException(ConstraintException.Reason.INTERNAL, "internal error reading the request: " + e, e);
         }
     }
 
@@ -205,7 +240,8 @@ public final class ConstraintCache implements AutoCloseable {
 
     public Stats stats() {
         synchronized (entries) {
-            return new Stats(hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, bytes, entries.size(), running.get());
+            return new Stats(hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, bytes, entries.size(), running.get(),
+                    oversized);
         }
     }
 
@@ -235,8 +271,12 @@ public final class ConstraintCache implements AutoCloseable {
         running.incrementAndGet();
         long t0 = System.nanoTime();
         try {
-            Artifact a = Constraints.compile(spec, vocabulary, options);
+            Artifact a = compiler.compile(spec, vocabulary, options);
             finish(e, a, System.nanoTime() - t0);
+        } catch (OutOfMemoryError ex) {
+            // the heap, not the request: fail its waiters now and let the next request try again
+            fail(e, new ConstraintException(ConstraintException.Reason.RESOURCES, "compiling the request's constraint ran out of heap ("
+                    + ex.getMessage() + "); it was not cached", null), System.nanoTime() - t0, false);
         } catch (GrammarException | IllegalArgumentException ex) {
             fail(e, new ConstraintException(ConstraintException.Reason.COMPILE_ERROR, ex.getMessage(), ex), System.nanoTime() - t0);
         } catch (RuntimeException | StackOverflowError ex) {
@@ -268,12 +308,16 @@ public final class ConstraintCache implements AutoCloseable {
         if (e.watchdog != null) e.watchdog.cancel(false);
     }
 
-    private void fail(Entry e, ConstraintException ex, long nanos) {
+    private void fail(Entry e, ConstraintException ex, long nanos) { fail(e, ex, nanos, true); }
+
+    private void fail(Entry e, ConstraintException ex, long nanos, boolean keep) {
         synchronized (entries) {
             failures++;
             compileNanos += nanos;
             if (!e.result.completeExceptionally(ex)) return;
-            if (entries.get(e.key) == e) {
+            if (!keep) {
+                if (entries.get(e.key) == e) entries.remove(e.key);
+            } else if (entries.get(e.key) == e) {
                 e.bytes = 256 + 2L * (ex.getMessage() == null ? 0 : ex.getMessage().length());
                 bytes += e.bytes;
                 evict(e);
@@ -311,6 +355,12 @@ public final class ConstraintCache implements AutoCloseable {
             entries.remove(keep.key);
             bytes -= keep.bytes;
             evictions++;
+            oversized++;
+            if (Long.bitCount(oversized) == 1) { // 1st, 2nd, 4th, 8th...: visible, never a flood
+                LOG.log(System.Logger.Level.WARNING, "ConstraintCache: an artifact of " + (keep.bytes >> 20) + " MB is larger than the cache's bound of "
+                        + (maxBytes >> 20) + " MB: served, not kept, so each request for it compiles again (" + oversized
+                        + " so far; raise maxBytes or prebuild it with addPrebuilt)");
+            }
         }
     }
 

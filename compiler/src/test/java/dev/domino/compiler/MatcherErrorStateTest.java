@@ -67,22 +67,52 @@ class MatcherErrorStateTest {
         assertThat(m.consumeToken(brace)).isFalse();
         assertThat(m.errorReason()).contains("not allowed").contains("after " + tok.encode("[1, 2").length + " committed tokens");
         assertEosOnly(m);
-        // sticky: allowed tokens, rollback and fork keep it
+        // sticky: allowed tokens and fork keep it
         assertThat(m.acceptToken(tok.encode("]")[0])).isFalse();
         assertThat(m.isAllowed(tok.encode("]")[0])).isFalse();
-        m.rollback(1);
-        assertThat(m.isError()).isTrue();
         Matcher fork = m.fork();
         assertThat(fork.isError()).isTrue();
         // EOS ends the output
         int eos = json.vocabulary().eosIds()[0];
-        assertThat(m.isAllowed(eos)).isTrue();
-        assertThat(m.acceptToken(eos)).isTrue();
-        assertThat(m.isTerminated()).isTrue();
+        assertThat(fork.isAllowed(eos)).isTrue();
+        assertThat(fork.acceptToken(eos)).isTrue();
+        assertThat(fork.isTerminated()).isTrue();
         // reset clears it
-        m.reset();
+        fork.reset();
+        assertThat(fork.isError()).isFalse();
+        assertThat(fork.consumeToken(tok.encode("[")[0])).isTrue();
+    }
+
+    /** A speculative decoder sends drafts through consumeToken; a refused draft is undone by rolling back. */
+    @Test void rollbackClearsAnErrorARefusedTokenCaused() {
+        Matcher m = after("[1, 2");
+        java.util.BitSet before = m.nextTokenMask();
+        int[] drafts = {tok.encode("]")[0], tok.encode("}")[0]};
+        assertThat(m.consumeToken(drafts[0])).isTrue();
+        assertThat(m.consumeToken(drafts[1])).isFalse();
+        assertThat(m.isError()).isTrue();
+        m.rollback(1); // the accepted draft; the refused one was never committed
         assertThat(m.isError()).isFalse();
-        assertThat(m.consumeToken(tok.encode("[")[0])).isTrue();
+        assertThat(m.nextTokenMask()).isEqualTo(before);
+        assertThat(m.consumeToken(tok.encode("]")[0])).isTrue();
+        // rollback(0) forgets a refusal too
+        Matcher n = after("[1");
+        assertThat(n.consumeToken(tok.encode("}")[0])).isFalse();
+        n.rollback(0);
+        assertThat(n.isError()).isFalse();
+        // an error the server set stays
+        Matcher s = after("[1");
+        s.setError("vocabulary mismatch");
+        s.rollback(1);
+        assertThat(s.isError()).isTrue();
+    }
+
+    @Test void withoutStopTokensTheErrorMaskIsAllZeros() {
+        Matcher m = json.newMatcher(new int[0]);
+        assertThat(m.consumeToken(tok.encode("}")[0])).isFalse();
+        assertThat(m.countAllowed()).isZero();
+        assertThat(m.nextTokenMask().isEmpty()).isTrue();
+        assertThat(m.errorReason()).contains("no stop tokens").contains("allows no token");
     }
 
     @Test void tokenAfterEos() {

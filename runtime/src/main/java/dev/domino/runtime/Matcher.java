@@ -21,7 +21,12 @@ import java.util.BitSet;
  * vocabulary, a token after EOS, a token {@link #consumeToken} was not allowed to commit, a
  * vocabulary mismatch or an internal failure puts the matcher in a sticky error state
  * ({@link #isError()}, {@link #errorReason()}) whose mask allows the stop tokens (EOS) only, as llguidance's
- * matcher does; {@link #reset()} clears it.
+ * matcher does; {@link #reset()} clears it. A matcher made with no stop tokens ({@code newMatcher(new int[0])})
+ * has an <b>all-zero</b> mask in the error state: no token is allowed, and the server must end the request
+ * ({@link #errorReason()} says so). {@link #rollback} also clears an error that a refused token caused (the
+ * refused token was never committed), so a speculative decoder that sends drafts through
+ * {@link #consumeToken} recovers by rolling back; an error set with {@link #setError} or an internal
+ * failure stays until {@link #reset()}.
  *
  * <p><b>Lookahead k</b> (DOMINO §3.4): a token may complete at most k + 1 terminals (the
  * terminal it starts in, or the one the output is inside, counts as the first; ignored
@@ -45,6 +50,8 @@ public final class Matcher {
     private History history;
     /** Why the matcher is in the error state; null while it is not (see {@link #isError()}). */
     private String errorReason;
+    /** Whether the error came from a refused token (cleared by {@link #rollback}), not from setError or a failure. */
+    private boolean errorFromToken;
 
     /** Immutable history node: the configurations after {@code depth} committed tokens. */
     private record History(Configurations configs, History previous, int depth, boolean terminated) {}
@@ -73,6 +80,7 @@ public final class Matcher {
         this.stopIds = other.stopIds;
         this.history = other.history;
         this.errorReason = other.errorReason;
+        this.errorFromToken = other.errorFromToken;
     }
 
     public Artifact artifact() { return artifact; }
@@ -90,6 +98,7 @@ public final class Matcher {
         b.add(parser.initial(), Artifact.BETWEEN);
         history = new History(b.build(), null, 0, false);
         errorReason = null;
+        errorFromToken = false;
     }
 
     /** An independent matcher at the same point (shares all history). */
@@ -103,7 +112,11 @@ public final class Matcher {
     /** True when the output so far is a complete sentence (EOS would be allowed); false in the error state. */
     public boolean isAccepting() { return errorReason == null && !history.terminated && isSentence(history.configs); }
 
-    /** Undoes the last {@code n} commits (EOS included). */
+    /**
+     * Undoes the last {@code n} commits (EOS included); {@code n} may be 0. Clears the error state when a
+     * refused token caused it ({@link #consumeToken}'s refusal, an id outside the vocabulary, a token after
+     * EOS): that token was never committed. Errors from {@link #setError} or internal failures stay.
+     */
     public void rollback(int n) {
         if (n < 0 || n > history.depth) {
             throw new IllegalArgumentException("cannot roll back " + n + " tokens: only " + history.depth + " committed");
@@ -111,6 +124,10 @@ public final class Matcher {
         History h = history;
         for (int i = 0; i < n; i++) h = h.previous;
         history = h;
+        if (errorFromToken) {
+            errorReason = null;
+            errorFromToken = false;
+        }
     }
 
     // ---------------------------------------------------------------- commit
@@ -123,9 +140,9 @@ public final class Matcher {
     public boolean acceptToken(int tokenId) {
         if (errorReason != null) return acceptInError(tokenId);
         if (tokenId < 0 || tokenId >= artifact.vocabulary().size()) {
-            return fail("token id " + tokenId + " outside the vocabulary (size " + artifact.vocabulary().size() + ")");
+            return failOnToken("token id " + tokenId + " outside the vocabulary (size " + artifact.vocabulary().size() + ")");
         }
-        if (history.terminated) return fail("token " + tokenId + " after the output was terminated (EOS accepted)");
+        if (history.terminated) return failOnToken("token " + tokenId + " after the output was terminated (EOS accepted)");
         try {
             return commit(tokenId);
         } catch (RuntimeException | StackOverflowError e) {
@@ -143,7 +160,7 @@ public final class Matcher {
     public boolean consumeToken(int tokenId) {
         if (acceptToken(tokenId)) return true;
         if (errorReason == null) {
-            fail("token " + tokenId + " '" + artifact.vocabulary().display(tokenId) + "' is not allowed after "
+            failOnToken("token " + tokenId + " '" + artifact.vocabulary().display(tokenId) + "' is not allowed after "
                     + history.depth + " committed tokens");
         }
         return false;
@@ -333,8 +350,14 @@ public final class Matcher {
     /** True once something went wrong on the decode path (see the class comment); sticky until {@link #reset()}. */
     public boolean isError() { return errorReason != null; }
 
-    /** Why the matcher is in the error state (one line), or null when it is not. */
-    public String errorReason() { return errorReason; }
+    /**
+     * Why the matcher is in the error state (one line), or null when it is not. Without stop tokens the
+     * error-state mask is all zeros, and the reason ends by saying so.
+     */
+    public String errorReason() {
+        if (errorReason == null || stopIds.length > 0) return errorReason;
+        return errorReason + " (this matcher has no stop tokens: its mask allows no token, end the request)";
+    }
 
     /**
      * Puts the matcher in the error state (the first reason is kept), for a server that finds
@@ -353,6 +376,12 @@ public final class Matcher {
     private boolean fail(String reason) {
         setError(reason);
         return false;
+    }
+
+    /** The error state caused by a token that was refused, not committed: {@link #rollback} clears it. */
+    private boolean failOnToken(String reason) {
+        if (errorReason == null) errorFromToken = true;
+        return fail(reason);
     }
 
     /** In the error state only a stop token is taken (it ends the output); everything else is refused. */

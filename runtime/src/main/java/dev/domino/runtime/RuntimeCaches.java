@@ -17,6 +17,8 @@ import java.util.Map;
  * <table>
  * <caption>caches and their default bounds (system properties override them at start-up)</caption>
  * <tr><th>name</th><th>holds</th><th>default</th></tr>
+ * <tr><td>{@code terminal automata}</td><td>(compiler) byte automata of terminals, shared by the grammars compiled in this process</td><td>64 MB, {@code -Ddomino.cache.languageBytes}</td></tr>
+ * <tr><td>{@code unicode categories}</td><td>(compiler) code point sets of regex {@code \p{..}} classes</td><td>4 MB</td></tr>
  * <tr><td>{@code vocabulary tries}</td><td>one byte trie per vocabulary, shared by its artifacts</td><td>512 MB, {@code -Ddomino.cache.trieBytes}</td></tr>
  * <tr><td>{@code terminal walks}</td><td>per automaton and state, what the vocabulary does inside the terminal (lazy trees)</td><td>256 MB per vocabulary, {@code -Ddomino.cache.walkBytes}</td></tr>
  * <tr><td>{@code walks by residual}, {@code walks by loop core}</td><td>walks shared by automata that look alike</td><td>64 MB each per vocabulary, {@code -Ddomino.cache.sharedWalkBytes}</td></tr>
@@ -41,6 +43,7 @@ public final class RuntimeCaches {
      */
     public static List<CacheInfo> caches() {
         Map<String, long[]> sums = new LinkedHashMap<>();
+        for (BoundedCache<?, ?> c : ProcessCaches.registered()) add(sums, c);
         add(sums, VocabTrie.CACHE);
         long scratch = 0;
         for (VocabTrie trie : VocabTrie.CACHE.values()) {
@@ -75,6 +78,7 @@ public final class RuntimeCaches {
      * lazy trees and tries are computed again on next use).
      */
     public static void clear() {
+        for (BoundedCache<?, ?> c : ProcessCaches.registered()) c.clear();
         for (VocabTrie trie : VocabTrie.CACHE.values()) {
             for (BoundedCache<?, ?> c : trie.walks().caches()) c.clear();
             trie.clearIdleCounters();
@@ -91,6 +95,12 @@ public final class RuntimeCaches {
      */
     public static void setMaxBytes(String name, long maxBytes) {
         if (maxBytes < 0) throw new IllegalArgumentException("cache bound must be >= 0 bytes");
+        for (BoundedCache<?, ?> c : ProcessCaches.registered()) {
+            if (c.name().equals(name)) {
+                c.setMaxBytes(maxBytes);
+                return;
+            }
+        }
         if (name.equals(VocabTrie.CACHE.name())) {
             VocabTrie.CACHE.setMaxBytes(maxBytes);
             return;

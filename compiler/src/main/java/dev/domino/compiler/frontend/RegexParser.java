@@ -555,7 +555,8 @@ public final class RegexParser {
 
     /** Unicode general categories by short or long name. */
     static final class UnicodeCategories {
-        private static final java.util.Map<String, CodePointSet> CACHE = new java.util.concurrent.ConcurrentHashMap<>();
+        private static final dev.domino.runtime.internal.BoundedCache<String, CodePointSet> CACHE = dev.domino.runtime.internal.ProcessCaches.register(
+                new dev.domino.runtime.internal.BoundedCache<>("unicode categories", 4L << 20));
         private static final java.util.Map<String, String> LONG = java.util.Map.ofEntries(
             java.util.Map.entry("Letter", "L"), java.util.Map.entry("Uppercase_Letter", "Lu"),
             java.util.Map.entry("Lowercase_Letter", "Ll"), java.util.Map.entry("Titlecase_Letter", "Lt"),
@@ -570,7 +571,7 @@ public final class RegexParser {
         static CodePointSet byName(String name) {
             String code = LONG.getOrDefault(name, name);
             if (!code.matches("[LMNPSZC][a-z]?")) return null;
-            return CACHE.computeIfAbsent(code, UnicodeCategories::compute);
+            return CACHE.computeIfAbsent(code, UnicodeCategories::compute, set -> 64 + 8L * set.rangeCount());
         }
 
         private static CodePointSet compute(String code) {

@@ -1,8 +1,6 @@
 package dev.domino.compiler.jsonschema;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
 
@@ -29,22 +27,35 @@ public record JsonSchemaGrammar(Grammar grammar, List<KeywordLocation> ignoredKe
         @Override public String toString() { return "'" + keyword + "' at " + SchemaCompiler.showPointer(pointer); }
     }
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    /**
+     * Base of the {@code $id}s Domino gives schemas it embeds in a generated one (tool parameters):
+     * such a resource is a document of its own, so a pointer that is missing inside it is an
+     * unresolvable reference (it never falls back to the generated document's root).
+     */
+    public static final String EMBEDDED_BASE = "https://domino.invalid/embedded/";
 
     public static JsonSchemaGrammar from(String schemaJson) { return from(schemaJson, JsonSchemaOptions.defaults()); }
 
     public static JsonSchemaGrammar from(String schemaJson, JsonSchemaOptions options) {
         JsonNode root;
         try {
-            root = MAPPER.readTree(schemaJson);
-        } catch (Exception e) {
+            root = dev.domino.compiler.StrictJson.parse(schemaJson);
+        } catch (dev.domino.compiler.StrictJson.Invalid e) {
             throw new GrammarException("invalid JSON schema document: " + e.getMessage());
         }
         return from(root, options);
     }
 
     public static JsonSchemaGrammar from(JsonNode schema, JsonSchemaOptions options) {
+        try {
+            dev.domino.compiler.StrictJson.checkTree(schema);
+        } catch (dev.domino.compiler.StrictJson.Invalid e) {
+            throw new GrammarException("invalid JSON schema document: " + e.getMessage());
+        }
+        if (schema.isObject() && schema.has("x-guidance")) {
+            throw new GrammarException("unsupported keyword 'x-guidance' at / (llguidance's options: set JSON whitespace with the "
+                    + "front-end options or the request's disable_any_whitespace)");
+        }
         SchemaCompiler c = new SchemaCompiler(schema, options);
         Grammar g = c.compileRoot();
         return new JsonSchemaGrammar(g, List.copyOf(c.ignored), List.copyOf(c.unknown));

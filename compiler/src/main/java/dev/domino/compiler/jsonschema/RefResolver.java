@@ -53,8 +53,10 @@ final class RefResolver {
             String fragment = ref.substring(1);
             if (fragment.isEmpty() || fragment.startsWith("/")) {
                 // relative to the enclosing resource; documents whose ids do not follow that read from the root
-                String resource = resourcePointer(baseAt(ptr));
-                if (!resource.isEmpty() && sc.root.at(resource + decode(fragment)).isMissingNode()) resource = "";
+                URI base = baseAt(ptr);
+                String resource = resourcePointer(base);
+                if (!resource.isEmpty() && !base.toString().startsWith(JsonSchemaGrammar.EMBEDDED_BASE)
+                        && sc.root.at(resource + decode(fragment)).isMissingNode()) resource = "";
                 return at(resource + decode(fragment), ref, ptr);
             }
         }

@@ -2,27 +2,29 @@ package dev.domino.compiler.lexer;
 
 import dev.domino.compiler.automata.DfaBuilder;
 import dev.domino.compiler.ir.Expr;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
+import dev.domino.runtime.internal.BoundedCache;
+import dev.domino.runtime.internal.ProcessCaches;
 
 /**
  * Process-wide cache of terminal automata, keyed by the (reference-free) expression's structure.
  * Generated grammars repeat the same terminals from schema to schema (JSON strings, numbers,
  * separators with whitespace); a server compiling schemas on request builds each once. Only
- * expressions small enough to be terminals get here, so structural hashing stays cheap.
+ * expressions small enough to be terminals get here, so structural hashing stays cheap. Bounded in
+ * bytes (an entry count let 50-string enums hold hundreds of MB) and listed, bounded and cleared by
+ * {@link dev.domino.runtime.RuntimeCaches} as {@value #NAME}.
  */
 final class LanguageCache {
-    private static final int CAPACITY = 4096;
-    private static final Map<Expr, DfaBuilder.Language> CACHE = new LinkedHashMap<>(256, 0.75f, true) {
-        @Override protected boolean removeEldestEntry(Map.Entry<Expr, DfaBuilder.Language> eldest) {
-            return size() > CAPACITY;
-        }
-    };
+    static final String NAME = "terminal automata";
+    private static final BoundedCache<Expr, DfaBuilder.Language> CACHE = ProcessCaches.register(
+            new BoundedCache<>(NAME, Long.getLong("domino.cache.languageBytes", 64L << 20)));
 
     private LanguageCache() {}
 
-    static synchronized DfaBuilder.Language get(Expr e) { return CACHE.get(e); }
+    static DfaBuilder.Language get(Expr e) { return CACHE.get(e); }
 
-    static synchronized void put(Expr e, DfaBuilder.Language language) { CACHE.put(e, language); }
+    static void put(Expr e, DfaBuilder.Language language) {
+        // the key is a small expression (terminals only); the automaton dominates
+        long bytes = 256 + (language.dfa() == null ? 0 : language.dfa().estimatedBytes());
+        CACHE.putIfAbsent(e, language, bytes);
+    }
 }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.GrammarSources;
 import dev.domino.compiler.SourceFormat;
+import dev.domino.compiler.StrictJson;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
@@ -45,7 +46,7 @@ public final class RequestSpec {
 
     private final Kind kind;
     private final ObjectNode constraint;
-    private final String key;
+    private String key;
     /** Grammar format for kinds compiled by a front-end; null for IR-built kinds. */
     private final SourceFormat format;
     /**
@@ -55,6 +56,13 @@ public final class RequestSpec {
     private final java.util.function.Supplier<String> sourceMaker;
     private String source;
     private final List<String> choices;
+    /** vLLM's {@code disable_any_whitespace}: JSON without any whitespace (compact), whatever the server's setting. */
+    private boolean compactJson;
+
+    /** Request-level switches of the JSON constraint (vLLM). */
+    private record Flags(boolean compact, boolean closedObjects) {
+        JsonNode schema(JsonNode schema, String at) { return closedObjects ? ClosedObjects.apply(schema, at) : schema; }
+    }
 
     private RequestSpec(Kind kind, ObjectNode constraint, SourceFormat format, java.util.function.Supplier<String> source, List<String> choices) {
         this.kind = kind;
@@ -62,40 +70,56 @@ public final class RequestSpec {
         this.format = format;
         this.sourceMaker = source;
         this.choices = choices;
+        this.key = keyOf(constraint);
+    }
+
+    private static String keyOf(ObjectNode constraint) {
         try {
-            this.key = MAPPER.writeValueAsString(constraint);
+            return MAPPER.writeValueAsString(constraint);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    /** Parses request JSON text (see {@link #of(JsonNode)}). */
+    /** Parses request JSON text strictly ({@link StrictJson}), then as {@link #of(JsonNode)}. */
     public static RequestSpec parse(String requestJson) {
         JsonNode n;
         try {
-            n = MAPPER.readTree(requestJson);
-        } catch (JsonProcessingException e) {
-            throw new RequestSpecException("", "not valid JSON: " + e.getOriginalMessage());
+            n = StrictJson.parse(requestJson, false);
+        } catch (StrictJson.Invalid e) {
+            throw new RequestSpecException(e.pointer(), "not valid JSON: " + e.reason());
         }
-        if (n == null) throw new RequestSpecException("", "empty request");
         return of(n);
     }
 
+    /**
+     * The constraint of a parsed request. The tree is checked as text is: nesting within the limit
+     * {@code nesting-depth}, and no lone surrogate in the fields that constrain the output.
+     */
     public static RequestSpec of(JsonNode request) {
         if (request == null || !request.isObject()) throw new RequestSpecException("", "expected a JSON object");
+        strict(request, "", false);
+        for (java.util.Iterator<Map.Entry<String, JsonNode>> it = request.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            if (RequestFields.constrains(f.getKey())) strict(f.getValue(), "/" + f.getKey(), true);
+        }
+        RequestFields.check(request);
+        Flags flags = new Flags(RequestFields.flag(request, "disable_any_whitespace"), RequestFields.flag(request, "disable_additional_properties"));
         List<RequestSpec> found = new ArrayList<>();
         JsonNode rf = request.get("response_format");
-        if (rf != null && !rf.isNull()) found.add(responseFormat(rf));
+        if (rf != null && !rf.isNull()) found.add(responseFormat(rf, flags));
         JsonNode tools = request.get("tools");
         if (tools != null && !tools.isNull()) {
-            RequestSpec t = tools(request);
+            RequestSpec t = tools(request, flags);
             if (t != null) found.add(t);
         }
-        vendor(request, "", found);
+        vendor(request, "", found, flags);
+        JsonNode llamaSchema = request.get("json_schema"); // llama.cpp server
+        if (RequestFields.present(llamaSchema)) found.add(jsonSchema(schemaValue(llamaSchema, "/json_schema"), "/json_schema", flags));
         JsonNode so = request.get("structured_outputs");
         if (so != null && !so.isNull()) {
             if (!so.isObject()) throw new RequestSpecException("/structured_outputs", "expected an object");
-            vendor(so, "/structured_outputs", found);
+            vendor(so, "/structured_outputs", found, flags);
         }
         if (found.isEmpty() && tools != null && !tools.isNull()) found.add(text()); // tool_choice auto or none: free text
         if (found.isEmpty()) {
@@ -106,34 +130,77 @@ public final class RequestSpec {
             throw new RequestSpecException("", "more than one output constraint (" + found.get(0).kind + " and " + found.get(1).kind
                     + "): a request takes one");
         }
-        return found.get(0);
+        RequestSpec spec = found.get(0);
+        if (flags.closedObjects() && spec.kind == Kind.STRUCTURAL_TAG) {
+            throw new RequestSpecException("/disable_additional_properties", "not supported with a structural_tag (set additionalProperties in its schemas)");
+        }
+        if (flags.compact() && spec.format == SourceFormat.JSON_SCHEMA || flags.compact() && spec.kind == Kind.STRUCTURAL_TAG) {
+            spec.compactJson = true;
+            spec.constraint.put("disable_any_whitespace", true);
+            spec.key = keyOf(spec.constraint);
+        }
+        return spec;
     }
 
-    private static RequestSpec responseFormat(JsonNode rf) {
+    /** A schema given as an object, a boolean or JSON text. */
+    private static JsonNode schemaValue(JsonNode v, String at) {
+        if (v.isTextual()) v = embeddedJson(v.asText(), at);
+        if (!(v.isObject() || v.isBoolean())) throw new RequestSpecException(at, "expected a JSON Schema");
+        return v;
+    }
+
+    /** Checks nesting depth (and with {@code text}, lone surrogates) below {@code at}. */
+    private static void strict(JsonNode n, String at, boolean text) {
+        try {
+            if (text) StrictJson.checkTree(n);
+            else StrictJson.checkDepth(n);
+        } catch (StrictJson.Invalid e) {
+            throw new RequestSpecException(at + e.pointer(), e.reason());
+        }
+    }
+
+    /** JSON carried as a string field ({@code json}, {@code structural_tag}), read strictly. */
+    private static JsonNode embeddedJson(String text, String at) {
+        try {
+            return StrictJson.parse(text);
+        } catch (StrictJson.Invalid e) {
+            throw new RequestSpecException(at + e.pointer(), "not valid JSON: " + e.reason());
+        }
+    }
+
+    private static RequestSpec responseFormat(JsonNode rf, Flags flags) {
         if (!rf.isObject() || !rf.path("type").isTextual()) {
             throw new RequestSpecException("/response_format", "expected {\"type\": \"json_schema\" | \"json_object\" | \"text\", ...}");
         }
         String type = rf.get("type").asText();
         switch (type) {
             case "text": return text();
-            case "json_object": return jsonObject();
+            case "json_object": { // llama.cpp: {"type": "json_object", "schema": {...}}
+                JsonNode schema = rf.get("schema");
+                return RequestFields.present(schema) ? jsonSchema(schemaValue(schema, "/response_format/schema"), "/response_format/schema", flags)
+                        : jsonObject();
+            }
             case "structural_tag": return structuralTag(rf); // {"type": "structural_tag", "format": ...} or {"structures", "triggers"}
             case "json_schema": {
                 JsonNode js = rf.get("json_schema");
+                if (js == null && RequestFields.present(rf.get("schema"))) { // llama.cpp: {"type": "json_schema", "schema": {...}}
+                    return jsonSchema(schemaValue(rf.get("schema"), "/response_format/schema"), "/response_format/schema", flags);
+                }
                 if (js == null || !js.isObject()) throw new RequestSpecException("/response_format/json_schema", "expected an object {\"name\": ..., \"schema\": {...}}");
                 JsonNode schema = js.get("schema");
                 if (schema == null || !(schema.isObject() || schema.isBoolean())) {
                     throw new RequestSpecException("/response_format/json_schema/schema", "expected a JSON Schema");
                 }
-                return jsonSchema(schema);
+                return jsonSchema(schema, "/response_format/json_schema/schema", flags);
             }
             default:
                 throw new RequestSpecException("/response_format/type", "unknown type '" + type + "': expected json_schema, json_object, structural_tag or text");
         }
     }
 
-    private static RequestSpec tools(JsonNode request) {
-        Map<String, JsonNode> functions = ToolCallSchemas.functions(request.get("tools"));
+    private static RequestSpec tools(JsonNode request, Flags flags) {
+        Map<String, JsonNode> functions = new java.util.LinkedHashMap<>(ToolCallSchemas.functions(request.get("tools")));
+        if (flags.closedObjects()) functions.replaceAll((name, params) -> flags.schema(params, "/tools"));
         JsonNode choice = request.get("tool_choice");
         JsonNode parallelNode = request.get("parallel_tool_calls");
         if (parallelNode != null && !parallelNode.isNull() && !parallelNode.isBoolean()) {
@@ -156,6 +223,7 @@ public final class RequestSpec {
             throw new RequestSpecException("/tool_choice", "expected auto, required, none or {\"type\": \"function\", \"function\": {\"name\": ...}}");
         }
         JsonNode schema = ToolCallSchemas.named(functions, name.asText());
+        if (flags.closedObjects()) schema = schema.deepCopy(); // the key holds what is enforced
         return new RequestSpec(Kind.NAMED_TOOL, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema::toString, null);
     }
 
@@ -163,29 +231,35 @@ public final class RequestSpec {
     private static ObjectNode toolsConstraint(JsonNode request) {
         ObjectNode o = F.objectNode();
         o.set("tools", request.get("tools"));
+        if (RequestFields.flag(request, "disable_additional_properties")) o.put("disable_additional_properties", true);
         o.set("tool_choice", request.get("tool_choice"));
         JsonNode parallel = request.get("parallel_tool_calls");
         if (parallel != null && !parallel.isNull()) o.set("parallel_tool_calls", parallel);
         return o;
     }
 
-    private static void vendor(JsonNode o, String at, List<RequestSpec> found) {
-        JsonNode regex = o.get("regex");
+    private static void vendor(JsonNode o, String at, List<RequestSpec> found, Flags flags) {
+        vendorFields(o, at, "", found, flags);
+        if (at.isEmpty()) vendorFields(o, at, "guided_", found, flags); // vLLM's older names: guided_json, guided_regex, ...
+    }
+
+    private static void vendorFields(JsonNode o, String at, String prefix, List<RequestSpec> found, Flags flags) {
+        JsonNode regex = o.get(prefix + "regex");
         if (regex != null && !regex.isNull()) {
-            if (!regex.isTextual()) throw new RequestSpecException(at + "/regex", "expected a string");
+            if (!regex.isTextual()) throw new RequestSpecException(at + "/" + prefix + "regex", "expected a string");
             found.add(new RequestSpec(Kind.REGEX, wrapped("regex", regex), SourceFormat.REGEX, regex::asText, null));
         }
-        JsonNode choice = o.get("choice");
+        JsonNode choice = o.get(prefix + "choice");
         if (choice != null && !choice.isNull()) {
-            if (!choice.isArray() || choice.isEmpty()) throw new RequestSpecException(at + "/choice", "expected a non-empty array of strings");
+            if (!choice.isArray() || choice.isEmpty()) throw new RequestSpecException(at + "/" + prefix + "choice", "expected a non-empty array of strings");
             List<String> options = new ArrayList<>();
             for (int i = 0; i < choice.size(); i++) {
-                if (!choice.get(i).isTextual()) throw new RequestSpecException(at + "/choice/" + i, "expected a string");
+                if (!choice.get(i).isTextual()) throw new RequestSpecException(at + "/" + prefix + "choice/" + i, "expected a string");
                 options.add(choice.get(i).asText());
             }
             found.add(new RequestSpec(Kind.CHOICE, wrapped("choice", choice), null, null, List.copyOf(options)));
         }
-        JsonNode grammar = o.get("grammar");
+        JsonNode grammar = o.get(prefix + "grammar");
         if (grammar != null && !grammar.isNull()) {
             if (grammar.isTextual()) {
                 found.add(new RequestSpec(Kind.GBNF, wrapped("gbnf", grammar), SourceFormat.GBNF, grammar::asText, null));
@@ -195,31 +269,24 @@ public final class RequestSpec {
                 found.add(new RequestSpec(gbnf ? Kind.GBNF : Kind.LARK, wrapped(gbnf ? "gbnf" : "lark", text),
                         gbnf ? SourceFormat.GBNF : SourceFormat.LARK, text::asText, null));
             } else {
-                throw new RequestSpecException(at + "/grammar", "expected {\"gbnf\": TEXT}, {\"lark\": TEXT} or a GBNF string");
+                throw new RequestSpecException(at + "/" + prefix + "grammar", "expected {\"gbnf\": TEXT}, {\"lark\": TEXT} or a GBNF string");
             }
         }
-        JsonNode json = o.get("json");
+        JsonNode json = o.get(prefix + "json");
         if (json != null && !json.isNull()) {
             if (json.isTextual()) {
-                try {
-                    json = MAPPER.readTree(json.asText());
-                } catch (JsonProcessingException e) {
-                    throw new RequestSpecException(at + "/json", "not valid JSON: " + e.getOriginalMessage());
-                }
+                json = embeddedJson(json.asText(), at + "/" + prefix + "json");
             }
-            if (!(json.isObject() || json.isBoolean())) throw new RequestSpecException(at + "/json", "expected a JSON Schema");
-            found.add(jsonSchema(json));
+            if (!(json.isObject() || json.isBoolean())) throw new RequestSpecException(at + "/" + prefix + "json", "expected a JSON Schema");
+            found.add(jsonSchema(json, at + "/" + prefix + "json", flags));
         }
+        if (!prefix.isEmpty()) return;
         JsonNode jsonObject = o.get("json_object");
         if (jsonObject != null && jsonObject.asBoolean(false)) found.add(jsonObject());
         JsonNode tag = o.get("structural_tag");
         if (tag != null && !tag.isNull()) {
             if (tag.isTextual()) { // vLLM passes it as a JSON string
-                try {
-                    tag = MAPPER.readTree(tag.asText());
-                } catch (JsonProcessingException e) {
-                    throw new RequestSpecException(at + "/structural_tag", "not valid JSON: " + e.getOriginalMessage());
-                }
+                tag = embeddedJson(tag.asText(), at + "/structural_tag");
             }
             if (!tag.isObject()) throw new RequestSpecException(at + "/structural_tag", "expected an object (see StructuralTags)");
             found.add(structuralTag(tag));
@@ -232,7 +299,9 @@ public final class RequestSpec {
         return o;
     }
 
-    private static RequestSpec jsonSchema(JsonNode schema) {
+    private static RequestSpec jsonSchema(JsonNode schema, String at, Flags flags) {
+        JsonNode enforced = flags.schema(schema, at);
+        if (enforced != schema) return new RequestSpec(Kind.JSON_SCHEMA, wrapped("json_schema", enforced), SourceFormat.JSON_SCHEMA, enforced::toString, null);
         return new RequestSpec(Kind.JSON_SCHEMA, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema::toString, null);
     }
 
@@ -271,6 +340,7 @@ public final class RequestSpec {
 
     /** The grammar of the constraint (JSON Schemas through their front-end with {@code options}). */
     public GrammarSources.Parsed grammar(JsonSchemaOptions options) {
+        if (compactJson) options = options.withWhitespace(JsonSchemaOptions.Whitespace.COMPACT);
         if (format != null) return GrammarSources.parse(sourceText(), format, options);
         if (kind == Kind.STRUCTURAL_TAG) return StructuralTags.parse(constraint.get("structural_tag"), options);
         Expr root;

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.domino.compiler.jsonschema.JsonSchemaGrammar;
 
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,8 +20,12 @@ import java.util.Map;
  *   <li>a named function ({@code {"type": "function", "function": {"name": NAME}}}): that function's
  *       arguments object alone.</li>
  * </ul>
- * The functions' {@code $defs} are moved to the top of the generated schema (references
- * {@code #/$defs/X} keep their meaning); two functions defining one name differently is an error.
+ * Each function's parameters stay their own schema document inside the generated one: they get an
+ * {@code $id} of their own ({@link JsonSchemaGrammar#EMBEDDED_BASE}{@code tools/N.json}), so that
+ * {@code #}, {@code #/$defs/…}, {@code #/definitions/…}, {@code #/properties/…} and anchors resolve
+ * inside them, as when the schema stands alone (JSON Schema's embedded resources). Parameters with an
+ * absolute {@code $id} keep it; a relative one is refused, as are functions declaring different
+ * {@code $schema} drafts (one declared draft applies to the whole output).
  */
 public final class ToolCallSchemas {
     private ToolCallSchemas() {}
@@ -57,14 +61,16 @@ public final class ToolCallSchemas {
 
     /** The schema for {@code tool_choice: "required"}. */
     static ObjectNode required(Map<String, JsonNode> functions, boolean parallel) {
-        ObjectNode defs = F.objectNode();
         ArrayNode anyOf = F.arrayNode();
+        java.util.Set<String> drafts = new java.util.LinkedHashSet<>();
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        int index = 0;
         for (Map.Entry<String, JsonNode> f : functions.entrySet()) {
             ObjectNode call = F.objectNode();
             call.put("type", "object");
             ObjectNode props = call.putObject("properties");
             props.putObject("name").putArray("enum").add(f.getKey());
-            props.set("parameters", hoistDefs(f.getKey(), f.getValue(), defs));
+            props.set("parameters", ownDocument(f.getValue(), index++, ids, drafts));
             call.putArray("required").add("name").add("parameters");
             call.put("additionalProperties", false);
             anyOf.add(call);
@@ -74,7 +80,11 @@ public final class ToolCallSchemas {
         schema.put("minItems", 1);
         if (!parallel) schema.put("maxItems", 1);
         schema.putObject("items").set("anyOf", anyOf);
-        if (!defs.isEmpty()) schema.set("$defs", defs);
+        if (drafts.size() > 1) {
+            throw new RequestSpecException("/tools", "the functions' parameters declare different $schema drafts (" + String.join(", ", drafts)
+                    + "): one draft applies to the whole tool-call output");
+        }
+        if (drafts.size() == 1) schema.put("$schema", drafts.iterator().next());
         return schema;
     }
 
@@ -87,20 +97,28 @@ public final class ToolCallSchemas {
         return params;
     }
 
-    private static JsonNode hoistDefs(String function, JsonNode params, ObjectNode defs) {
-        JsonNode own = params.get("$defs");
-        if (own == null) return params;
-        if (!own.isObject()) throw new RequestSpecException("/tools/" + function + "/parameters/$defs", "expected an object");
+    /** The parameters as an embedded schema resource: an {@code $id} of their own, their $schema moved to the top. */
+    private static JsonNode ownDocument(JsonNode params, int index, java.util.Set<String> ids, java.util.Set<String> drafts) {
+        String at = "/tools/" + index + "/function/parameters";
         ObjectNode copy = ((ObjectNode) params).deepCopy();
-        copy.remove("$defs");
-        for (Iterator<Map.Entry<String, JsonNode>> it = own.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> d = it.next();
-            JsonNode before = defs.get(d.getKey());
-            if (before != null && !before.equals(d.getValue())) {
-                throw new RequestSpecException("/tools", "functions define $defs/" + d.getKey() + " differently (in '" + function + "' and an earlier function)");
-            }
-            defs.set(d.getKey(), d.getValue());
+        JsonNode draft = copy.remove("$schema");
+        if (draft != null && draft.isTextual()) drafts.add(draft.asText());
+        JsonNode id = copy.get("$id");
+        if (id == null) {
+            copy.put("$id", JsonSchemaGrammar.EMBEDDED_BASE + "tools/" + index + ".json");
+            return copy;
         }
+        java.net.URI uri;
+        try {
+            uri = id.isTextual() ? new java.net.URI(id.asText()) : null;
+        } catch (java.net.URISyntaxException e) {
+            uri = null;
+        }
+        if (uri == null || !uri.isAbsolute() || uri.getRawFragment() != null && !uri.getRawFragment().isEmpty()) {
+            throw new RequestSpecException(at + "/$id", "an embedded schema's $id must be an absolute URI without a fragment "
+                    + "(a relative one would resolve against the tool-call output)");
+        }
+        if (!ids.add(uri.toString())) throw new RequestSpecException(at + "/$id", "two functions' parameters have the same $id " + uri);
         return copy;
     }
 }

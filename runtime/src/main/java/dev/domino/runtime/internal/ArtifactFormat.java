@@ -14,6 +14,7 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,11 +96,14 @@ public final class ArtifactFormat {
 
     // ------------------------------------------------------------------ read
 
+    /** Reads an artifact file; regular files only, checked before opening (see {@link ArtifactFiles}). */
     public static Artifact read(Path path) throws IOException {
-        try (InputStream in = Files.newInputStream(path)) {
-            return read(in);
+        try {
+            return decode(ArtifactFiles.payload(path, HEADER, ArtifactFormat::header));
         } catch (ArtifactFormatException e) {
             throw new ArtifactFormatException(path + ": " + e.getMessage(), e.getCause());
+        } catch (UncheckedIOException e) {
+            throw new ArtifactFormatException(path + ": " + e.getCause().getMessage(), e.getCause());
         }
     }
 
@@ -111,23 +115,38 @@ public final class ArtifactFormat {
         } catch (EOFException e) {
             throw new ArtifactFormatException("not a Domino artifact (file shorter than its header)");
         }
+        long[] lengthAndCrc;
+        try {
+            lengthAndCrc = header(header);
+        } catch (UncheckedIOException e) {
+            throw (ArtifactFormatException) e.getCause();
+        }
+        byte[] payload = readBounded(data, (int) lengthAndCrc[0], "artifact");
+        CRC32C crc = new CRC32C();
+        crc.update(payload);
+        if ((int) crc.getValue() != (int) lengthAndCrc[1]) throw new ArtifactFormatException("corrupted artifact (checksum mismatch)");
+        if (data.read() != -1) throw new ArtifactFormatException("corrupted artifact (trailing bytes after payload)");
+        return decode(payload);
+    }
+
+    /** The header's payload length and checksum; a foreign, damaged or other-version header is an ArtifactFormatException (unchecked-wrapped). */
+    private static long[] header(byte[] header) {
         ByteBuffer h = ByteBuffer.wrap(header);
         for (int i = 0; i < MAGIC.length; i++) {
-            if (h.get() != MAGIC[i]) throw new ArtifactFormatException("not a Domino artifact (bad magic bytes)");
+            if (h.get() != MAGIC[i]) throw new UncheckedIOException(new ArtifactFormatException("not a Domino artifact (bad magic bytes)"));
         }
         int version = h.getInt();
         if (version != FORMAT_VERSION) {
-            throw new ArtifactFormatException("artifact format version " + version + " is not supported by this runtime (expects "
-                    + FORMAT_VERSION + "); recompile the grammar with a matching compiler");
+            throw new UncheckedIOException(new ArtifactFormatException("artifact format version " + version + " is not supported by this runtime (expects "
+                    + FORMAT_VERSION + "); recompile the grammar with a matching compiler"));
         }
         long length = h.getLong();
         int expectedCrc = h.getInt();
-        if (length < 0 || length > MAX_PAYLOAD) throw new ArtifactFormatException("corrupted artifact (payload length " + length + ")");
-        byte[] payload = readBounded(data, (int) length, "artifact");
-        CRC32C crc = new CRC32C();
-        crc.update(payload);
-        if ((int) crc.getValue() != expectedCrc) throw new ArtifactFormatException("corrupted artifact (checksum mismatch)");
-        if (data.read() != -1) throw new ArtifactFormatException("corrupted artifact (trailing bytes after payload)");
+        if (length < 0 || length > MAX_PAYLOAD) throw new UncheckedIOException(new ArtifactFormatException("corrupted artifact (payload length " + length + ")"));
+        return new long[] {length, expectedCrc};
+    }
+
+    private static Artifact decode(byte[] payload) throws ArtifactFormatException {
         try (Input input = new Input(payload)) {
             return kryo().readObject(input, Artifact.class);
         } catch (RuntimeException e) {

@@ -34,6 +34,12 @@ public final class BackgroundTrees implements BackgroundBuild {
     private final AtomicInteger built = new AtomicInteger();
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private volatile boolean cancelled;
+    /** Set when the executor shut down under the build (tasks dropped from its queue, or interrupted). */
+    private volatile boolean stopped;
+    /** The executor and the tasks it has not started: a task dropped by {@code shutdownNow} never runs, and is written off. */
+    private Executor executor;
+    private final AtomicInteger unstarted = new AtomicInteger();
+    private final java.util.List<Runnable> submitted = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** The scanner state a mask last asked about (plain writes from mask threads: a hint, not a promise). */
     private volatile int hint = -1;
@@ -67,7 +73,13 @@ public final class BackgroundTrees implements BackgroundBuild {
      * building anything else: whatever trees and root trees that mask walks get built, exactly
      * those, while the model's forward pass leaves the mask thread idle.
      */
-    public synchronized void ahead(java.util.function.Predicate<int[]> nextMask) {
+    public void ahead(java.util.function.Predicate<int[]> nextMask) {
+        checkDropped();
+        if (done.isDone() || executor instanceof java.util.concurrent.ExecutorService es && es.isShutdown()) return; // no task would take it
+        queue(nextMask);
+    }
+
+    private synchronized void queue(java.util.function.Predicate<int[]> nextMask) {
         if (ahead.size() == MAX_AHEAD) ahead.removeFirst();
         ahead.addLast(nextMask);
     }
@@ -93,14 +105,39 @@ public final class BackgroundTrees implements BackgroundBuild {
     }
 
     public void start(Executor executor, int tasks) {
+        this.executor = executor;
         running.set(tasks);
+        unstarted.set(tasks);
         for (int i = 0; i < tasks; i++) {
+            Runnable task = this::run;
+            submitted.add(task);
             try {
-                executor.execute(this::run);
+                executor.execute(task);
             } catch (RuntimeException e) { // rejected: fewer tasks
-                finishTask();
+                if (unstarted.getAndUpdate(v -> v > 0 ? v - 1 : v) > 0) {
+                    stopped = true;
+                    finishTask();
+                }
             }
         }
+    }
+
+    /**
+     * Writes off the tasks a shut-down executor will never run ({@code shutdownNow} drops its queue):
+     * once it has terminated, or (a ThreadPoolExecutor) when none of them is left in its queue.
+     * Called wherever the handle is looked at, so that it always ends.
+     */
+    private void checkDropped() {
+        if (!(executor instanceof java.util.concurrent.ExecutorService es) || !es.isShutdown() || unstarted.get() == 0) return;
+        boolean dropped = es.isTerminated();
+        if (!dropped && es instanceof java.util.concurrent.ThreadPoolExecutor tpe) {
+            dropped = true;
+            for (Runnable r : submitted) if (tpe.getQueue().contains(r)) dropped = false;
+        }
+        if (!dropped) return;
+        int n = unstarted.getAndSet(0);
+        if (n > 0) stopped = true;
+        for (int i = 0; i < n; i++) finishTask();
     }
 
     /** Called by masks with each live configuration's scanner state (cheap: one volatile read when unchanged). */
@@ -109,9 +146,14 @@ public final class BackgroundTrees implements BackgroundBuild {
     }
 
     private void run() {
+        if (unstarted.getAndUpdate(v -> v > 0 ? v - 1 : v) == 0) return; // written off as dropped (see checkDropped)
         try {
             int[] scratch = null;
             while (!cancelled) {
+                if (Thread.currentThread().isInterrupted()) { // the executor is shutting down (shutdownNow)
+                    stopped = true;
+                    break;
+                }
                 // first the masks queued by commits; then trees nearest to where masks are, then in order;
                 // last the root trees the trees reference (see TokenTree). Not with the tree that references
                 // them: a key's opening quote references every object's key complement, and a mask walks
@@ -163,6 +205,7 @@ public final class BackgroundTrees implements BackgroundBuild {
     private void finishTask() {
         if (running.decrementAndGet() == 0) {
             artifact.backgroundFinished(this); // masks stop sending hints
+            synchronized (this) { ahead.clear(); } // snapshots hold matchers: release them
             done.complete(null);
         }
     }
@@ -205,16 +248,27 @@ public final class BackgroundTrees implements BackgroundBuild {
 
     @Override public void cancel() { cancelled = true; }
 
-    @Override public boolean isDone() { return done.isDone(); }
+    @Override public boolean isDone() {
+        checkDropped();
+        return done.isDone();
+    }
+
+    @Override public boolean isCancelled() { return isDone() && (cancelled || stopped); }
 
     @Override public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
-        try {
-            done.get(timeout, unit);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (true) {
+            checkDropped();
+            long left = deadline - System.nanoTime();
+            try {
+                // in slices: a shut-down executor's dropped tasks are noticed while waiting
+                done.get(Math.max(0, Math.min(left, TimeUnit.MILLISECONDS.toNanos(20))), TimeUnit.NANOSECONDS);
+                return true;
+            } catch (TimeoutException e) {
+                if (left <= 0) return false;
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
         }
     }
 

@@ -1,0 +1,197 @@
+package dev.domino.compiler;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * JSON as requests and schemas must be read: one value and nothing after it, no key twice in an
+ * object, nesting at most {@link CompileLimits#NESTING_DEPTH} deep, and no lone UTF-16 surrogate
+ * (a {@code \ud800} escape with no pair) in any string or key. A lenient reader would let a gateway
+ * that validated the request and Domino see different constraints (the last of two duplicate keys
+ * wins in Jackson, the first in others; trailing content is dropped; a lone surrogate became
+ * {@code ?} in the grammar). Errors are one line, with the JSON pointer or the line and column,
+ * never the parser's internals.
+ */
+public final class StrictJson {
+    private StrictJson() {}
+
+    /** Malformed or out-of-limit JSON: the pointer ("" for the document) and a one-line reason. */
+    public static final class Invalid extends IllegalArgumentException {
+        private final String pointer;
+        private final String reason;
+
+        Invalid(String pointer, String reason) {
+            super((pointer.isEmpty() ? "" : pointer + ": ") + reason);
+            this.pointer = pointer;
+            this.reason = reason;
+        }
+
+        public String pointer() { return pointer; }
+        public String reason() { return reason; }
+    }
+
+    private static ObjectMapper mapper(long depth) {
+        JsonFactory f = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth((int) Math.min(Integer.MAX_VALUE, depth)).build())
+                .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .build();
+        return JsonMapper.builder(f).enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+    }
+
+    private static volatile ObjectMapper cached;
+    private static volatile long cachedDepth;
+
+    private static ObjectMapper mapper() {
+        long depth = CompileLimits.NESTING_DEPTH.value();
+        ObjectMapper m = cached;
+        if (m == null || cachedDepth != depth) {
+            m = mapper(depth);
+            cachedDepth = depth;
+            cached = m;
+        }
+        return m;
+    }
+
+    /** Parses one JSON value strictly (see the class comment); null text or only whitespace is an error too. */
+    public static JsonNode parse(String text) { return parse(text, true); }
+
+    /**
+     * As {@link #parse(String)}; without {@code text}, lone surrogates are left for the caller to
+     * check where they matter (a request's messages are not the constraint's business).
+     */
+    public static JsonNode parse(String text, boolean checkText) {
+        if (text == null) throw new Invalid("", "no JSON text");
+        JsonNode n;
+        ObjectMapper m = mapper();
+        try (JsonParser p = m.getFactory().createParser(text)) {
+            n = m.readTree(p);
+            if (n == null || n.isMissingNode()) throw new Invalid("", "empty JSON text");
+            JsonLocation end = p.currentLocation();
+            boolean trailing;
+            try {
+                trailing = p.nextToken() != null;
+            } catch (JsonProcessingException e) {
+                trailing = true;
+            }
+            if (trailing) throw new Invalid("", "trailing content after the JSON value" + at(end));
+        } catch (StreamConstraintsException e) {
+            throw new Invalid("", depthMessage(CompileLimits.NESTING_DEPTH.value() + 1));
+        } catch (StreamReadException e) {
+            throw new Invalid(pointerOf(e), describe(e));
+        } catch (JsonProcessingException e) {
+            throw new Invalid("", oneLine(e.getOriginalMessage()) + at(e.getLocation()));
+        } catch (java.io.IOException e) {
+            throw new Invalid("", oneLine(e.getMessage()));
+        }
+        if (checkText) checkTree(n);
+        else checkDepth(n);
+        return n;
+    }
+
+    /**
+     * Checks a tree read elsewhere: nesting within {@link CompileLimits#NESTING_DEPTH} and no lone
+     * surrogate in a string or key. Iterative: a tree nested far past the limit is refused, never a
+     * StackOverflowError.
+     */
+    public static void checkTree(JsonNode root) { walk(root, true); }
+
+    /** Checks nesting within {@link CompileLimits#NESTING_DEPTH} only. */
+    public static void checkDepth(JsonNode root) { walk(root, false); }
+
+    private static void walk(JsonNode root, boolean text) {
+        long limit = CompileLimits.NESTING_DEPTH.value();
+        ArrayDeque<Object[]> todo = new ArrayDeque<>();
+        todo.push(new Object[] {root, "", 0});
+        while (!todo.isEmpty()) {
+            Object[] t = todo.pop();
+            JsonNode n = (JsonNode) t[0];
+            String ptr = (String) t[1];
+            int depth = (Integer) t[2];
+            if (n.isTextual()) {
+                if (text) checkText(n.textValue(), ptr);
+            } else if (n.isContainerNode()) {
+                if (depth + 1 > limit) throw new Invalid(ptr, depthMessage(depth + 1));
+                if (n.isArray()) {
+                    for (int i = n.size() - 1; i >= 0; i--) todo.push(new Object[] {n.get(i), ptr + "/" + i, depth + 1});
+                } else {
+                    for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                        Map.Entry<String, JsonNode> f = it.next();
+                        String child = ptr + "/" + f.getKey().replace("~", "~0").replace("/", "~1");
+                        if (text) checkText(f.getKey(), child);
+                        todo.push(new Object[] {f.getValue(), child, depth + 1});
+                    }
+                }
+            }
+        }
+    }
+
+    /** Throws when the text holds a lone surrogate, naming it and where it is. */
+    public static void checkText(String s, String pointer) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new Invalid(pointer, String.format("lone surrogate \\u%04x at character %d: not a Unicode character (text must be valid Unicode)",
+                        (int) c, i));
+            }
+        }
+    }
+
+    private static String depthMessage(long depth) {
+        CompileLimits l = CompileLimits.NESTING_DEPTH;
+        return "JSON nested " + depth + " deep exceeds the limit " + l.id() + "=" + l.value()
+                + " (raise it with --limit " + l.id() + "=N or -Ddomino.limit." + l.id() + "=N)";
+    }
+
+    private static String pointerOf(StreamReadException e) {
+        JsonParser p = e.getProcessor();
+        if (p == null) return "";
+        try {
+            JsonStreamContext ctx = p.getParsingContext();
+            String ptr = ctx == null ? "" : ctx.pathAsPointer().toString();
+            String m = e.getOriginalMessage();
+            if (m != null && m.startsWith("Duplicate field") && ctx != null && ctx.getCurrentName() != null && !ptr.endsWith("/" + ctx.getCurrentName())) {
+                ptr = ptr + "/" + ctx.getCurrentName().replace("~", "~0").replace("/", "~1");
+            }
+            return ptr;
+        } catch (RuntimeException ignored) {
+            return "";
+        }
+    }
+
+    private static String describe(StreamReadException e) {
+        String m = oneLine(e.getOriginalMessage());
+        if (m.startsWith("Duplicate field")) {
+            String name = e.getProcessor() != null && e.getProcessor().getParsingContext() != null ? e.getProcessor().getParsingContext().getCurrentName() : null;
+            return "duplicate key" + (name == null ? "" : " '" + name + "'") + " in an object" + at(e.getLocation());
+        }
+        return m + at(e.getLocation());
+    }
+
+    private static String at(JsonLocation l) {
+        if (l == null || l.getLineNr() < 1) return "";
+        return " (line " + l.getLineNr() + ", column " + l.getColumnNr() + ")";
+    }
+
+    private static String oneLine(String s) {
+        if (s == null) return "malformed JSON";
+        int src = s.indexOf("[Source:");
+        if (src >= 0) s = s.substring(0, src);
+        return s.replaceAll("\\s+", " ").trim();
+    }
+}

@@ -51,6 +51,9 @@ final class MaskBenchRunner {
         // profile
         long parseNs, compileNs, serializeNs, loadNs, maskNs, commitNs, artifactBytes;
         MatcherStats.Snapshot stats;
+        /** Per way a mask was served (see {@link #SERVED}): masks, and their TBM in µs. */
+        long[] servedMasks = new long[SERVED.length];
+        double[] servedUs = new double[SERVED.length];
         /** Profile: masks over 1 ms, those of them the thread spent 2 ms or more off the CPU, and that time. */
         long slowMasks, slowMasksOffCpu, offCpuNs;
 
@@ -67,6 +70,9 @@ final class MaskBenchRunner {
             r.put("invalid_accepted", invalidAccepted);
             r.put("error", error);
             if (mismatches > 0) r.put("mask_commit_mismatches", mismatches);
+            Map<String, Object> served = new LinkedHashMap<>();
+            for (int i = 0; i < SERVED.length; i++) if (servedMasks[i] > 0) served.put(SERVED[i], servedMasks[i]);
+            r.put("served", served);
             if (profile && error == null) {
                 r.put("parse_us", parseNs / 1000);
                 r.put("compile_us", compileNs / 1000);
@@ -76,6 +82,20 @@ final class MaskBenchRunner {
             }
             return r;
         }
+    }
+
+    /**
+     * How a mask was served: by trees only; partly walked without a tree (DirectMask); a tree built on
+     * the mask's thread; a tree another thread was building, waited for. Each mask counts under the
+     * last of these that happened in it.
+     */
+    static final String[] SERVED = {"tree", "direct", "built", "waited"};
+
+    private static int served(long[] before, long[] after) {
+        if (after[dev.domino.runtime.internal.MaskServing.WAITED] > before[dev.domino.runtime.internal.MaskServing.WAITED]) return 3;
+        if (after[dev.domino.runtime.internal.MaskServing.BUILT] > before[dev.domino.runtime.internal.MaskServing.BUILT]) return 2;
+        if (after[dev.domino.runtime.internal.MaskServing.DIRECT] > before[dev.domino.runtime.internal.MaskServing.DIRECT]) return 1;
+        return 0;
     }
 
     /** One slow mask, for the profile's list of the slowest. */
@@ -288,6 +308,7 @@ final class MaskBenchRunner {
                     s0 = MatcherStats.snapshot();
                 }
                 if (config.gapMicros > 0) java.util.concurrent.locks.LockSupport.parkNanos(config.gapMicros * 1000); // a GPU forward pass
+                long[] served0 = dev.domino.runtime.internal.MaskServing.snapshot();
                 long cpu0 = profile && CPU_TIME ? CPU.getCurrentThreadCpuTime() : 0;
                 long a = System.nanoTime();
                 m.fillNextTokenBitmask(bitmask, 0);
@@ -297,6 +318,9 @@ final class MaskBenchRunner {
                 long c = System.nanoTime();
                 double tbm = Math.round((c - a) / 100.0) / 10.0;
                 us[n++] = tbm;
+                int way = served(served0, dev.domino.runtime.internal.MaskServing.snapshot());
+                r.servedMasks[way]++;
+                r.servedUs[way] += tbm;
                 r.maskNs += b - a;
                 r.commitNs += c - b;
                 if (profile) {
@@ -378,6 +402,9 @@ final class MaskBenchRunner {
         long slowMasks, slowMasksOffCpu, offCpuNs;
         long statMasks, statConfigs, statNodes, statScans, statDynamic, statGroups, statTokensOred, statTreesBuilt, statTreeBuildNs;
         long backgroundTrees;
+        long[] servedMasks = new long[SERVED.length];
+        double[] servedUs = new double[SERVED.length];
+        long masksOver1ms;
         List<SlowMask> slowest = List.of();
 
         void add(Result r) {
@@ -395,7 +422,14 @@ final class MaskBenchRunner {
             invalidRejected += r.invalidRejected;
             invalidAccepted += r.invalidAccepted;
             mismatches += r.mismatches;
-            for (double d : r.maskUs) masks.add(d);
+            for (double d : r.maskUs) {
+                masks.add(d);
+                if (d > 1000) masksOver1ms++;
+            }
+            for (int i = 0; i < SERVED.length; i++) {
+                servedMasks[i] += r.servedMasks[i];
+                servedUs[i] += r.servedUs[i];
+            }
             parseNs += r.parseNs;
             compileNs += r.compileNs;
             serializeNs += r.serializeNs;
@@ -437,6 +471,16 @@ final class MaskBenchRunner {
             s.put("tbm_p90_us", pct(m, 90));
             s.put("tbm_p99_us", pct(m, 99));
             s.put("tbm_p99.9_us", pct(m, 99.9));
+            s.put("tbm_over_1ms", masksOver1ms);
+            Map<String, Object> served = new LinkedHashMap<>();
+            for (int i = 0; i < SERVED.length; i++) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("masks", servedMasks[i]);
+                e.put("ms", Math.round(servedUs[i] / 100) / 10.0);
+                e.put("avg_us", servedMasks[i] == 0 ? null : round1(servedUs[i] / servedMasks[i]));
+                served.put(SERVED[i], e);
+            }
+            s.put("served", served);
             double[] t = ttfm.sorted();
             s.put("ttfm_p50_us", asLong(pct(t, 50)));
             s.put("ttfm_p90_us", asLong(pct(t, 90)));

@@ -114,6 +114,7 @@ public final class Artifact {
         this.rootTreeOfTerminal = rootTreeOfTerminal;
         lazyTrees = anyLazy ? new LazyTrees(slotCount, this::buildTree) : null;
         lazyRoots = anyLazyRoot ? new LazyTrees(terminals.length, this::buildRootTree) : null;
+        demand = new TreeDemand(slotCount, terminals.length);
 
         boolean[] ignored = new boolean[terminals.length];
         for (int t = 0; t < terminals.length; t++) ignored[t] = terminals[t].ignored();
@@ -236,6 +237,55 @@ public final class Artifact {
             Matcher snapshot = m.fork();
             bg.ahead(snapshot::buildAheadOfMask);
         }
+    }
+
+    /** When masks build missing trees, and whether they walk directly instead (see {@link TreeDemand}). */
+    private final TreeDemand demand;
+
+    /**
+     * The tree a mask walks for a scanner state, or null when the mask walks that configuration
+     * directly ({@link DirectMask}): never waits for a tree being built (see {@link TreeDemand}).
+     * {@code build}: build it if missing (masks computed ahead, in the background).
+     */
+    TokenTree treeForMask(int scannerState, boolean build) {
+        TreeDemand.Mode mode = demand.mode();
+        if (mode == TreeDemand.Mode.DIRECT_ONLY && !build) return null;
+        int slot = treeSlot(scannerState);
+        int stored = treeOfSlot[slot];
+        if (stored >= 0) return trees[stored];
+        TokenTree built = lazyTrees.ifBuilt(slot);
+        if (built != null) return built;
+        if (build || mode == TreeDemand.Mode.BUILD_ON_FIRST_USE) {
+            if (!build) MaskServing.note(lazyTrees.claimed(slot) ? MaskServing.WAITED : MaskServing.BUILT);
+            return treeOfState(scannerState);
+        }
+        BackgroundTrees bg = background;
+        if (bg != null) {
+            bg.near(scannerState);
+        } else if (demand.useTree(slot)) {
+            built = lazyTrees.buildIfUnclaimed(slot);
+            if (built != null) MaskServing.note(MaskServing.BUILT);
+        }
+        return built;
+    }
+
+    /** {@link #treeForMask} for the root tree of terminal t. */
+    TokenTree rootTreeForMask(int t, boolean build) {
+        TreeDemand.Mode mode = demand.mode();
+        if (mode == TreeDemand.Mode.DIRECT_ONLY && !build) return null;
+        int stored = rootTreeOfTerminal[t];
+        if (stored >= 0) return trees[stored];
+        TokenTree built = lazyRoots.ifBuilt(t);
+        if (built != null) return built;
+        if (build || mode == TreeDemand.Mode.BUILD_ON_FIRST_USE) {
+            if (!build) MaskServing.note(lazyRoots.claimed(t) ? MaskServing.WAITED : MaskServing.BUILT);
+            return lazyRoots.get(t);
+        }
+        if (background == null && demand.useRoot(t)) {
+            built = lazyRoots.buildIfUnclaimed(t);
+            if (built != null) MaskServing.note(MaskServing.BUILT);
+        }
+        return built;
     }
 
     /** The tree of a scanner state (built now if the artifact is lazy and nobody needed it yet). */
@@ -374,6 +424,7 @@ public final class Artifact {
             }
         }
         @Override public void onLazyBuild(Runnable hook) { onLazyBuild = hook; }
+        @Override public TreeDemand treeDemand() { return demand; }
     }
 
     /** The shared secrets of this package's API classes (see {@link RuntimeAccess}). */

@@ -197,6 +197,7 @@ public final class Matcher {
             for (int r = 0; !missing && r < tree.rootReferenceCount(); r++) missing = !artifact.rootTreeBuilt(tree.rootTerminal(r));
         }
         if (!missing) return false;
+        buildingAhead = true;
         computeMask(scratch, 0);
         return true;
     }
@@ -462,7 +463,12 @@ public final class Matcher {
         oredSets = c.size() > 1 ? new SerialSet() : null;
         dynamicRoots = null;
         for (int i = 0; i < c.size(); i++) {
-            TokenTree tree = artifact.treeOfState(c.scanStates[i]);
+            TokenTree tree = artifact.treeForMask(c.scanStates[i], buildingAhead);
+            if (tree == null) { // not built: walked without it, exactly (see TreeDemand)
+                direct().addConfiguration(c.parsers[i], c.scanStates[i], mask, base);
+                MaskServing.note(MaskServing.DIRECT);
+                continue;
+            }
             if (tree.copies == null) {
                 walk(tree, 0, c.parsers[i], 0, 0, Integer.MAX_VALUE, mask, base);
             } else {
@@ -536,6 +542,19 @@ public final class Matcher {
         }
     }
 
+    /** Set on the snapshots whose masks are computed ahead to build trees (see {@link #buildAheadOfMask}). */
+    private boolean buildingAhead;
+    private DirectMask direct;
+
+    /** This matcher's walk without trees, made on first use. */
+    private DirectMask direct() {
+        DirectMask d = direct;
+        if (d == null) {
+            direct = d = new DirectMask(scanner, parser, VocabTrie.of(artifact.vocabulary()), artifact.vocabulary().size(), lookahead);
+        }
+        return d;
+    }
+
     /** Root trees with dynamic tokens the current configuration's walk reached (rare: usually null). */
     private java.util.List<TokenTree> dynamicRoots;
 
@@ -586,7 +605,12 @@ public final class Matcher {
             // a wide terminal started at the token's first byte: its root tree stands for the subtree here
             int t = tree.rootTerminal[r];
             if (!p.expects(t)) continue;
-            TokenTree root = artifact.rootTree(t);
+            TokenTree root = artifact.rootTreeForMask(t, buildingAhead);
+            if (root == null) {
+                direct().addStarting(p, t, depth, mask, base);
+                MaskServing.note(MaskServing.DIRECT);
+                continue;
+            }
             // root trees of terminals with like tokens (a union's strings) hold the same large sets
             if (oredSets == null) oredSets = new SerialSet();
             walk(root, 0, p, depth, need, room, mask, base);

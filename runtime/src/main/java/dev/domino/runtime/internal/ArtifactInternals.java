@@ -70,4 +70,6 @@ public interface ArtifactInternals {
     void backgroundFinished(BackgroundTrees background);
     /** Tests: called after each lazy tree build. */
     void onLazyBuild(Runnable hook);
+    /** When masks build missing trees, or walk without them (see {@link TreeDemand}). */
+    TreeDemand treeDemand();
 }

@@ -1,0 +1,209 @@
+package dev.domino.compiler;
+
+import dev.domino.compiler.frontend.GbnfParser;
+import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.jsonschema.JsonSchemaGrammar;
+import dev.domino.compiler.testing.ByteEarleyOracle;
+import dev.domino.compiler.testing.SentenceSampler;
+import dev.domino.compiler.vocab.Tokenizer;
+import dev.domino.compiler.vocab.VocabularyLoader;
+import dev.domino.runtime.Artifact;
+import dev.domino.runtime.BackgroundBuild;
+import dev.domino.runtime.Matcher;
+import dev.domino.runtime.Vocabulary;
+import dev.domino.runtime.internal.RuntimeAccess;
+import dev.domino.runtime.internal.TreeDemand;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Masks without trees ({@code DirectMask}) three ways at random prefixes of sampled and mutated
+ * sentences: the tree-free walk alone (every configuration, stored trees ignored), lazy trees
+ * (built on first use, or after a few direct uses) and eager trees must give the same mask, and
+ * that mask must be the byte-level Earley oracle's (every allowed token viable, every viable token
+ * of a random sample allowed). Also at lookahead k = 0 and 1 (tree-free against eager trees), and
+ * with several threads sharing one lazy artifact, trees built by masks or in the background.
+ */
+class DirectMaskOracleTest {
+    static Tokenizer o200k;
+
+    @BeforeAll static void load() { o200k = VocabularyLoader.load("o200k_base", null); }
+
+    @Test void json() { check(TestGrammars.json(), CompileOptions.defaults(), 10, 101); }
+
+    @Test void ambiguousLexing() {
+        check(TestGrammars.wordSoup(), CompileOptions.defaults(), 8, 102);
+        check(TestGrammars.ambiguousExpr(), CompileOptions.defaults(), 8, 103);
+    }
+
+    @Test void gbnfWithAmbiguousLexing() {
+        Grammar g = GbnfParser.parse("""
+                root ::= item (" " item)*
+                item ::= word | word "-" word | num
+                word ::= [a-z]+ | [a-z]+ "s"
+                num ::= [0-9]+ ("." [0-9]+)?
+                """);
+        check(g, CompileOptions.defaults(), 10, 104);
+    }
+
+    @Test void schemaWithCountedStringsPatternsAndEnums() {
+        StringBuilder big = new StringBuilder();
+        for (int i = 0; i < 60; i++) big.append(i == 0 ? "" : ", ").append("\"v").append(i * 7919 % 1000).append("x").append(i).append('"');
+        String schema = """
+                {"type": "object", "properties": {
+                   "name": {"type": "string", "minLength": 2, "maxLength": 40},
+                   "code": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]{3,5}$"},
+                   "long": {"type": "string", "minLength": 3, "maxLength": 60},
+                   "min": {"type": "string", "minLength": 24},
+                   "kind": {"enum": [%s]},
+                   "tags": {"type": "array", "items": {"type": "string", "maxLength": 6}, "maxItems": 4},
+                   "n": {"type": "integer"}},
+                 "required": ["name"], "additionalProperties": {"type": "string"}}""".formatted(big);
+        Grammar g = JsonSchemaGrammar.from(schema).grammar();
+        check(g, CompileOptions.defaults().withFineTerminals(true), 10, 105);
+    }
+
+    @Test void schemaUnionOfObjects() {
+        String schema = """
+                {"type": "array", "items": {"anyOf": [
+                   {"type": "object", "properties": {"error": {"type": "string"}, "name": {"enum": ["P"]}},
+                    "required": ["name", "error"], "additionalProperties": false},
+                   {"type": "object", "properties": {"error": {"type": "string", "maxLength": 12}, "name": {"enum": ["R", "S"]}, "n": {"type": "number"}},
+                    "required": ["name"], "additionalProperties": false},
+                   {"type": "object", "properties": {"error": {"type": "string"}, "name": {"type": "string"}},
+                    "required": ["name", "error"]}]}}""";
+        check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults().withFineTerminals(true), 10, 106);
+    }
+
+    /** Several threads decode with matchers of one lazy artifact: trees built by masks, or in the background. */
+    @Test void concurrentMatchersBackgroundOnAndOff() throws Exception {
+        Grammar g = JsonSchemaGrammar.from("""
+                {"type": "object", "properties": {"a": {"type": "string", "maxLength": 30}, "b": {"type": "array", "items": {"type": "number"}},
+                 "c": {"type": "string"}}, "additionalProperties": {"type": "boolean"}}""").grammar();
+        CompileOptions options = CompileOptions.defaults().withFineTerminals(true);
+        Artifact eager = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", options.withLazy(false));
+        List<int[]> outputs = new ArrayList<>();
+        SentenceSampler sampler = new SentenceSampler(g).maxLength(50);
+        Random random = new Random(7);
+        for (int i = 0; i < 12; i++) outputs.add(o200k.encode(sampler.sample(random)));
+        for (boolean background : new boolean[] {false, true}) {
+            Artifact lazy = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", options.withLazy(true).withPrebuildMillis(0));
+            RuntimeAccess.of(lazy).treeDemand().setBuildAfterUses(2);
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            BackgroundBuild build = background ? lazy.buildTreesInBackground(pool, 1) : null;
+            List<Future<?>> done = new ArrayList<>();
+            for (int th = 0; th < 3; th++) {
+                int first = th;
+                done.add(pool.submit(() -> {
+                    for (int i = first; i < outputs.size(); i += 1) sameMasksAlong(lazy, eager, outputs.get((i + first) % outputs.size()));
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) f.get(5, TimeUnit.MINUTES);
+            if (build != null) build.cancel();
+            pool.shutdown();
+            assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+        }
+    }
+
+    private static void sameMasksAlong(Artifact lazy, Artifact eager, int[] tokens) {
+        Matcher a = lazy.newMatcher(), b = eager.newMatcher();
+        for (int k = 0; k <= tokens.length; k++) {
+            assertThat(a.nextTokenMask()).as("mask after %d tokens", k).isEqualTo(b.nextTokenMask());
+            if (k == tokens.length || !b.acceptToken(tokens[k])) break;
+            assertThat(a.acceptToken(tokens[k])).isTrue();
+        }
+    }
+
+    /**
+     * Compiles eagerly and lazily; masks of the tree-free walk, lazy trees built on first use,
+     * lazy trees built after two direct uses and eager trees must agree at every checked prefix,
+     * and with the oracle.
+     */
+    static void check(Grammar g, CompileOptions options, int sentences, long seed) {
+        Vocabulary v = o200k.vocabulary();
+        Artifact eager = GrammarCompiler.compile(g, v, "t", "ir", "t", options.withLazy(false));
+        Artifact onFirstUse = GrammarCompiler.compile(g, v, "t", "ir", "t", options.withLazy(true).withPrebuildMillis(0));
+        RuntimeAccess.of(onFirstUse).treeDemand().setMode(TreeDemand.Mode.BUILD_ON_FIRST_USE);
+        Artifact afterUses = GrammarCompiler.compile(g, v, "t", "ir", "t", options.withLazy(true).withPrebuildMillis(0));
+        RuntimeAccess.of(afterUses).treeDemand().setBuildAfterUses(2);
+        Artifact treeFree = GrammarCompiler.compile(g, v, "t", "ir", "t", options.withLazy(true).withPrebuildMillis(0));
+        RuntimeAccess.of(treeFree).treeDemand().setMode(TreeDemand.Mode.DIRECT_ONLY);
+        Artifact[] artifacts = {eager, onFirstUse, afterUses, treeFree};
+        String[] names = {"eager trees", "lazy trees", "lazy trees after two uses", "tree-free walk"};
+
+        ByteEarleyOracle oracle = new ByteEarleyOracle(g);
+        SentenceSampler sampler = new SentenceSampler(g).maxLength(60);
+        Random random = new Random(seed);
+        List<byte[]> allTokens = new ArrayList<>();
+        for (int t = 0; t < v.size(); t++) allTokens.add(v.isGrammarToken(t) ? v.bytes(t) : null);
+        int compared = 0;
+        for (int i = 0; i < sentences; i++) {
+            String sentence = sampler.sample(random);
+            if (i % 3 == 2) sentence = SentenceSampler.mutate(sentence, random);
+            int[] tokens = o200k.encode(sentence);
+            Matcher[] m = new Matcher[artifacts.length];
+            for (int a = 0; a < m.length; a++) m[a] = artifacts[a].newMatcher();
+            Matcher[] k0 = {eager.newMatcher(0), treeFree.newMatcher(0)}, k1 = {eager.newMatcher(1), treeFree.newMatcher(1)};
+            ByteEarleyOracle.State state = oracle.start();
+            for (int k = 0; k <= tokens.length; k++) {
+                if (k == tokens.length || random.nextInt(2) == 0) {
+                    BitSet expected = m[0].nextTokenMask();
+                    for (int a = 1; a < m.length; a++) {
+                        assertThat(m[a].nextTokenMask()).as("%s vs eager after %d tokens of %s", names[a], k, sentence).isEqualTo(expected);
+                    }
+                    for (Matcher[] pair : new Matcher[][] {k0, k1}) {
+                        if (!pair[0].isError() && !pair[1].isError()) {
+                            assertThat(pair[1].nextTokenMask()).as("k=%d tree-free vs eager after %d tokens of %s",
+                                    pair[0].lookahead(), k, sentence).isEqualTo(pair[0].nextTokenMask());
+                        }
+                    }
+                    if (compared++ % 2 == 0) againstOracle(expected, oracle, state, allTokens, random, sentence, k);
+                }
+                if (k == tokens.length) break;
+                state = oracle.advance(state, v.bytes(tokens[k]));
+                boolean accepted = m[0].acceptToken(tokens[k]);
+                assertThat(accepted).as("token %d of %s", k, sentence).isEqualTo(oracle.isViable(state));
+                if (!accepted) break;
+                for (int a = 1; a < m.length; a++) assertThat(m[a].acceptToken(tokens[k])).isTrue();
+                for (Matcher[] pair : new Matcher[][] {k0, k1}) {
+                    // a token beyond k leaves the pair (both refuse it alike: their masks agreed)
+                    boolean e = pair[0].acceptToken(tokens[k]), f = pair[1].acceptToken(tokens[k]);
+                    assertThat(f).isEqualTo(e);
+                    if (!e) { pair[0].setError("beyond k"); pair[1].setError("beyond k"); }
+                }
+            }
+        }
+        assertThat(compared).isGreaterThan(sentences);
+    }
+
+    private static void againstOracle(BitSet mask, ByteEarleyOracle oracle, ByteEarleyOracle.State state, List<byte[]> allTokens,
+                                      Random random, String sentence, int position) {
+        List<byte[]> candidates = new ArrayList<>();
+        List<Integer> ids = new ArrayList<>();
+        for (int t = 0; t < allTokens.size(); t++) {
+            if (allTokens.get(t) == null) continue;
+            if (mask.get(t) || random.nextInt(40) == 0) { candidates.add(allTokens.get(t)); ids.add(t); }
+        }
+        BitSet viable = oracle.viableTokens(state, candidates);
+        for (int i = 0; i < ids.size(); i++) {
+            int t = ids.get(i);
+            if (mask.get(t) != viable.get(i)) {
+                throw new AssertionError("after " + position + " tokens of '" + sentence + "': token " + t + " '"
+                        + Vocabulary.displayBytes(allTokens.get(t)) + "' mask=" + mask.get(t) + " oracle=" + viable.get(i));
+            }
+        }
+    }
+}

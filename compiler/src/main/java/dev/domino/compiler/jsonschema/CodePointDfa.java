@@ -46,9 +46,12 @@ final class CodePointDfa {
     private static final class Nfa {
         final List<List<Integer>> eps = new ArrayList<>();
         final List<List<Edge>> trans = new ArrayList<>();
+        final int maxStates;
+
+        Nfa(int maxStates) { this.maxStates = maxStates; }
 
         int state() {
-            if (eps.size() > 20 * MAX_STATES) throw new TooComplex("more than " + (20 * MAX_STATES) + " NFA states");
+            if (eps.size() > 20 * maxStates) throw new TooComplex("more than " + (20 * maxStates) + " NFA states");
             eps.add(new ArrayList<>());
             trans.add(new ArrayList<>());
             return eps.size() - 1;
@@ -135,8 +138,11 @@ final class CodePointDfa {
         }
     }
 
-    static CodePointDfa of(Expr e) {
-        Nfa nfa = new Nfa();
+    static CodePointDfa of(Expr e) { return of(e, MAX_STATES); }
+
+    /** As {@link #of(Expr)} with another bound on the states (a format's fixed language, built once). */
+    static CodePointDfa of(Expr e, int maxStates) {
+        Nfa nfa = new Nfa(maxStates);
         int[] se = nfa.build(e);
         Map<BitSet, Integer> index = new HashMap<>();
         List<BitSet> states = new ArrayList<>();
@@ -171,7 +177,7 @@ final class CodePointDfa {
                         BitSet closed = nfa.closure(next);
                         Integer to = index.get(closed);
                         if (to == null) {
-                            if (states.size() >= MAX_STATES) throw new TooComplex("more than " + MAX_STATES + " automaton states");
+                            if (states.size() >= maxStates) throw new TooComplex("more than " + maxStates + " automaton states");
                             to = states.size();
                             index.put(closed, to);
                             states.add(closed);

@@ -27,7 +27,11 @@ final class Formats {
     /** Full dates with per-month day counts and Gregorian leap years. */
     private static final String DATE = "(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))"
         + "|(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)";
-    private static final String TIME = "(?:[01]\\d|2[0-3]):[0-5]\\d:(?:[0-5]\\d|60)(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)";
+    /**
+     * RFC 3339's full-time without leap seconds: the names "time" and "date-time" stand for these regexes here,
+     * but {@link #format} gives their languages with second 60 where it is valid ({@link TimeAutomaton}).
+     */
+    private static final String TIME = "(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)";
     private static final String OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
     private static final String IPV4 = OCTET + "(?:\\." + OCTET + "){3}";
     private static final String H16 = "[0-9A-Fa-f]{1,4}";
@@ -177,6 +181,9 @@ final class Formats {
 
     /** The format's language, or null if unknown. */
     static Expr format(String name) {
+        if (name.equals("time")) return TimeAutomaton.FULL_TIME;
+        // RFC 3339 section 5.6: date-time = full-date "T" full-time (the ABNF is case-insensitive: t too)
+        if (name.equals("date-time")) return new Expr.Seq(java.util.List.of(RegexParser.parse(DATE + "[Tt]", RegexParser.Flavor.ECMA), TimeAutomaton.FULL_TIME));
         String re = REGEXES.get(name);
         return re == null ? null : RegexParser.parse(re, RegexParser.Flavor.ECMA);
     }

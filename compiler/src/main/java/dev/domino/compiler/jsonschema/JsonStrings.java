@@ -1,10 +1,12 @@
 package dev.domino.compiler.jsonschema;
 
+import dev.domino.compiler.ir.CodePointAutomaton;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Maps languages over decoded string contents (code points) to languages over the JSON string
@@ -51,12 +53,37 @@ public final class JsonStrings {
     /** Maps a regular expression over code points (no Refs) to one over JSON string content. */
     public static Expr encodeRegex(Expr e, boolean all) {
         if (e instanceof Expr.Chars c) return encodeSet(c.set(), all);
-        if (e instanceof Expr.Automaton a) return new Expr.Automaton(JsonStringAutomaton.encode(a.dfa(), all));
+        if (e instanceof Expr.Automaton a) return new Expr.Automaton(encoded(a.dfa(), all));
         if (e instanceof Expr.Literal l) return encodeLiteral(l.text(), all);
         if (e instanceof Expr.Seq s) return new Expr.Seq(s.items().stream().map(x -> encodeRegex(x, all)).toList());
         if (e instanceof Expr.Alt a) return new Expr.Alt(a.options().stream().map(x -> encodeRegex(x, all)).toList());
         if (e instanceof Expr.Repeat r) return new Expr.Repeat(encodeRegex(r.body(), all), r.min(), r.max());
         throw new IllegalArgumentException("rule reference inside a string pattern: " + e);
+    }
+
+    /**
+     * Encoded automata of at least {@link #CACHED_STATES} states, per process: a format's fixed automaton
+     * (RFC 3339's full-time with its leap seconds, 11,000 states) took seconds to encode and minimize,
+     * in every schema that uses it.
+     */
+    private static final int CACHED_STATES = 1000;
+    private static final Map<CodePointAutomaton, CodePointAutomaton> ENCODED_ALL = java.util.Collections.synchronizedMap(lru());
+    private static final Map<CodePointAutomaton, CodePointAutomaton> ENCODED_CANONICAL = java.util.Collections.synchronizedMap(lru());
+
+    private static Map<CodePointAutomaton, CodePointAutomaton> lru() {
+        return new java.util.LinkedHashMap<>(16, 0.75f, true) {
+            @Override protected boolean removeEldestEntry(Map.Entry<CodePointAutomaton, CodePointAutomaton> eldest) { return size() > 16; }
+        };
+    }
+
+    private static CodePointAutomaton encoded(CodePointAutomaton a, boolean all) {
+        if (a.stateCount() < CACHED_STATES) return JsonStringAutomaton.encode(a, all);
+        Map<CodePointAutomaton, CodePointAutomaton> cache = all ? ENCODED_ALL : ENCODED_CANONICAL;
+        CodePointAutomaton hit = cache.get(a);
+        if (hit != null) return hit;
+        CodePointAutomaton out = JsonStringAutomaton.encode(a, all);
+        cache.put(a, out);
+        return out;
     }
 
     /** All spellings of a fixed string (a plain Literal when only the canonical form is wanted). */

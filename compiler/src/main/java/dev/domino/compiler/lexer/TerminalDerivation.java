@@ -397,8 +397,10 @@ public final class TerminalDerivation {
                 index.put(key, -1); // the caller keeps this piece in the parser instead
                 return -1;
             }
-            // a large literal set is not shared from schema to schema: keep the cache small
-            if (refs(regex).isEmpty() && (language.dfa() == null || language.dfa().stateCount() <= DfaBuilder.MAX_STATES)) LanguageCache.put(regex, language);
+            // a large literal set is not shared from schema to schema: keep the cache small; a large code point
+            // automaton is (a format's, such as full-time with its leap seconds)
+            if (refs(regex).isEmpty() && (language.dfa() == null || language.dfa().stateCount() <= DfaBuilder.MAX_STATES
+                    || regex instanceof Expr.Automaton)) LanguageCache.put(regex, language);
         }
         ByteDfa a = language.dfa();
         boolean nullable = language.nullable();

@@ -48,7 +48,7 @@ final class TokenRefSyntax {
             }
             in.next();
             in.next();
-            return new Expr.TokenRef(null, ranges, negated, in.line(at), in.column(at));
+            return new Expr.TokenRef((String) null, ranges, negated, in.line(at), in.column(at));
         }
         while (true) {
             int c = in.peek();

@@ -52,29 +52,46 @@ public sealed interface Expr {
 
     /**
      * A reference to whole tokens of the model's vocabulary, never their text: by text
-     * ({@code <|eot_id|>}, {@code <think>}: {@code text} is the token's exact text, brackets included) or by id ranges
-     * ({@code <[128009]>}, {@code <[128000-128255]>}: {@code ranges} holds inclusive {lo, hi} pairs,
-     * {@code text} is null). {@code negated} ({@code !<[id]>}): any single token but those.
-     * Resolved against a vocabulary when the grammar is compiled (an unknown token is an error there).
+     * ({@code <|eot_id|>}, {@code <think>}: each of {@code texts} is a token's exact text, brackets included) and/or by id
+     * ranges ({@code <[128009]>}, {@code <[128000-128255]>}: {@code ranges} holds inclusive {lo, hi} pairs).
+     * The reference names the union of those tokens; {@code negated} ({@code !<[id]>}, {@code <[^1-3]>}): any single
+     * token but those. Resolved against a vocabulary when the grammar is compiled (an unknown token is an error there).
      */
-    record TokenRef(String text, List<int[]> ranges, boolean negated, int line, int column) implements Expr {
+    record TokenRef(List<String> texts, List<int[]> ranges, boolean negated, int line, int column) implements Expr {
         public TokenRef {
+            texts = texts == null ? List.of() : List.copyOf(texts);
             ranges = ranges == null ? List.of() : List.copyOf(ranges);
-            if ((text == null) == ranges.isEmpty()) throw new IllegalArgumentException("a token reference names a text or id ranges");
+            if (texts.isEmpty() && ranges.isEmpty() && !negated) throw new IllegalArgumentException("a token reference names a text or id ranges");
         }
 
-        /** As written in a grammar: {@code <|eot_id|>}, {@code !<[1-3,7]>}. */
+        /** One token by text ({@code text} non-null) or tokens by id ranges. */
+        public TokenRef(String text, List<int[]> ranges, boolean negated, int line, int column) {
+            this(text == null ? List.of() : List.of(text), ranges, negated, line, column);
+        }
+
+        /** The token's text when the reference names exactly one text and no ids, else null. */
+        public String text() { return texts.size() == 1 && ranges.isEmpty() ? texts.get(0) : null; }
+
+        /** As written in a grammar: {@code <|eot_id|>}, {@code !<[1-3,7]>}, {@code !(<|a|>|<[5]>)} for a union. */
         public String display() {
             StringBuilder sb = new StringBuilder(negated ? "!" : "");
-            if (text != null) return sb.append(text).toString();
-            sb.append("<[");
-            for (int i = 0; i < ranges.size(); i++) {
-                int[] r = ranges.get(i);
-                if (i > 0) sb.append(',');
-                sb.append(r[0]);
-                if (r[1] != r[0]) sb.append('-').append(r[1]);
+            int parts = texts.size() + (ranges.isEmpty() ? 0 : 1);
+            if (parts == 0) return sb.append("<[*]>").toString();
+            if (parts > 1) sb.append('(');
+            for (int i = 0; i < texts.size(); i++) sb.append(i > 0 ? "|" : "").append(texts.get(i));
+            if (!ranges.isEmpty()) {
+                if (!texts.isEmpty()) sb.append('|');
+                sb.append("<[");
+                for (int i = 0; i < ranges.size(); i++) {
+                    int[] r = ranges.get(i);
+                    if (i > 0) sb.append(',');
+                    sb.append(r[0]);
+                    if (r[1] != r[0]) sb.append('-').append(r[1]);
+                }
+                sb.append("]>");
             }
-            return sb.append("]>").toString();
+            if (parts > 1) sb.append(')');
+            return sb.toString();
         }
     }
 

@@ -308,7 +308,8 @@ public final class ConstrainedGenerator {
                         ? model.forward(tokens[0], position, kv, Optional.empty())
                         : model.batchForward(Arrays.copyOf(tokens, n), position, kv);
                 try {
-                    AbstractTensor last = n == 1 ? output : output.slice(n - 1);
+                    // a long batch goes through the model in chunks; the output holds the last chunk's rows only
+                    AbstractTensor last = n == 1 ? output : output.slice(output.shape().first() - 1);
                     return model.getLogits(last); // softmax probabilities (jlama's name notwithstanding)
                 } finally {
                     output.close();

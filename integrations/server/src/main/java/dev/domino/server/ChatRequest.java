@@ -87,7 +87,7 @@ public record ChatRequest(String model, List<Message> messages, String prompt, O
         String namedTool = null;
         JsonNode choice = body.get("tool_choice");
         if (has(body, "tool_choice") && tools == null) throw ApiException.invalid("tool_choice", "tool_choice needs tools");
-        if (has(body, "parallel_tool_calls") && tools == null) throw ApiException.invalid("parallel_tool_calls", "parallel_tool_calls needs tools");
+        if (tools == null) constraint.remove("parallel_tool_calls"); // constrains nothing without tools (LangChain4j sends it anyway)
         if (tools != null && choice != null && !choice.isNull()) {
             if (choice.isTextual() && choice.asText().equals("required")) {
                 shape = Shape.TOOL_CALLS;

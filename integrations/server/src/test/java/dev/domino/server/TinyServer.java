@@ -18,27 +18,27 @@ import java.util.Set;
  * One tiny random-weight Llama (the small Llama-3-format tokenizer, written here: no download) served on a free
  * localhost port, shared by the test classes of this JVM.
  */
-final class TinyServer {
-    static final String MODEL = "tiny";
-    static final ObjectMapper JSON = new ObjectMapper();
+public final class TinyServer {
+    public static final String MODEL = "tiny";
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     private static Engine engine;
     private static HttpApi api;
 
     private TinyServer() {}
 
-    static synchronized Engine engine() {
+    public static synchronized Engine engine() {
         start();
         return engine;
     }
 
     /** {@code http://127.0.0.1:PORT/v1} */
-    static synchronized String baseUrl() {
+    public static synchronized String baseUrl() {
         start();
         return "http://127.0.0.1:" + api.port() + "/v1";
     }
 
-    static synchronized Path modelDir() {
+    public static synchronized Path modelDir() {
         return dir().resolve("model");
     }
 
@@ -70,11 +70,11 @@ final class TinyServer {
     }
 
     /** Validation errors of {@code value} under {@code schema} (networknt, draft 2020-12); empty when valid. */
-    static Set<ValidationMessage> validate(JsonNode schema, JsonNode value) {
+    public static Set<ValidationMessage> validate(JsonNode schema, JsonNode value) {
         return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(schema).validate(value);
     }
 
-    static JsonNode parse(String json) {
+    public static JsonNode parse(String json) {
         try {
             return JSON.readTree(json);
         } catch (IOException e) {
@@ -82,14 +82,14 @@ final class TinyServer {
         }
     }
 
-    static final String PERSON_SCHEMA = """
+    public static final String PERSON_SCHEMA = """
             {"type": "object", "properties": {
                "name": {"type": "string", "maxLength": 12},
                "age": {"type": "integer", "minimum": 0, "maximum": 120},
                "city": {"enum": ["Paris", "London"]}},
              "required": ["name", "age", "city"], "additionalProperties": false}""";
 
-    static final String WEATHER_PARAMETERS = """
+    public static final String WEATHER_PARAMETERS = """
             {"type": "object", "properties": {
                "city": {"type": "string", "maxLength": 10},
                "unit": {"enum": ["celsius", "fahrenheit"]}},

@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "generate", mixinStandardHelpOptions = true,
         description = "Generate outputs of a jlama model constrained by a Domino artifact or request spec.")
-final class GenerateCommand implements Callable<Integer> {
+public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--model", required = true, paramLabel = "DIR", description = "jlama model directory (config.json, *.safetensors, tokenizer.json)")
     Path model;
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -62,7 +62,19 @@ final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // every option is checked before the model and the artifact load (seconds on a real model)
         if (outputs < 1 || outputs > 1_000_000) throw new IllegalArgumentException("-n must be in [1, 1000000], got " + outputs);
+        Sampling sampling = new Sampling(temperature, topP);
+        ConstrainedGenerator.JumpForward jump = switch (jumpForward) {
+            case "none" -> ConstrainedGenerator.JumpForward.NONE;
+            case "tokens" -> ConstrainedGenerator.JumpForward.TOKENS;
+            case "bytes" -> ConstrainedGenerator.JumpForward.BYTES;
+            default -> throw new IllegalArgumentException("--jump-forward must be none, tokens or bytes, got '" + jumpForward + "'");
+        };
+        new ConstrainedGenerator.Options(maxTokens, sampling, seed, !noOpportunistic, jump);
+        if (!jsonWhitespace.equals("compact") && !jsonWhitespace.equals("flexible")) {
+            throw new IllegalArgumentException("--json-whitespace must be compact or flexible, got '" + jsonWhitespace + "'");
+        }
         if (!Files.isRegularFile(model.resolve("config.json"))) throw new IllegalArgumentException(model + ": no config.json (not a model directory)");
         long l0 = System.nanoTime();
         Vocabulary modelVocabulary = VocabularyLoader.load(model.resolve("tokenizer.json").toString(), null).vocabulary();
@@ -82,13 +94,6 @@ final class GenerateCommand implements Callable<Integer> {
         AbstractModel m = ModelSupport.loadModel(model.toFile(), DType.F32, DType.F32);
         double modelMs = (System.nanoTime() - m0) / 1e6;
         ConstrainedGenerator generator = new ConstrainedGenerator(m, a);
-        Sampling sampling = new Sampling(temperature, topP);
-        ConstrainedGenerator.JumpForward jump = switch (jumpForward) {
-            case "none" -> ConstrainedGenerator.JumpForward.NONE;
-            case "tokens" -> ConstrainedGenerator.JumpForward.TOKENS;
-            case "bytes" -> ConstrainedGenerator.JumpForward.BYTES;
-            default -> throw new IllegalArgumentException("--jump-forward must be none, tokens or bytes, got '" + jumpForward + "'");
-        };
         int[] promptTokens = generator.encodePrompt(prompt);
 
         List<Double> forward = new ArrayList<>(), mask = new ArrayList<>(), sample = new ArrayList<>();
@@ -96,6 +101,9 @@ final class GenerateCommand implements Callable<Integer> {
         for (int i = 0; i < outputs; i++) {
             var options = new ConstrainedGenerator.Options(maxTokens, sampling, seed + i, !noOpportunistic, jump);
             Generation g = generator.generate(promptTokens, options);
+            if (g.stop() == Generation.Stop.ERROR) {
+                throw new DeadEndException("output " + i + ": " + g.error());
+            }
             if (g.stop() == Generation.Stop.EOS) eos++;
             built += g.masksBuilt();
             skipped += g.masksSkipped();
@@ -154,6 +162,11 @@ final class GenerateCommand implements Callable<Integer> {
             case "fixed" -> JsonSchemaOptions.fixed(", ", ": ");
             default -> throw new IllegalArgumentException("--json-whitespace: expected compact, flexible or fixed, got '" + whitespace + "'");
         };
+    }
+
+    /** An output stopped in the matcher's error state: the artifact's grammar has no completion where it stopped. */
+    static final class DeadEndException extends RuntimeException {
+        DeadEndException(String message) { super(message); }
     }
 
     static double median(List<Double> xs) {

@@ -27,6 +27,9 @@ import java.util.SplittableRandom;
  * tied to the embeddings: with tied random weights the current token's own embedding dominates the residual
  * stream, so the model predicts the token it just read and outputs loop ("5555…", "PaPaPa…") until the limit.
  *
+ * <p>{@code tokenizer_config.json} holds a chat template ({@link #CHAT_TEMPLATE}), so jlama's {@code PromptSupport}
+ * works on this model as on a real one.
+ *
  * <p>With the Llama 3 tokenizer (128,256 ids), 2 layers and width 64 the weights take 66 MB.
  */
 public final class TinyLlama {
@@ -35,6 +38,25 @@ public final class TinyLlama {
     static final List<String> BOS_NAMES = List.of("<|begin_of_text|>", "<s>", "<|startoftext|>");
     /** Limits that keep a typo from writing gigabytes. */
     static final int MAX_WIDTH = 4096, MAX_LAYERS = 64, MAX_VOCAB = 1 << 20;
+
+    /**
+     * A Llama-3-style chat template (jlama's {@code PromptSupport} renders it with Jinjava): the tools as JSON in a
+     * system turn, then one header-delimited turn per message, assistant tool calls as JSON.
+     */
+    static final String CHAT_TEMPLATE = """
+            {%- if tools %}<|start_header_id|>system<|end_header_id|>
+
+            You may call these tools; answer with JSON.
+            {%- for t in tools %}
+            {{ t | tojson }}
+            {%- endfor %}<|eot_id|>{%- endif %}
+            {%- for message in messages %}<|start_header_id|>{{ message['role'] }}<|end_header_id|>
+
+            {% if message['content'] %}{{ message['content'] }}{% endif %}{% if message['tool_calls'] %}{{ message['tool_calls'] | tojson }}{% endif %}<|eot_id|>
+            {%- endfor %}
+            {%- if add_generation_prompt %}<|start_header_id|>assistant<|end_header_id|>
+
+            {% endif %}""";
 
     public record Shape(int width, int layers, int heads, int kvHeads, int intermediate, int contextLength) {
         public Shape {
@@ -98,6 +120,11 @@ public final class TinyLlama {
         config.put("torch_dtype", "float32");
         json.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("config.json").toFile(), config);
         Files.copy(tokenizerJson, dir.resolve("tokenizer.json"), StandardCopyOption.REPLACE_EXISTING);
+        ObjectNode tokenizerConfig = json.createObjectNode();
+        tokenizerConfig.put("bos_token", added.entrySet().stream().filter(e -> e.getValue().equals(bos)).findFirst().orElseThrow().getKey());
+        tokenizerConfig.put("eos_token", EOS_NAMES.stream().filter(added::containsKey).findFirst().orElseThrow());
+        tokenizerConfig.put("chat_template", CHAT_TEMPLATE);
+        json.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("tokenizer_config.json").toFile(), tokenizerConfig);
 
         int w = shape.width(), kv = w / shape.heads() * shape.kvHeads(), ff = shape.intermediate();
         List<Tensor> tensors = new ArrayList<>();

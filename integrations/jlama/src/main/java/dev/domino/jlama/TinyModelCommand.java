@@ -7,8 +7,9 @@ import picocli.CommandLine.Option;
 
 @Command(name = "tiny-model", mixinStandardHelpOptions = true,
         description = "Write a random-weight Llama (config.json, model.safetensors, tokenizer.json) that jlama loads.")
-final class TinyModelCommand implements Callable<Integer> {
-    @Option(names = "--tokenizer", required = true, paramLabel = "TOKENIZER.json", description = "HuggingFace tokenizer.json (byte-level BPE)")
+public final class TinyModelCommand implements Callable<Integer> {
+    @Option(names = "--tokenizer", paramLabel = "TOKENIZER.json",
+            description = "HuggingFace tokenizer.json (byte-level BPE); without it, a small Llama-3-format tokenizer (about 600 ids)")
     Path tokenizer;
     @Option(names = {"-o", "--out"}, required = true, paramLabel = "DIR", description = "model directory to write")
     Path out;
@@ -22,7 +23,13 @@ final class TinyModelCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         var tiny = TinyLlama.Shape.tiny();
         var shape = new TinyLlama.Shape(width, layers, tiny.heads(), tiny.kvHeads(), 2 * width, tiny.contextLength());
-        TinyLlama.write(out, tokenizer, shape, seed, outputStd);
+        Path source = tokenizer;
+        if (source == null) {
+            java.nio.file.Files.createDirectories(out);
+            source = out.resolve("small-tokenizer.json");
+            SmallTokenizer.write(source);
+        }
+        TinyLlama.write(out, source, shape, seed, outputStd);
         System.out.println("wrote " + out);
         return 0;
     }

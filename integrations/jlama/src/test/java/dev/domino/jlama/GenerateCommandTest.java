@@ -71,22 +71,32 @@ class GenerateCommandTest {
         PrintStream old = System.err;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            assertThat(Main.run("generate", "--model", dir.resolve("none").toString(), "--artifact", artifact.toString(), "--prompt", "x")).isEqualTo(1);
+            assertThat(Main.run("generate", "--model", dir.resolve("none").toString(), "--artifact", artifact.toString(), "--prompt", "x")).isEqualTo(2);
+            // options are checked before anything loads: a bad temperature is reported, not the missing model
+            assertThat(Main.run("generate", "--model", dir.resolve("none").toString(), "--artifact", artifact.toString(), "--prompt", "x",
+                    "--temperature", "-1")).isEqualTo(2);
         } finally {
             System.setErr(old);
         }
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("no config.json");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("no config.json").contains("temperature must be in [0, 100], got -1.0");
 
         // an artifact compiled for another vocabulary (o200k_base) than the model's tokenizer.json
         Path tokenizer = dir.resolve("tokenizer.json");
         SmallTokenizer.write(tokenizer);
         Path model = dir.resolve("model");
         assertThat(Main.run("tiny-model", "--tokenizer", tokenizer.toString(), "-o", model.toString())).isZero();
+        err.reset();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(Main.run("generate", "--model", model.toString(), "--artifact", artifact.toString(), "--prompt", "x")).isEqualTo(3);
+        } finally {
+            System.setErr(old);
+        }
         TestModels.compile("person", TestModels.vocabulary(Path.of("o200k_base"))).save(artifact);
         err.reset();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            assertThat(Main.run("generate", "--model", model.toString(), "--artifact", artifact.toString(), "--prompt", "x")).isEqualTo(1);
+            assertThat(Main.run("generate", "--model", model.toString(), "--artifact", artifact.toString(), "--prompt", "x")).isEqualTo(2);
         } finally {
             System.setErr(old);
         }

@@ -13,11 +13,13 @@ import java.util.Map;
 
 /**
  * A small byte-level BPE {@code tokenizer.json} in the Llama 3 format (same split regex, GPT-2 byte map,
- * {@code <|begin_of_text|>}, {@code <|end_of_text|>}, {@code <|eot_id|>}): the 256 bytes, then every prefix of a
+ * {@code <|begin_of_text|>}, {@code <|end_of_text|>}, {@code <|eot_id|>}; the chat template's header markers
+ * are plain text here): the 256 bytes, then every prefix of a
  * list of JSON pieces, keys and words as merged tokens (about 600 ids). The full Llama 3 tokenizer.json is 6.1 MB,
- * over the repository's file limit, and tests stay off ../shared; this one is written by the test itself.
+ * over the repository's file limit, and tests stay off ../shared; tests (and {@code tiny-model --small-tokenizer}) write
+ * this one instead.
  */
-final class SmallTokenizer {
+public final class SmallTokenizer {
     private SmallTokenizer() {}
 
     static final List<String> PIECES = List.of(
@@ -30,7 +32,7 @@ final class SmallTokenizer {
             " the", " and", " of", " to", " a", " in", "Paris", "London", "Alice", "Bob", "hello", "world", "weather",
             "0.", "10", "12", "25", "42", "100", "2024", "-1", "e+", "E-", "ABC", "XYZ", "-12", "é", "ü", "日本", "\u00e9t\u00e9");
 
-    static void write(Path file) throws IOException {
+    public static void write(Path file) throws IOException {
         String[] byteChar = gpt2ByteMap();
         Map<String, Integer> vocab = new LinkedHashMap<>();
         for (int b = 0; b < 256; b++) vocab.put(byteChar[b], b);

@@ -1,0 +1,198 @@
+package dev.domino.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The OpenAI-compatible HTTP API over an {@link Engine}, on the JDK's own HTTP server ({@code jdk.httpserver}: no
+ * dependency; one platform thread per open request, admission and the 429 decided by the engine):
+ * <ul>
+ *   <li>{@code POST /v1/chat/completions}, {@code POST /v1/completions} (JSON, or server-sent events with
+ *       {@code stream: true});</li>
+ *   <li>{@code GET /v1/models}, {@code GET /v1/models/{id}};</li>
+ *   <li>{@code GET /health} ({@code {"status": "ok"}}), {@code GET /metrics} (Prometheus text).</li>
+ * </ul>
+ * Errors are OpenAI's error JSON. A body over the size limit gets 413 before it is read. A streamed response whose
+ * client went away is cancelled at the next forward pass; a non-streamed one runs to the end or the request
+ * timeout (the JDK server reports no disconnect before a write).
+ */
+public final class HttpApi implements AutoCloseable {
+    private final Engine engine;
+    private final int maxRequestBytes;
+    private final HttpServer server;
+    private final ExecutorService threads;
+    private final long created = System.currentTimeMillis() / 1000;
+
+    public HttpApi(Engine engine, String host, int port, int maxRequestBytes) throws IOException {
+        this.engine = engine;
+        this.maxRequestBytes = maxRequestBytes;
+        this.server = HttpServer.create(new InetSocketAddress(host, port), 256);
+        AtomicInteger n = new AtomicInteger();
+        this.threads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "domino-http-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(threads);
+        server.createContext("/", this::handle);
+    }
+
+    public HttpApi start() {
+        server.start();
+        return this;
+    }
+
+    /** The bound port (useful with port 0). */
+    public int port() { return server.getAddress().getPort(); }
+
+    @Override public void close() {
+        server.stop(0);
+        threads.shutdownNow();
+        try {
+            threads.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        String path = ex.getRequestURI().getPath();
+        String method = ex.getRequestMethod();
+        String endpoint = path.startsWith("/v1/models/") ? "/v1/models/{id}" : path;
+        int status;
+        try {
+            status = switch (endpoint) {
+                case "/v1/chat/completions" -> post(ex, method, true);
+                case "/v1/completions" -> post(ex, method, false);
+                case "/v1/models" -> get(ex, method, () -> OpenAiJson.JSON.writeValueAsString(OpenAiJson.models(engine.config().modelName(), created)));
+                case "/v1/models/{id}" -> {
+                    String id = path.substring("/v1/models/".length());
+                    if (!id.equals(engine.config().modelName())) {
+                        throw new ApiException(404, "invalid_request_error", "model", "model_not_found", "the model '" + id + "' does not exist");
+                    }
+                    yield get(ex, method, () -> OpenAiJson.JSON.writeValueAsString(OpenAiJson.model(id, created)));
+                }
+                case "/health" -> get(ex, method, () -> "{\"status\":\"ok\"}");
+                case "/metrics" -> {
+                    if (!method.equals("GET")) throw new ApiException(405, "invalid_request_error", null, null, "use GET");
+                    yield send(ex, 200, "text/plain; version=0.0.4", engine.prometheus());
+                }
+                default -> throw new ApiException(404, "invalid_request_error", null, "unknown_url", "unknown URL " + method + " " + path);
+            };
+        } catch (ApiException e) {
+            status = sendError(ex, e);
+        } catch (RuntimeException e) {
+            System.err.println("domino serve: internal error on " + method + " " + path + ":");
+            e.printStackTrace();
+            status = sendError(ex, new ApiException(500, "server_error", null, null, "internal error: " + e));
+        } finally {
+            ex.close();
+        }
+        engine.metrics().response(endpoint, status);
+    }
+
+    private interface Body {
+        String get() throws IOException;
+    }
+
+    private int get(HttpExchange ex, String method, Body body) throws IOException {
+        if (!method.equals("GET")) throw new ApiException(405, "invalid_request_error", null, null, "use GET");
+        return send(ex, 200, "application/json", body.get());
+    }
+
+    private int post(HttpExchange ex, String method, boolean chat) throws IOException {
+        if (!method.equals("POST")) throw new ApiException(405, "invalid_request_error", null, null, "use POST");
+        JsonNode body = readJson(ex);
+        ChatRequest request = chat ? ChatRequest.chat(body) : ChatRequest.completion(body);
+        try (Engine.Admission admission = engine.admit()) {
+            Engine.Prepared prepared = engine.prepare(request);
+            String model = engine.config().modelName();
+            if (!request.stream()) {
+                ChatResult r = engine.run(prepared, null, () -> false);
+                return send(ex, 200, "application/json", OpenAiJson.JSON.writeValueAsString(
+                        chat ? OpenAiJson.chatCompletion(r, model) : OpenAiJson.textCompletion(r, model)));
+            }
+            ex.getResponseHeaders().set("Content-Type", "text/event-stream");
+            ex.getResponseHeaders().set("Cache-Control", "no-cache");
+            ex.sendResponseHeaders(200, 0);
+            OutputStream out = ex.getResponseBody();
+            String id = (chat ? "chatcmpl-" : "cmpl-") + UUID.randomUUID().toString().replace("-", "");
+            ChunkStream stream = new ChunkStream(out, request, id, model, System.currentTimeMillis() / 1000, chat);
+            try {
+                ChatResult r = engine.run(prepared, stream, stream::clientGone);
+                for (ChatResult.Choice c : r.choices()) stream.finish(c);
+                if (request.includeUsage()) stream.usage(r);
+            } catch (ApiException e) {
+                stream.error(e);
+            } catch (Engine.Cancelled e) {
+                return 499; // the client closed the connection (nginx's code; never sent)
+            }
+            stream.done();
+            return 200;
+        }
+    }
+
+    private JsonNode readJson(HttpExchange ex) throws IOException {
+        String length = ex.getRequestHeaders().getFirst("Content-Length");
+        if (length != null) {
+            long n;
+            try {
+                n = Long.parseLong(length.trim());
+            } catch (NumberFormatException e) {
+                throw ApiException.invalid(null, "bad Content-Length");
+            }
+            if (n > maxRequestBytes) throw tooLarge();
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try (InputStream in = ex.getRequestBody()) {
+            byte[] chunk = new byte[8192];
+            for (int r; (r = in.read(chunk)) > 0; ) {
+                if (buf.size() + r > maxRequestBytes) throw tooLarge();
+                buf.write(chunk, 0, r);
+            }
+        }
+        try {
+            JsonNode n = OpenAiJson.JSON.readTree(buf.toByteArray());
+            if (n == null) throw ApiException.invalid(null, "empty request body");
+            return n;
+        } catch (JsonProcessingException e) {
+            throw ApiException.invalid(null, "the body is not valid JSON: " + e.getOriginalMessage().replaceAll("\\s*\\R\\s*", " "));
+        }
+    }
+
+    private ApiException tooLarge() {
+        return new ApiException(413, "invalid_request_error", null, "request_too_large",
+                "the request body is larger than the server's limit of " + maxRequestBytes + " bytes");
+    }
+
+    private static int send(HttpExchange ex, int status, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", type);
+        ex.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+        return status;
+    }
+
+    private static int sendError(HttpExchange ex, ApiException e) {
+        try {
+            return send(ex, e.status(), "application/json", OpenAiJson.JSON.writeValueAsString(OpenAiJson.error(e)));
+        } catch (IOException io) {
+            return e.status(); // headers already sent (a stream), or the client went away
+        }
+    }
+}

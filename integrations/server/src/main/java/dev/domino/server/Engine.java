@@ -175,6 +175,7 @@ public final class Engine implements AutoCloseable {
                 case INVALID_REQUEST, COMPILE_ERROR -> new ApiException(400, "invalid_request_error", param, "invalid_schema",
                         "invalid output constraint: " + e.getMessage());
                 case TIME_BUDGET -> new ApiException(400, "invalid_request_error", param, "constraint_too_complex", e.getMessage());
+                case RESOURCES -> new ApiException(503, "server_error", param, "constraint_resources", e.getMessage());
                 case INTERNAL -> new ApiException(500, "server_error", param, null, e.getMessage());
             };
         }

@@ -1,6 +1,5 @@
 package dev.domino.cli;
 
-import dev.domino.compiler.CompileLimits;
 import dev.domino.runtime.Vocabulary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,11 +34,6 @@ final class BenchFuzzCommand implements java.util.concurrent.Callable<Integer> {
     int errors = 0;
 
     @Override public Integer call() throws Exception {
-        // small budgets: the fuzzer tests that passing one is a clean error, and keeps cases fast
-        for (String l : List.of("repeat-count=5000", "source-bytes=200000", "automaton-states=20000")) {
-            String id = l.substring(0, l.indexOf('='));
-            if (System.getProperty("domino.limit." + id) == null) CompileLimits.set(l);
-        }
         var out = spec.commandLine().getOut();
         Vocabulary vocab = Fuzz.smallVocabulary();
         List<byte[]> artifacts = Fuzz.artifactSeeds(vocab);

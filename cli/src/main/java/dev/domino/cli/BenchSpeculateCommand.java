@@ -57,7 +57,7 @@ final class BenchSpeculateCommand implements Callable<Integer> {
     @Override public Integer call() throws Exception {
         if (s < 0) throw new IllegalArgumentException("--s must be >= 0");
         if (!(threshold > 0 && threshold <= 1)) throw new IllegalArgumentException("--threshold must be in (0, 1]");
-        Artifact artifact = Artifact.load(artifactPath);
+        Artifact artifact = Artifact.load(artifactPath, SystemPropertyDefaults.runtimeLimits());
         Tokenizer tokenizer = vocab.forArtifact(artifact);
         SpeculationPriors priors = priorsPath != null ? SpeculationPriors.load(priorsPath, artifact) : SpeculationPriors.empty(artifact);
         TrainCommand.Stats trained = new TrainCommand.Stats(0, 0, 0);

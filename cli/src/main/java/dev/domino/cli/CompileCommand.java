@@ -59,13 +59,18 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "stack traces on errors") boolean verbose;
 
     @Option(names = "--limit", paramLabel = "NAME=VALUE", split = ",",
-            description = "raise or lower a compile limit: source-bytes, nesting-depth, repeat-count, automaton-states, compile-seconds (see README)")
+            description = "raise or lower a compile limit: source-bytes, nesting-depth, repeat-count, automaton-states, compile-seconds (see docs/limits.md)")
     List<String> limits = new ArrayList<>();
+
+    /** The --limit values over the -Ddomino.limit defaults. */
+    private CompileLimits.Values compileLimits;
 
     @Override public Integer call() throws Exception {
         if ((grammarFile == null) == (specFile == null)) throw new IllegalArgumentException("give a GRAMMAR_FILE or --spec REQUEST.json (one of them)");
         long t0 = System.nanoTime();
-        for (String l : limits) CompileLimits.set(l);
+        CompileLimits.Values budget = compiler.compileOptions().build().limits();
+        for (String l : limits) budget = budget.with(l);
+        compileLimits = budget;
         Path input = specFile != null ? specFile : grammarFile;
         Path out = output != null ? output : defaultOutput(input);
         if (Files.exists(out) && Files.exists(input) && Files.isSameFile(out, input)) {
@@ -89,11 +94,11 @@ final class CompileCommand implements Callable<Integer> {
     }
 
     private Integer compile(long t0, Path out) throws Exception {
-        String text = SourceFiles.readUtf8(grammarFile);
+        String text = SourceFiles.readUtf8(grammarFile, compileLimits.sourceBytes());
         SourceFormat f = format != null ? SourceFormat.parse(format) : SourceFormat.fromFileName(grammarFile.getFileName().toString());
         Progress progress = Progress.forTerminal("compiling");
         CompileOptions options = compiler.compileOptions().threads(threads).progress(progress).lazy(lazy)
-                .prebuildMillis(lazy ? prebuildMillis : 0).build();
+                .prebuildMillis(lazy ? prebuildMillis : 0).limits(compileLimits).build();
         // the grammar first: its errors come before the vocabulary's load
         DominoCompiler.ParsedSource parsed = DominoCompiler.parse(grammarFile.getFileName().toString(), text, f, options);
         long tv = System.nanoTime();
@@ -113,12 +118,13 @@ final class CompileCommand implements Callable<Integer> {
     /** {@code --spec}: the request's constraint (see dev.domino.compiler.request.RequestSpec), recorded in the artifact for ConstraintCache.addPrebuilt. */
     private int compileSpec(Path out) throws Exception {
         long t0 = System.nanoTime();
-        RequestSpec request = RequestSpec.parse(SourceFiles.readUtf8(specFile));
+        RequestSpec request = RequestSpec.parse(SourceFiles.readUtf8(specFile, compileLimits.sourceBytes()));
         long tv = System.nanoTime();
         Tokenizer tokenizer = compiler.vocab.load();
         double vocabSeconds = (System.nanoTime() - tv) / 1e9;
         long tc = System.nanoTime();
-        CompileOptions options = compiler.compileOptions().lazy(lazy).prebuildMillis(lazy ? prebuildMillis : 0).threads(threads).build();
+        CompileOptions options = compiler.compileOptions().lazy(lazy).prebuildMillis(lazy ? prebuildMillis : 0).threads(threads)
+                .limits(compileLimits).build();
         Artifact artifact = DominoCompiler.forVocabulary(tokenizer.vocabulary()).compileRequest(request, options);
         return summarize(artifact, specFile, t0, vocabSeconds, (System.nanoTime() - tc) / 1e9, out);
     }

@@ -76,7 +76,8 @@ final class CompilerOptions {
     /** Compile options holding every option of this mixin; the command adds its own (threads, lazy, ...). */
     CompileOptions.Builder compileOptions() {
         if (dynamicCap < 1) throw new IllegalArgumentException("--dynamic-cap must be at least 1");
-        return CompileOptions.builder().jsonSchema(jsonSchema()).dynamicCap(dynamicCap);
+        return CompileOptions.builder().jsonSchema(jsonSchema()).dynamicCap(dynamicCap)
+                .limits(SystemPropertyDefaults.compileLimits());
     }
 
     /** {@code N} or {@code unbounded}. */

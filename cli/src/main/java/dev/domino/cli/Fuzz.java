@@ -1,5 +1,6 @@
 package dev.domino.cli;
 
+import dev.domino.compiler.CompileLimits;
 import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.SourceFormat;
@@ -92,6 +93,10 @@ public final class Fuzz {
         return new Vocabulary("fuzz-small", tokens.toArray(new byte[0][]), new BitSet(), new int[] {eos});
     }
 
+    /** Small budgets: a fuzz case tests that passing one is a clean error, and stays fast. */
+    static final CompileLimits.Values LIMITS = CompileLimits.Values.DEFAULTS
+            .with("repeat-count=5000").with("source-bytes=200000").with("automaton-states=20000");
+
     /** Runs case {@code seed}; never throws (the outcome says how the case ended). */
     public static Result run(long seed, Vocabulary vocab, List<byte[]> artifactSeeds) {
         Random rnd = new Random(seed);
@@ -123,7 +128,7 @@ public final class Fuzz {
             }
             text = kind == Kind.SCHEMA && rnd.nextBoolean() ? mutateJson(text, rnd) : mutate(text, rnd);
             input = format.id() + ": " + text;
-            CompileOptions options = CompileOptions.builder().threads(1).lazy(rnd.nextBoolean()).build();
+            CompileOptions options = CompileOptions.builder().threads(1).lazy(rnd.nextBoolean()).limits(LIMITS).build();
             Artifact a = DominoCompiler.forVocabulary(vocab).compile("fuzz", text, format, options);
             Artifact loaded = Artifact.load(new ByteArrayInputStream(bytes(a)));
             walkMasks(loaded, rnd, true);
@@ -257,7 +262,7 @@ public final class Fuzz {
             String text = GRAMMARS[i];
             for (boolean lazy : new boolean[] {false, true}) {
                 out.add(bytes(DominoCompiler.forVocabulary(vocab).compile("seed", text, SourceFormat.GBNF,
-                        CompileOptions.builder().threads(1).lazy(lazy).build())));
+                        CompileOptions.builder().threads(1).lazy(lazy).limits(LIMITS).build())));
             }
         }
         return out;

@@ -33,7 +33,7 @@ abstract class InspectSubcommand implements Callable<Integer> {
 
     PrintWriter out() { return spec.commandLine().getOut(); }
 
-    Artifact load() throws IOException { return Artifact.load(artifactPath); }
+    Artifact load() throws IOException { return Artifact.load(artifactPath, SystemPropertyDefaults.runtimeLimits()); }
 
     @Override public final Integer call() throws Exception {
         int code = execute();

@@ -19,6 +19,7 @@ public final class Main implements Runnable {
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cmd = new CommandLine(new Main());
         cmd.setCaseInsensitiveEnumValuesAllowed(true); // --json-whitespace compact, as the help writes it
+        SystemPropertyDefaults.runtimeLimits().applyToProcess(); // -Ddomino.cache.*, -Ddomino.dfa.*, -Ddomino.batch.*
         cmd.setOut(out);
         cmd.setErr(err);
         boolean verbose = java.util.Arrays.asList(args).contains("--verbose");

@@ -244,7 +244,7 @@ final class MaskBenchRunner {
                 compiled.write(written);
                 byte[] bytes = written.toByteArray();
                 t3 = System.nanoTime();
-                artifact = Artifact.load(new ByteArrayInputStream(bytes));
+                artifact = Artifact.load(new ByteArrayInputStream(bytes), SystemPropertyDefaults.runtimeLimits());
                 t4 = System.nanoTime();
                 r.artifactBytes = bytes.length;
             } else {

@@ -42,7 +42,7 @@ final class MaskCommand implements Callable<Integer> {
     @Mixin VocabOptions vocab;
 
     @Override public Integer call() throws Exception {
-        Artifact artifact = Artifact.load(artifactPath);
+        Artifact artifact = Artifact.load(artifactPath, SystemPropertyDefaults.runtimeLimits());
         Tokenizer tokenizer = vocab.forArtifact(artifact);
         Matcher m = lookahead == null ? artifact.newMatcher() : artifact.newMatcher(lookahead);
         if (tokenIds != null && !prefix.isEmpty()) throw new IllegalArgumentException("give --prefix or --tokens, not both");

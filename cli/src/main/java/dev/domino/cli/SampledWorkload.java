@@ -33,7 +33,7 @@ final class SampledWorkload {
         CompileOptions options = compiler.compileOptions().build();
         DominoCompiler.ParsedSource parsed = DominoCompiler.parse(grammarPath.getFileName().toString(), text, f, options);
         if (isArtifact) {
-            artifact = Artifact.load(input);
+            artifact = Artifact.load(input, SystemPropertyDefaults.runtimeLimits());
             tokenizer = compiler.vocab.forArtifact(artifact);
         } else {
             tokenizer = compiler.vocab.load();

@@ -49,7 +49,7 @@ final class TrainCommand implements Callable<Integer> {
     }
 
     @Override public Integer call() throws Exception {
-        Artifact artifact = Artifact.load(artifactPath);
+        Artifact artifact = Artifact.load(artifactPath, SystemPropertyDefaults.runtimeLimits());
         Tokenizer tokenizer = vocab.forArtifact(artifact);
         List<int[]> outputs = Corpus.tokenize(tokenizer, Corpus.read(corpus), !noEos);
         SpeculationPriors priors = SpeculationPriors.empty(artifact);

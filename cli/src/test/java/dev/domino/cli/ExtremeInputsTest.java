@@ -178,7 +178,6 @@ class ExtremeInputsTest {
         String c = ")".repeat(1500);
         Run r = compile(write("deep.gbnf", "root ::= " + n + "\"a\"" + c + "\n"), "--limit", "nesting-depth=2000");
         assertThat(r.code()).as(r.err()).isZero();
-        System.clearProperty("domino.limit.nesting-depth");
         assertOneLineError(compile(write("x.gbnf", "root ::= \"a\"\n"), "--limit", "no-such-limit=3"), 2, "unknown limit");
     }
 

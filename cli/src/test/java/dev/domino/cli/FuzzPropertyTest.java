@@ -1,10 +1,8 @@
 package dev.domino.cli;
 
-import dev.domino.compiler.CompileLimits;
 import dev.domino.runtime.Vocabulary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 import java.time.Duration;
@@ -23,9 +21,6 @@ class FuzzPropertyTest {
     private static List<byte[]> artifacts;
 
     @BeforeContainer static void setUp() {
-        // the fuzzer's budgets: a passed limit must be a clean error, and the cases stay fast
-        System.setProperty("domino.limit.repeat-count", "5000");
-        System.setProperty("domino.limit.source-bytes", "200000");
         vocab = Fuzz.smallVocabulary();
         artifacts = Fuzz.artifactSeeds(vocab);
         assertThat(Fuzz.headerLayoutHolds(artifacts.get(0))).isTrue();
@@ -36,9 +31,5 @@ class FuzzPropertyTest {
         Fuzz.Result r = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Fuzz.run(seed, vocab, artifacts),
                 () -> "case " + seed + " hung");
         assertThat(r.outcome()).as(r::describe).isNotEqualTo(Fuzz.Outcome.CRASH);
-    }
-
-    @AfterContainer static void clearLimits() {
-        for (CompileLimits l : CompileLimits.values()) System.clearProperty("domino.limit." + l.id());
     }
 }

@@ -9,10 +9,13 @@ import java.util.Locale;
  * checked as the compile goes so that passing one is a one-line error naming the limit and how to
  * raise it, never an OutOfMemoryError, a StackOverflowError or a compile that does not end.
  *
- * <p>A limit is read from the system property {@code domino.limit.NAME} (the CLI's
- * {@code --limit NAME=VALUE} sets it), else its default. The defaults leave every grammar of the
- * library, llama.cpp's grammars and the MaskBench schemas well inside (largest MaskBench schema:
- * about 0.2 MB of text).
+ * <p>The values of one compile are a {@link Values} record, passed in
+ * {@link CompileOptions#limits()}: {@link DominoCompiler} (and {@link GrammarSources},
+ * {@link GrammarCompiler}) put them in force for the compile's threads, so two compiles of one
+ * process may have different limits. No system property is read here; the CLI reads
+ * {@code -Ddomino.limit.NAME} and {@code --limit NAME=VALUE} into the record. The defaults leave
+ * every grammar of the library, llama.cpp's grammars and the MaskBench schemas well inside (largest
+ * MaskBench schema: about 0.2 MB of text).
  */
 public enum CompileLimits {
     /** Bytes of grammar or schema text. */
@@ -44,17 +47,8 @@ public enum CompileLimits {
     public String id() { return id; }
     public long defaultValue() { return defaultValue; }
 
-    /** The limit in force: the system property {@code domino.limit.ID} if it is a positive integer, else the default. */
-    public long value() {
-        String p = System.getProperty("domino.limit." + id);
-        if (p == null) return defaultValue;
-        try {
-            long v = Long.parseLong(p.trim());
-            return v > 0 ? v : defaultValue;
-        } catch (NumberFormatException e) {
-            return defaultValue;
-        }
-    }
+    /** The limit in force for the current compile ({@link Values#DEFAULTS} outside one). */
+    public long value() { return current().get(this); }
 
     /** Throws {@link LimitExceededException} if {@code amount} is above the limit. */
     public void check(long amount) {
@@ -88,19 +82,74 @@ public enum CompileLimits {
         throw new IllegalArgumentException("unknown limit '" + id + "' (known: " + known + ")");
     }
 
-    /** Sets a limit for this process (what {@code --limit ID=VALUE} does). */
-    public static void set(String idEqualsValue) {
-        int eq = idEqualsValue.indexOf('=');
-        if (eq < 0) throw new IllegalArgumentException("--limit expects NAME=VALUE, got '" + idEqualsValue + "'");
-        CompileLimits l = byId(idEqualsValue.substring(0, eq));
-        long v;
-        try {
-            v = Long.parseLong(idEqualsValue.substring(eq + 1).trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--limit " + l.id + ": '" + idEqualsValue.substring(eq + 1) + "' is not an integer");
+    /**
+     * The limit values of a compile, one per {@link CompileLimits} constant; immutable.
+     *
+     * @param sourceBytes     bytes of grammar or schema text
+     * @param nestingDepth    groups open at once in grammar text
+     * @param repeatCount     the largest count of a bounded repeat or a length bound
+     * @param automatonStates states of all terminals' byte automata together
+     * @param compileSeconds  wall-clock seconds of one parse or compile step
+     */
+    public record Values(long sourceBytes, long nestingDepth, long repeatCount, long automatonStates, long compileSeconds) {
+        public static final Values DEFAULTS = new Values(SOURCE_BYTES.defaultValue, NESTING_DEPTH.defaultValue,
+                REPEAT_COUNT.defaultValue, AUTOMATON_STATES.defaultValue, COMPILE_SECONDS.defaultValue);
+
+        public Values {
+            for (long v : new long[] {sourceBytes, nestingDepth, repeatCount, automatonStates, compileSeconds}) {
+                if (v <= 0) throw new IllegalArgumentException("compile limits must be positive");
+            }
         }
-        if (v <= 0) throw new IllegalArgumentException("--limit " + l.id + " must be positive");
-        System.setProperty("domino.limit." + l.id, Long.toString(v));
+
+        public long get(CompileLimits limit) {
+            return switch (limit) {
+                case SOURCE_BYTES -> sourceBytes;
+                case NESTING_DEPTH -> nestingDepth;
+                case REPEAT_COUNT -> repeatCount;
+                case AUTOMATON_STATES -> automatonStates;
+                case COMPILE_SECONDS -> compileSeconds;
+            };
+        }
+
+        public Values with(CompileLimits limit, long value) {
+            if (value <= 0) throw new IllegalArgumentException("--limit " + limit.id + " must be positive");
+            return new Values(limit == SOURCE_BYTES ? value : sourceBytes, limit == NESTING_DEPTH ? value : nestingDepth,
+                    limit == REPEAT_COUNT ? value : repeatCount, limit == AUTOMATON_STATES ? value : automatonStates,
+                    limit == COMPILE_SECONDS ? value : compileSeconds);
+        }
+
+        /** With {@code ID=VALUE} (what {@code --limit ID=VALUE} means), e.g. {@code repeat-count=5000}. */
+        public Values with(String idEqualsValue) {
+            int eq = idEqualsValue.indexOf('=');
+            if (eq < 0) throw new IllegalArgumentException("--limit expects NAME=VALUE, got '" + idEqualsValue + "'");
+            CompileLimits l = byId(idEqualsValue.substring(0, eq));
+            long v;
+            try {
+                v = Long.parseLong(idEqualsValue.substring(eq + 1).trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--limit " + l.id + ": '" + idEqualsValue.substring(eq + 1) + "' is not an integer");
+            }
+            return with(l, v);
+        }
+    }
+
+    /** The values in force on this thread and the threads it starts (a compile's workers). */
+    private static final InheritableThreadLocal<Values> CURRENT = new InheritableThreadLocal<>();
+
+    static Values current() {
+        Values v = CURRENT.get();
+        return v != null ? v : Values.DEFAULTS;
+    }
+
+    /** Runs {@code work} with {@code values} in force (for its thread and the threads it starts). */
+    public static <T> T in(Values values, java.util.function.Supplier<T> work) {
+        Values before = CURRENT.get();
+        CURRENT.set(values);
+        try {
+            return work.get();
+        } finally {
+            if (before == null) CURRENT.remove(); else CURRENT.set(before);
+        }
     }
 
     /** A compile budget passed: a grammar problem (exit code 2) whose message names the limit. */
@@ -109,7 +158,7 @@ public enum CompileLimits {
 
         LimitExceededException(CompileLimits limit, long amount, long value, int line, int column) {
             super(limit.what + ": " + amount + " exceeds the limit " + limit.id + "=" + value
-                    + " (raise it with --limit " + limit.id + "=N or -Ddomino.limit." + limit.id + "=N)", line, column);
+                    + " (raise it with --limit " + limit.id + "=N, or CompileOptions.limits())", line, column);
             this.limit = limit;
         }
 

@@ -30,14 +30,16 @@ import java.util.function.IntConsumer;
  * @param extra           options recorded in the artifact: {@link DominoCompiler} fills it from the front end
  * @param ignoredKeywords front-end keywords ignored at the user's request, recorded in the artifact;
  *                        {@link DominoCompiler} fills it from the front end
+ * @param limits          the compile budget ({@link CompileLimits.Values#DEFAULTS}), in force for this compile only
  */
 public record CompileOptions(JsonSchemaOptions jsonSchema, int dynamicCap, int threads, boolean lazy, long prebuildMillis,
                              IntConsumer progress, boolean fineTerminals, Map<String, String> extra,
-                             List<String> ignoredKeywords) {
+                             List<String> ignoredKeywords, CompileLimits.Values limits) {
     public static final int DEFAULT_DYNAMIC_CAP = 32;
 
     public CompileOptions {
         if (jsonSchema == null) jsonSchema = JsonSchemaOptions.defaults();
+        if (limits == null) limits = CompileLimits.Values.DEFAULTS;
         extra = new LinkedHashMap<>(extra);
         ignoredKeywords = List.copyOf(ignoredKeywords);
         if (dynamicCap < 1) throw new IllegalArgumentException("dynamicCap must be >= 1");
@@ -66,6 +68,7 @@ public record CompileOptions(JsonSchemaOptions jsonSchema, int dynamicCap, int t
     public CompileOptions withLazy(boolean l) { return toBuilder().lazy(l).build(); }
     public CompileOptions withPrebuildMillis(long ms) { return toBuilder().prebuildMillis(ms).build(); }
     public CompileOptions withFineTerminals(boolean f) { return toBuilder().fineTerminals(f).build(); }
+    public CompileOptions withLimits(CompileLimits.Values l) { return toBuilder().limits(l).build(); }
 
     /** Builds {@link CompileOptions}; starts from {@link #defaults()}. */
     public static final class Builder {
@@ -78,6 +81,7 @@ public record CompileOptions(JsonSchemaOptions jsonSchema, int dynamicCap, int t
         private boolean fineTerminals;
         private Map<String, String> extra = Map.of();
         private List<String> ignoredKeywords = List.of();
+        private CompileLimits.Values limits = CompileLimits.Values.DEFAULTS;
 
         private Builder() {}
 
@@ -91,6 +95,7 @@ public record CompileOptions(JsonSchemaOptions jsonSchema, int dynamicCap, int t
             fineTerminals = o.fineTerminals;
             extra = o.extra;
             ignoredKeywords = o.ignoredKeywords;
+            limits = o.limits;
         }
 
         public Builder jsonSchema(JsonSchemaOptions o) { jsonSchema = o; return this; }
@@ -102,10 +107,11 @@ public record CompileOptions(JsonSchemaOptions jsonSchema, int dynamicCap, int t
         public Builder fineTerminals(boolean f) { fineTerminals = f; return this; }
         public Builder extra(Map<String, String> e) { extra = e; return this; }
         public Builder ignoredKeywords(List<String> k) { ignoredKeywords = k; return this; }
+        public Builder limits(CompileLimits.Values l) { limits = l; return this; }
 
         public CompileOptions build() {
             return new CompileOptions(jsonSchema, dynamicCap, threads, lazy, prebuildMillis, progress, fineTerminals,
-                    extra, ignoredKeywords);
+                    extra, ignoredKeywords, limits);
         }
     }
 }

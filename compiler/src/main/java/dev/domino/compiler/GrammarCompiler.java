@@ -38,7 +38,8 @@ public final class GrammarCompiler {
     /** A compiled grammar for a source text, with the name/format recorded in the artifact. */
     public static Artifact compile(Grammar grammar, Vocabulary vocab, String sourceName, String sourceFormat,
                                    String sourceText, CompileOptions options) {
-        return DeepStack.call(() -> compileHere(grammar, vocab, sourceName, sourceFormat, sourceText, options));
+        return CompileLimits.in(options.limits(),
+                () -> DeepStack.call(() -> compileHere(grammar, vocab, sourceName, sourceFormat, sourceText, options)));
     }
 
     private static Artifact compileHere(Grammar grammar, Vocabulary vocab, String sourceName, String sourceFormat,

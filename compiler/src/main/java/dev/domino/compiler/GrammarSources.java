@@ -27,7 +27,7 @@ public final class GrammarSources {
 
     /** Parses with the JSON Schema options of {@code options} (the other front ends have none). */
     public static Parsed parse(String text, SourceFormat format, CompileOptions options) {
-        return parse(text, format, options.jsonSchema());
+        return CompileLimits.in(options.limits(), () -> parse(text, format, options.jsonSchema()));
     }
 
     public static Parsed parse(String text, SourceFormat format, JsonSchemaOptions options) {

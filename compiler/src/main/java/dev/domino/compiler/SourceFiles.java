@@ -20,9 +20,11 @@ import java.nio.file.Path;
 public final class SourceFiles {
     private SourceFiles() {}
 
-    public static String readUtf8(Path file) throws IOException {
+    public static String readUtf8(Path file) throws IOException { return readUtf8(file, CompileLimits.SOURCE_BYTES.value()); }
+
+    /** At most {@code limit} bytes (a compile's {@link CompileLimits.Values#sourceBytes()}). */
+    public static String readUtf8(Path file, long limit) throws IOException {
         if (Files.isDirectory(file)) throw new IllegalArgumentException(file + " is a directory, not a grammar file");
-        long limit = CompileLimits.SOURCE_BYTES.value();
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));

@@ -1,6 +1,7 @@
 package dev.domino.constraints;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.domino.compiler.CompileLimits;
 import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.GrammarCompiler;
 import dev.domino.compiler.GrammarSources;
@@ -47,6 +48,10 @@ public final class Constraints {
      * so {@link ConstraintCache#addPrebuilt} can serve it for the same requests.
      */
     public static Artifact compile(RequestSpec spec, Vocabulary vocabulary, ConstraintOptions options) {
+        return CompileLimits.in(options.compile().limits(), () -> compileHere(spec, vocabulary, options));
+    }
+
+    private static Artifact compileHere(RequestSpec spec, Vocabulary vocabulary, ConstraintOptions options) {
         GrammarSources.Parsed parsed = spec.grammar(options.jsonSchema());
         Map<String, String> recorded = new LinkedHashMap<>(parsed.options());
         recorded.put(SPEC_OPTION, spec.key());

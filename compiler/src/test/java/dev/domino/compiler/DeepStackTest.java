@@ -23,6 +23,6 @@ class DeepStackTest {
     @Test void limitsNameThemselvesAndHowToRaiseThem() {
         assertThatThrownBy(() -> CompileLimits.NESTING_DEPTH.check(5000))
                 .hasMessageContaining("nesting-depth=1000").hasMessageContaining("--limit nesting-depth=N");
-        assertThatThrownBy(() -> CompileLimits.set("nope=1")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CompileLimits.Values.DEFAULTS.with("nope=1")).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -46,18 +46,15 @@ class LargeCountsTest {
     }
 
     @Test void aBillionWorksWhenTheLimitIsRaised() {
-        String old = System.getProperty("domino.limit.repeat-count");
-        System.setProperty("domino.limit.repeat-count", "2000000000");
-        try {
-            guarded(() -> {
-                assertThat(nonterminals(schema("{\"type\":\"string\",\"minLength\":5,\"maxLength\":1000000000}"))).isLessThan(150);
-                assertThat(nonterminals(GbnfParser.parse("root ::= \"x\"{0,999999999}\n"))).isLessThan(150);
-                assertThat(nonterminals(schema("{\"type\":\"array\",\"maxItems\":2000000000}"))).isLessThan(150);
-                return null;
-            });
-        } finally {
-            if (old == null) System.clearProperty("domino.limit.repeat-count"); else System.setProperty("domino.limit.repeat-count", old);
-        }
+        // a value, in force for this compile only: no other test sees it
+        CompileLimits.Values raised = CompileLimits.Values.DEFAULTS.with("repeat-count=2000000000");
+        CompileLimits.in(raised, () -> guarded(() -> {
+            assertThat(nonterminals(schema("{\"type\":\"string\",\"minLength\":5,\"maxLength\":1000000000}"))).isLessThan(150);
+            assertThat(nonterminals(GbnfParser.parse("root ::= \"x\"{0,999999999}\n"))).isLessThan(150);
+            assertThat(nonterminals(schema("{\"type\":\"array\",\"maxItems\":2000000000}"))).isLessThan(150);
+            return null;
+        }));
+        assertThat(CompileLimits.REPEAT_COUNT.value()).isEqualTo(CompileLimits.REPEAT_COUNT.defaultValue());
     }
 
     /**

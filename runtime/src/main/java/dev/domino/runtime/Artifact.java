@@ -159,6 +159,18 @@ public final class Artifact {
     /** Loads an artifact from a stream (read to its end, not closed). */
     public static Artifact load(InputStream in) throws IOException { return ArtifactFormat.read(in); }
 
+    /** As {@link #load(Path)}, with this artifact's parser limits ({@link RuntimeLimits} per artifact). */
+    public static Artifact load(Path path, RuntimeLimits limits) throws IOException { return ArtifactFormat.read(path).limitedBy(limits); }
+
+    /** As {@link #load(InputStream)}, with this artifact's parser limits. */
+    public static Artifact load(InputStream in, RuntimeLimits limits) throws IOException { return ArtifactFormat.read(in).limitedBy(limits); }
+
+    private Artifact limitedBy(RuntimeLimits limits) {
+        parser.setMaxStepWork(limits.parserMaxStepWork());
+        parser.setSharedBytes(limits.parserSharedBytes());
+        return this;
+    }
+
     /** Writes the artifact in the format {@link #load} reads (the stream is not closed). */
     public void write(java.io.OutputStream out) throws IOException { out.write(ArtifactFormat.toBytes(this)); }
 
@@ -195,7 +207,7 @@ public final class Artifact {
 
     /**
      * Drops the parser states this artifact shares between requests (running requests keep
-     * theirs). Sharing is bounded anyway, by {@code -Ddomino.parser.sharedBytes} (default 4 MB)
+     * theirs). Sharing is bounded anyway, by {@link RuntimeLimits#parserSharedBytes} (default 4 MB)
      * per artifact, so a long-running server's memory does not grow with the requests it served.
      */
     public void clearSharedParserStates() { parser.clearSharedStates(); }

@@ -152,9 +152,12 @@ public final class BatchMasks {
      * caller always works through the rows itself, so a helper that leaves at the wrong moment
      * costs parallelism, never progress.
      */
+    /** See {@link RuntimeLimits#batchLingerMicros}. */
+    static void setLingerMicros(long micros) { Mailbox.LINGER_NANOS = 1000L * Math.max(0, micros); }
+
     private static final class Mailbox {
-        /** How long a helper spins for the next batch: system property {@code domino.batch.lingerMicros}, default 200. */
-        static final long LINGER_NANOS = 1000L * Math.max(0, Long.getLong("domino.batch.lingerMicros", 200));
+        /** How long a helper spins for the next batch ({@link RuntimeLimits#batchLingerMicros}, default 200 µs). */
+        static volatile long LINGER_NANOS = 200_000;
         private static final Map<Executor, Mailbox> BY_EXECUTOR = new java.util.WeakHashMap<>();
 
         /** The batch currently open for helpers, or null. */

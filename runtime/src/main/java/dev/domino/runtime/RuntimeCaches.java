@@ -15,7 +15,7 @@ import java.util.Map;
  * Thread-safe.
  *
  * <table>
- * <caption>caches and their default bounds (system properties override them at start-up)</caption>
+ * <caption>caches and their default bounds ({@link RuntimeLimits#applyToProcess()} or {@link #setMaxBytes} change them; the CLI from these properties)</caption>
  * <tr><th>name</th><th>holds</th><th>default</th></tr>
  * <tr><td>{@code terminal automata}</td><td>(compiler) byte automata of terminals, shared by the grammars compiled in this process</td><td>64 MB, {@code -Ddomino.cache.languageBytes}</td></tr>
  * <tr><td>{@code unicode categories}</td><td>(compiler) code point sets of regex {@code \p{..}} classes</td><td>4 MB</td></tr>

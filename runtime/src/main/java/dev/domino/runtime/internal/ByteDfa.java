@@ -19,9 +19,12 @@ public final class ByteDfa {
      * Up to this many states an automaton keeps a dense table as well (at most 256 KB). Why 256:
      * most terminals are smaller, and beyond, the walks over ranges cost no more while dense rows
      * grow the artifact (docs/performance.md).
-     * {@code -Ddomino.dfa.denseMaxStates=N} changes it.
+     * {@code RuntimeLimits.denseMaxStates} changes it, for automata made from then on.
      */
-    private static final int DENSE_MAX_STATES = Integer.getInteger("domino.dfa.denseMaxStates", 256);
+    private static volatile int DENSE_MAX_STATES = 256;
+
+    /** See {@link #DENSE_MAX_STATES}; process-wide. */
+    public static void setDenseMaxStates(int states) { DENSE_MAX_STATES = Math.max(0, states); }
 
     private final int stateCount;
     private final int start;

@@ -27,17 +27,18 @@ import java.util.Arrays;
  * predict only members after which the bounds can still be met, and complete only at the minimum.
  */
 public final class EarleyParser {
-    /** Default {@link #sharedBytes}: {@code -Ddomino.parser.sharedBytes=N} overrides it. */
-    public static final long DEFAULT_SHARED_BYTES = Long.getLong("domino.parser.sharedBytes", 4L << 20);
+    /** Default {@link #sharedBytes} (see {@code RuntimeLimits.parserSharedBytes}). */
+    public static final long DEFAULT_SHARED_BYTES = 4L << 20;
     /**
-     * Items one Earley step (one terminal at one position) may look at while completing and predicting:
-     * {@code -Ddomino.parser.maxStepWork=N}. Past it the step fails with a {@link ParserLimitException}
+     * Default of the items one Earley step (one terminal at one position) may look at while completing
+     * and predicting ({@code RuntimeLimits.parserMaxStepWork}; {@link #setMaxStepWork}). Past it the step fails with a {@link ParserLimitException}
      * (a commit or mask puts its matcher in the error state) instead of running on: a highly ambiguous
      * grammar such as {@code s ::= s s | "a"} costs Earley O(n²) per position (every origin completes,
      * each looking at the items of its set), about n² items at byte n, O(n³) for the output. The
      * default is far above the largest step of real grammars (docs/limits.md).
      */
-    public static final long MAX_STEP_WORK = Long.getLong("domino.parser.maxStepWork", 1_000_000);
+    public static final long MAX_STEP_WORK = 1_000_000;
+    private volatile long maxStepWork = MAX_STEP_WORK;
     private final ParserGrammar g;
     private final boolean[] ignoredTerminal;
     private final long[] ignoredMask;
@@ -88,6 +89,12 @@ public final class EarleyParser {
     public void setSharedBytes(long bytes) {
         if (bytes < 0) throw new IllegalArgumentException("shared parser-state bytes must be >= 0");
         sharedBytes = bytes;
+    }
+
+    /** Sets the items one Earley step may look at (see {@link #MAX_STEP_WORK}). */
+    public void setMaxStepWork(long items) {
+        if (items < 1) throw new IllegalArgumentException("parser step work must be >= 1");
+        maxStepWork = items;
     }
 
     /** Drops the current generation: the next matcher starts from a fresh root. */
@@ -155,9 +162,9 @@ public final class EarleyParser {
         ItemSet items = new ItemSet(Math.max(16, kernelSize * 4));
         for (int i = 0; i < kernelSize; i++) items.add(kernelRules[i], kernelOrigins[i], kernelSeen[i]);
         for (int i = 0; i < items.size; i++) {
-            if (items.work > MAX_STEP_WORK) {
+            if (items.work > maxStepWork) {
                 throw new ParserLimitException("the grammar is too ambiguous here: one Earley step looked at more than "
-                        + MAX_STEP_WORK + " items (limit -Ddomino.parser.maxStepWork=N)");
+                        + maxStepWork + " items (limit -Ddomino.parser.maxStepWork=N, RuntimeLimits.parserMaxStepWork)");
             }
             int r = items.rules[i];
             EarleyState origin = items.origins[i];

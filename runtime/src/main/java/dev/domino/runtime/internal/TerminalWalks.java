@@ -52,11 +52,7 @@ public final class TerminalWalks {
     public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES);
     /** Bounds for the caches of tries made from now on (see {@link RuntimeCaches#setMaxBytes}). */
     private static final java.util.Map<String, Long> DEFAULT_MAX = new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
-            WALKS, Long.getLong("domino.cache.walkBytes", 256L << 20),
-            BY_RESIDUAL, Long.getLong("domino.cache.sharedWalkBytes", 64L << 20),
-            BY_CORE, Long.getLong("domino.cache.sharedWalkBytes", 64L << 20),
-            CORE_BELOW, Long.getLong("domino.cache.coreBelowBytes", 16L << 20),
-            LOOP_CORES, Long.getLong("domino.cache.loopCoreBytes", 16L << 20)));
+            WALKS, 256L << 20, BY_RESIDUAL, 64L << 20, BY_CORE, 64L << 20, CORE_BELOW, 16L << 20, LOOP_CORES, 16L << 20));
 
     public static void setDefaultMaxBytes(String name, long bytes) { DEFAULT_MAX.put(name, bytes); }
 

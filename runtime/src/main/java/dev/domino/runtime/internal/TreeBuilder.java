@@ -492,11 +492,14 @@ public final class TreeBuilder {
     }
 
     /**
-     * Bound of the subtrees kept per builder ({@code -Ddomino.cache.enteredBytes}, estimated): a
+     * Bound of the subtrees kept per builder ({@code RuntimeLimits.enteredCacheBytes}, estimated): a
      * Kubernetes schema enters thousands of terminals at the root; past the bound the least
      * recently used are walked again when needed.
      */
-    public static final long ENTERED_MAX_BYTES = Long.getLong("domino.cache.enteredBytes", 64L << 20);
+    private static volatile long ENTERED_MAX_BYTES = 64L << 20;
+
+    /** See {@link #ENTERED_MAX_BYTES}; for builders made from then on. */
+    public static void setEnteredMaxBytes(long bytes) { ENTERED_MAX_BYTES = Math.max(0, bytes); }
 
     private final BoundedCache<Integer, Entered> entered = new BoundedCache<>("terminals entered at the root", ENTERED_MAX_BYTES);
 

@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class VocabTrie {
     public static final BoundedCache<String, VocabTrie> CACHE = new BoundedCache<>("vocabulary tries",
-            Long.getLong("domino.cache.trieBytes", 512L << 20));
+            512L << 20);
 
     private final int[] childStart;   // per node, into childByte/childNode; length nodes+1
     private final byte[] childByte;

@@ -6,7 +6,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code domino bench ...}: workload benchmarks. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Workload benchmarks.",
-        subcommands = {BenchMaskbenchCommand.class, BenchSpeculateCommand.class, BenchSoakCommand.class, BenchKCommand.class,
+        subcommands = {BenchMaskbenchCommand.class, BenchSpeculateCommand.class, BenchSoakCommand.class, BenchCacheSoakCommand.class, BenchKCommand.class,
                 BenchToolsCommand.class, BenchFuzzCommand.class})
 final class BenchCommand implements Runnable {
     @Spec CommandLine.Model.CommandSpec spec;

@@ -32,11 +32,13 @@ final class BenchFuzzCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--threads", description = "cases run in parallel (default: ${DEFAULT-VALUE})") int threads = 1;
     @Option(names = "--errors", paramLabel = "N", description = "print the N most common error messages (default: ${DEFAULT-VALUE})")
     int errors = 0;
+    @Option(names = "--requests", description = "fuzz OpenAI-style requests through a ConstraintCache instead (see RequestFuzz)")
+    boolean requests;
 
     @Override public Integer call() throws Exception {
         var out = spec.commandLine().getOut();
         Vocabulary vocab = Fuzz.smallVocabulary();
-        List<byte[]> artifacts = Fuzz.artifactSeeds(vocab);
+        List<byte[]> artifacts = requests ? List.of() : Fuzz.artifactSeeds(vocab);
         Map<Fuzz.Kind, Map<Fuzz.Outcome, AtomicInteger>> counts = new EnumMap<>(Fuzz.Kind.class);
         for (Fuzz.Kind k : Fuzz.Kind.values()) {
             counts.put(k, new EnumMap<>(Fuzz.Outcome.class));
@@ -60,7 +62,7 @@ final class BenchFuzzCommand implements java.util.concurrent.Callable<Integer> {
             @SuppressWarnings("unchecked") Future<Fuzz.Result>[] f = new Future[(int) (to - from)];
             for (long s = from; s < to; s++) {
                 long caseSeed = s;
-                f[(int) (s - from)] = pool.submit(() -> Fuzz.run(caseSeed, vocab, artifacts));
+                f[(int) (s - from)] = pool.submit(() -> requests ? RequestFuzz.run(caseSeed, vocab) : Fuzz.run(caseSeed, vocab, artifacts));
             }
             for (int i = 0; i < f.length; i++) {
                 try {
@@ -75,6 +77,7 @@ final class BenchFuzzCommand implements java.util.concurrent.Callable<Integer> {
                         // loaded, then refused at mask time: the load-time checks missed something
                         out.println("LATE seed " + (from + i) + ": " + r.describe());
                     }
+                    if (r.outcome() == Fuzz.Outcome.TIMEOUT) out.println("TIMEOUT seed " + (from + i) + ": " + r.describe());
                     if (r.outcome() == Fuzz.Outcome.CRASH) {
                         out.println("CRASH seed " + (from + i) + ": " + r.describe());
                         if (r.error() != null) r.error().printStackTrace(out);
@@ -99,6 +102,7 @@ final class BenchFuzzCommand implements java.util.concurrent.Callable<Integer> {
             by.setLength(by.length() - 1);
             by.append('}');
             crashes += e.getValue().get(Fuzz.Outcome.CRASH).get();
+            hangs.addAndGet(e.getValue().get(Fuzz.Outcome.TIMEOUT).get()); // a compile past its budget: a hang by another name
         }
         messages.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(errors)
                 .forEach(e -> out.printf("%7d  %s%n", e.getValue(), e.getKey()));

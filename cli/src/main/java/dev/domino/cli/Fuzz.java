@@ -34,10 +34,10 @@ import java.util.zip.CRC32C;
 public final class Fuzz {
     private Fuzz() {}
 
-    public enum Kind { GRAMMAR, SCHEMA, ARTIFACT }
+    public enum Kind { GRAMMAR, SCHEMA, ARTIFACT, REQUEST }
 
-    /** How a case ended. {@code CRASH} means an exception the CLI would not classify. */
-    public enum Outcome { OK, BAD_INPUT, BAD_ARTIFACT, CRASH }
+    /** How a case ended. {@code CRASH} means an exception the CLI would not classify; {@code TIMEOUT}, a request past its compile budget. */
+    public enum Outcome { OK, BAD_INPUT, BAD_ARTIFACT, TIMEOUT, CRASH }
 
     public record Result(Kind kind, Outcome outcome, String input, Throwable error) {
         String describe() {

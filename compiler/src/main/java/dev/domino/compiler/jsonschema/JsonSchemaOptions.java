@@ -20,10 +20,13 @@ import java.util.Set;
  * @param keyEscapes      how object keys may be spelled: {@link KeyEscapes#PLAIN} (default) or {@link KeyEscapes#ANY}
  * @param unknownFormats  what an unknown {@code format} does: {@link UnknownFormats#ERROR} (default) or
  *                        {@link UnknownFormats#IGNORE} (an annotation, as draft 2019-09 and 2020-12 define it)
+ * @param defaultDialect  the dialect of a schema whose root has no {@code $schema}; null (default): 2020-12, where a
+ *                        draft 4 {@code id} still names a subschema that no {@code $id} names
  */
 public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
                                 Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder,
-                                int maxWhitespace, KeyEscapes keyEscapes, UnknownFormats unknownFormats) {
+                                int maxWhitespace, KeyEscapes keyEscapes, UnknownFormats unknownFormats,
+                                Dialect defaultDialect) {
 
     /** {@link #maxWhitespace} value for no limit. */
     public static final int UNBOUNDED_WHITESPACE = -1;
@@ -35,6 +38,40 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
      * times and never reached the first brace); llama.cpp's JSON grammars bound whitespace the same way.
      */
     public static final int DEFAULT_MAX_WHITESPACE = 100;
+
+    /**
+     * A JSON Schema dialect, as a root's {@code $schema} names it. Where the drafts differ: keywords beside
+     * {@code $ref} (ignored up to draft 7), {@code id} (draft 4) or {@code $id}, {@code if/then/else} (from draft
+     * 7), {@code dependentRequired/dependentSchemas} (from 2019-09), boolean {@code exclusiveMinimum} (draft 4),
+     * the array form of {@code items} with {@code additionalItems} (up to 2019-09) or {@code prefixItems} (2020-12).
+     */
+    public enum Dialect {
+        DRAFT_04("http://json-schema.org/draft-04/schema#"),
+        DRAFT_06("http://json-schema.org/draft-06/schema#"),
+        DRAFT_07("http://json-schema.org/draft-07/schema#"),
+        DRAFT_2019_09("https://json-schema.org/draft/2019-09/schema"),
+        DRAFT_2020_12("https://json-schema.org/draft/2020-12/schema");
+
+        private final String uri;
+
+        Dialect(String uri) { this.uri = uri; }
+
+        /** The meta-schema URI ({@code $schema}) of the dialect. */
+        public String uri() { return uri; }
+
+        /** The dialect of a name: 4, 6, 7, 2019-09, 2020-12 (or draft-07, draft2020-12 ...); null if unknown. */
+        public static Dialect named(String name) {
+            String n = name.toLowerCase(java.util.Locale.ROOT).replace("draft", "").replace("-", "").replace("_", "");
+            return switch (n) {
+                case "4", "04" -> DRAFT_04;
+                case "6", "06" -> DRAFT_06;
+                case "7", "07" -> DRAFT_07;
+                case "201909" -> DRAFT_2019_09;
+                case "202012" -> DRAFT_2020_12;
+                default -> null;
+            };
+        }
+    }
 
     /** How an object key may be spelled. */
     public enum KeyEscapes {
@@ -91,7 +128,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
     public JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
                              Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder) {
         this(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
-            DEFAULT_MAX_WHITESPACE, KeyEscapes.PLAIN, UnknownFormats.ERROR);
+            DEFAULT_MAX_WHITESPACE, KeyEscapes.PLAIN, UnknownFormats.ERROR, null);
     }
 
     /** The options before {@code propertyOrder} existed; property order defaults to {@link PropertyOrder#ANY}. */
@@ -113,37 +150,43 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
 
     public JsonSchemaOptions withWhitespace(Whitespace w) {
         return new JsonSchemaOptions(w, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
-            maxWhitespace, keyEscapes, unknownFormats);
+            maxWhitespace, keyEscapes, unknownFormats, defaultDialect);
     }
 
     public JsonSchemaOptions withIgnoredKeywords(Set<String> keywords) {
         return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, keywords, allStringEscapes, propertyOrder,
-            maxWhitespace, keyEscapes, unknownFormats);
+            maxWhitespace, keyEscapes, unknownFormats, defaultDialect);
     }
 
     public JsonSchemaOptions withAllStringEscapes(boolean all) {
         return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, all, propertyOrder,
-            maxWhitespace, keyEscapes, unknownFormats);
+            maxWhitespace, keyEscapes, unknownFormats, defaultDialect);
     }
 
     public JsonSchemaOptions withPropertyOrder(PropertyOrder order) {
         return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, order,
-            maxWhitespace, keyEscapes, unknownFormats);
+            maxWhitespace, keyEscapes, unknownFormats, defaultDialect);
     }
 
     /** At most {@code n} whitespace characters in a row, or {@link #UNBOUNDED_WHITESPACE}. */
     public JsonSchemaOptions withMaxWhitespace(int n) {
         return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
-            n, keyEscapes, unknownFormats);
+            n, keyEscapes, unknownFormats, defaultDialect);
     }
 
     public JsonSchemaOptions withKeyEscapes(KeyEscapes k) {
         return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
-            maxWhitespace, k, unknownFormats);
+            maxWhitespace, k, unknownFormats, defaultDialect);
     }
 
     public JsonSchemaOptions withUnknownFormats(UnknownFormats u) {
         return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
-            maxWhitespace, keyEscapes, u);
+            maxWhitespace, keyEscapes, u, defaultDialect);
+    }
+
+    /** The dialect of a schema without {@code $schema}. */
+    public JsonSchemaOptions withDefaultDialect(Dialect d) {
+        return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder,
+            maxWhitespace, keyEscapes, unknownFormats, d);
     }
 }

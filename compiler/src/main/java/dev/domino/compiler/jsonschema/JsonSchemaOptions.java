@@ -20,10 +20,13 @@ import java.util.Set;
  * @param keyEscapes      how object keys may be spelled: {@link KeyEscapes#PLAIN} (default) or {@link KeyEscapes#ANY}
  * @param unknownFormats  what an unknown {@code format} does: {@link UnknownFormats#ERROR} (default) or
  *                        {@link UnknownFormats#IGNORE} (an annotation, as draft 2019-09 and 2020-12 define it)
+ * @param defaultDialect  the dialect of a schema whose root has no {@code $schema}; null (default): 2020-12, where a
+ *                        draft 4 {@code id} still names a subschema that no {@code $id} names
  */
 public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
                                 Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder,
-                                int maxWhitespace, KeyEscapes keyEscapes, UnknownFormats unknownFormats) {
+                                int maxWhitespace, KeyEscapes keyEscapes, UnknownFormats unknownFormats,
+                                Dialect defaultDialect) {
 
     /** {@link #maxWhitespace} value for no limit. */
     public static final int UNBOUNDED_WHITESPACE = -1;
@@ -35,6 +38,40 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
      * times and never reached the first brace); llama.cpp's JSON grammars bound whitespace the same way.
      */
     public static final int DEFAULT_MAX_WHITESPACE = 100;
+
+    /**
+     * A JSON Schema dialect, as a root's {@code $schema} names it. Where the drafts differ: keywords beside
+     * {@code $ref} (ignored up to draft 7), {@code id} (draft 4) or {@code $id}, {@code if/then/else} (from draft
+     * 7), {@code dependentRequired/dependentSchemas} (from 2019-09), boolean {@code exclusiveMinimum} (draft 4),
+     * the array form of {@code items} with {@code additionalItems} (up to 2019-09) or {@code prefixItems} (2020-12).
+     */
+    public enum Dialect {
+        DRAFT_04("http://json-schema.org/draft-04/schema#"),
+        DRAFT_06("http://json-schema.org/draft-06/schema#"),
+        DRAFT_07("http://json-schema.org/draft-07/schema#"),
+        DRAFT_2019_09("https://json-schema.org/draft/2019-09/schema"),
+        DRAFT_2020_12("https://json-schema.org/draft/2020-12/schema");
+
+        private final String uri;
+
+        Dialect(String uri) { this.uri = uri; }
+
+        /** The meta-schema URI ({@code $schema}) of the dialect. */
+        public String uri() { return uri; }
+
+        /** The dialect of a name: 4, 6, 7, 2019-09, 2020-12 (or draft-07, draft2020-12 ...); null if unknown. */
+        public static Dialect named(String name) {
+            String n = name.toLowerCase(java.util.Locale.ROOT).replace("draft", "").replace("-", "").replace("_", "");
+            return switch (n) {
+                case "4", "04" -> DRAFT_04;
+                case "6", "06" -> DRAFT_06;
+                case "7", "07" -> DRAFT_07;
+                case "201909" -> DRAFT_2019_09;
+                case "202012" -> DRAFT_2020_12;
+                default -> null;
+            };
+        }
+    }
 
     /** How an object key may be spelled. */
     public enum KeyEscapes {
@@ -110,6 +147,8 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
     public JsonSchemaOptions withMaxWhitespace(int n) { return toBuilder().maxWhitespace(n).build(); }
     public JsonSchemaOptions withKeyEscapes(KeyEscapes k) { return toBuilder().keyEscapes(k).build(); }
     public JsonSchemaOptions withUnknownFormats(UnknownFormats u) { return toBuilder().unknownFormats(u).build(); }
+    /** The dialect of a schema without {@code $schema}. */
+    public JsonSchemaOptions withDefaultDialect(Dialect d) { return toBuilder().defaultDialect(d).build(); }
 
     /**
      * The options as the artifact records them ({@code json.*} keys; the separators only with fixed
@@ -129,6 +168,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         r.put("json.key_escapes", lower(keyEscapes));
         r.put("json.unknown_formats", lower(unknownFormats));
         if (!allStringEscapes) r.put("json.string_escapes", "canonical");
+        if (defaultDialect != null) r.put("json.default_dialect", defaultDialect.uri());
         return r;
     }
 
@@ -144,6 +184,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         private int maxWhitespace = DEFAULT_MAX_WHITESPACE;
         private KeyEscapes keyEscapes = KeyEscapes.PLAIN;
         private UnknownFormats unknownFormats = UnknownFormats.ERROR;
+        private Dialect defaultDialect;
 
         private Builder() {}
 
@@ -157,6 +198,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
             maxWhitespace = o.maxWhitespace;
             keyEscapes = o.keyEscapes;
             unknownFormats = o.unknownFormats;
+            defaultDialect = o.defaultDialect;
         }
 
         public Builder whitespace(Whitespace w) { whitespace = w; return this; }
@@ -171,10 +213,12 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         public Builder maxWhitespace(int n) { maxWhitespace = n; return this; }
         public Builder keyEscapes(KeyEscapes k) { keyEscapes = k; return this; }
         public Builder unknownFormats(UnknownFormats u) { unknownFormats = u; return this; }
+        /** The dialect of a schema without {@code $schema}; null for 2020-12. */
+        public Builder defaultDialect(Dialect d) { defaultDialect = d; return this; }
 
         public JsonSchemaOptions build() {
             return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes,
-                    propertyOrder, maxWhitespace, keyEscapes, unknownFormats);
+                    propertyOrder, maxWhitespace, keyEscapes, unknownFormats, defaultDialect);
         }
     }
 }

@@ -35,7 +35,7 @@ final class SchemaCompiler {
     final JsonNode root;
     final JsonSchemaOptions opt;
     final boolean refSiblingsIgnored;
-    /** The root's {@code $schema} ("" when absent). */
+    /** The root's {@code $schema}, else the options' default dialect ("" when neither: 2020-12). */
     final String draft;
     final Set<KeywordLocation> ignored = new LinkedHashSet<>();
     final Set<KeywordLocation> unknown = new LinkedHashSet<>();
@@ -68,7 +68,8 @@ final class SchemaCompiler {
     SchemaCompiler(JsonNode root, JsonSchemaOptions opt) {
         this.root = root;
         this.opt = opt;
-        String draft = root.isObject() && root.path("$schema").isTextual() ? root.get("$schema").asText() : "";
+        String draft = root.isObject() && root.path("$schema").isTextual() ? root.get("$schema").asText()
+            : opt.defaultDialect() == null ? "" : opt.defaultDialect().uri();
         this.refSiblingsIgnored = draft.matches(".*draft-0[3-7].*");
         this.draft = draft;
         this.syn = new JsonSyntax(this);

@@ -40,6 +40,8 @@ final class StringSchemas {
             Expr f = Formats.format(n.get("format").asText());
             if (f == null) sc.unsupported(ptr, "format", Formats.refusal(n.get("format").asText()));
             else { constraints.add(f); kws.add("format"); }
+            int formatMax = Formats.maxLength(n.get("format").asText());
+            if (f != null && formatMax >= 0 && (maxL == Expr.Repeat.UNBOUNDED || maxL > formatMax)) maxL = formatMax;
         }
         if (maxL != Expr.Repeat.UNBOUNDED && maxL < minL) return Expr.NOTHING;
         Expr content;

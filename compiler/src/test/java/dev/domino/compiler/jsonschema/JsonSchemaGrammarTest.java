@@ -318,7 +318,12 @@ class JsonSchemaGrammarTest {
         check("{'type':'string','format':'email'}", l("'a.b@example.com'", "'\\\"joe bloggs\\\"@example.com'", "'\\\"a\\\\\\\"b\\\"@c.d'",
                 "'a@[127.0.0.1]'", "'a@[IPv6:::1]'", "'a@[ipv6:2001:db8::1]'"),
             l("'a@'", "'@b.c'", "'a b@c.d'", "'a..b@c.d'", "'.a@c.d'", "'\\\"a\\\"b@c.d'", "'a@[1.2.3]'", "'a@[IPv6:1.2.3.4]'", "'a@[::1]'"));
-        check("{'type':'string','format':'hostname'}", l("'example.com'", "'a'"), l("'-a.com'", "'a..b'"));
+        check("{'type':'string','format':'hostname'}", l("'example.com'", "'a'", "'a--b.com'", "'ab-c'", "'abc-d.e'",
+                "'" + "a".repeat(63) + ".com'", "'" + "abc.".repeat(63) + "a'"),
+            l("'-a.com'", "'a..b'", "'xn--X'", "'XN--aa---o47jg78q'", "'ab--'", "'ab--c'", "'a-'", "'" + "a".repeat(64) + ".com'",
+                "'" + "abc.".repeat(63) + "ab'"));
+        check("{'type':'string','format':'duration'}", l("'P1Y2M3D'", "'P1Y2M'", "'PT1H2M3S'", "'PT2M3S'", "'P1M2D'"),
+            l("'P1Y2D'", "'PT1H2S'", "'P1W2D'"));
         check("{'type':'string','format':'uri'}", l("'https://example.com/x?y=1#z'", "'urn:isbn:123'"), l("'example.com'", "'http://a b'"));
         check("{'type':'string','format':'duration'}", l("'P1D'", "'PT1H30M'", "'P1Y2M3DT4H5M6S'", "'P2W'"), l("'P'", "'PT'", "'1D'"));
     }

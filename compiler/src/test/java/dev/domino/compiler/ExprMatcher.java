@@ -110,6 +110,7 @@ public final class ExprMatcher {
             return out;
         }
         if (e instanceof Expr.Perm perm) return matchPerm(perm, p);
+        if (e instanceof Expr.UniqueArray u) return matchUnique(u, p);
         if (e instanceof Expr.Ref ref) {
             Integer id = ruleIds.get(ref.name());
             if (id == null) throw new IllegalStateException("undefined rule " + ref.name());
@@ -164,6 +165,31 @@ public final class ExprMatcher {
             for (Node x : next) if (visited.add(x)) work.add(x);
         }
         return out;
+    }
+
+    /** Search over (position after an item, the item values so far): each item must differ from the earlier ones. */
+    private BitSet matchUnique(Expr.UniqueArray u, int p) {
+        BitSet out = new BitSet();
+        BitSet opened = match(u.open(), p);
+        for (int q = opened.nextSetBit(0); q >= 0; q = opened.nextSetBit(q + 1)) items(u, q, new java.util.ArrayList<>(), out);
+        return out;
+    }
+
+    private void items(Expr.UniqueArray u, int p, List<com.fasterxml.jackson.databind.JsonNode> values, BitSet out) {
+        BitSet ends = match(u.item(), p);
+        for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) {
+            com.fasterxml.jackson.databind.JsonNode v = dev.domino.compiler.testing.JsonValues.parse(new String(input, p, q - p));
+            if (v == null) throw new IllegalStateException("an item that is not JSON: " + new String(input, p, q - p));
+            if (dev.domino.compiler.testing.JsonValues.among(v, values)) continue;
+            values.add(v);
+            int n = values.size();
+            if (n >= u.minItems()) out.or(match(u.close(), q));
+            if (u.maxItems() == Expr.Repeat.UNBOUNDED || n < u.maxItems()) {
+                BitSet seps = match(u.separator(), q);
+                for (int s = seps.nextSetBit(0); s >= 0; s = seps.nextSetBit(s + 1)) items(u, s, values, out);
+            }
+            values.remove(values.size() - 1);
+        }
     }
 
     private BitSet step(Expr e, BitSet from) {

@@ -130,7 +130,11 @@ public final class Artifact {
             tokenTerminals[k] = t;
             tokenTerminalMasks[k++] = m.negated() ? m.mask(vocabulary) : null;
         }
+        uniqueArrays = UniqueArrays.of(scanner, parser);
     }
+
+    /** The distinctness checks of arrays of distinct items ({@code uniqueItems}); null when the grammar has none. */
+    final UniqueArrays uniqueArrays;
 
     /** Terminals that match whole tokens by id ({@link Terminal#tokens()}), in terminal order. */
     final int[] tokenTerminals;

@@ -53,8 +53,13 @@ public final class Matcher {
     /** Whether the error came from a refused token (cleared by {@link #rollback}), not from setError or a failure. */
     private boolean errorFromToken;
 
-    /** Immutable history node: the configurations after {@code depth} committed tokens. */
-    private record History(Configurations configs, History previous, int depth, boolean terminated) {}
+    /**
+     * Immutable history node: the configurations after {@code depth} committed tokens, and where the output
+     * stands in its arrays of distinct items (see {@link UniqueArrays}; empty when the grammar has none).
+     */
+    private record History(Configurations configs, History previous, int depth, boolean terminated, UniqueState unique) {
+        History next(Configurations c, boolean end, UniqueState u) { return new History(c, this, depth + 1, end, u); }
+    }
 
     Matcher(Artifact artifact, int lookahead, int[] stopTokens) {
         if (lookahead < 0) throw new IllegalArgumentException("lookahead must be >= 0");
@@ -96,7 +101,7 @@ public final class Matcher {
     public void reset() {
         Configurations.Builder b = new Configurations.Builder();
         b.add(parser.initial(), Artifact.BETWEEN);
-        history = new History(b.build(), null, 0, false);
+        history = new History(b.build(), null, 0, false, UniqueState.EMPTY);
         errorReason = null;
         errorFromToken = false;
     }
@@ -170,15 +175,18 @@ public final class Matcher {
         Vocabulary v = artifact.vocabulary();
         boolean stop = isStopToken(tokenId);
         if (stop && isSentence(history.configs)) {
-            history = new History(history.configs, history, history.depth + 1, true);
+            history = history.next(history.configs, true, history.unique);
             return true;
         }
-        Configurations next = stop || !v.isGrammarToken(tokenId)
-                || lookahead != UNLIMITED_LOOKAHEAD && !withinLookahead(history.configs, v.bytes(tokenId))
-                ? null : advance(history.configs, v.bytes(tokenId));
+        UniqueState unique = history.unique;
+        Configurations next = null;
+        if (!stop && v.isGrammarToken(tokenId) && (lookahead == UNLIMITED_LOOKAHEAD || withinLookahead(history.configs, v.bytes(tokenId)))) {
+            UniqueArrays.Advance a = advanceChecked(history.configs, v.bytes(tokenId));
+            if (a != null) { next = a.configs(); unique = a.state(); }
+        }
         if (artifact.tokenTerminals.length > 0) next = union(next, advanceByTokenTerminals(history.configs, tokenId, stop));
         if (next == null) return false;
-        history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
+        history = history.next(next.mergedByScanState(parser), false, unique);
         artifact.maskAhead(this);
         return true;
     }
@@ -312,14 +320,14 @@ public final class Matcher {
     public boolean acceptBytes(byte[] bytes) {
         if (errorReason != null) return false;
         if (history.terminated) return fail("bytes after the output was terminated (EOS accepted)");
-        Configurations next;
+        UniqueArrays.Advance next;
         try {
-            next = advance(history.configs, bytes);
+            next = advanceChecked(history.configs, bytes);
         } catch (ParserLimitException e) {
             return fail(describe(e, "committing " + bytes.length + " bytes"));
         }
         if (next == null) return false;
-        history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
+        history = history.next(next.configs().mergedByScanState(parser), false, next.state());
         artifact.maskAhead(this);
         return true;
     }
@@ -341,8 +349,9 @@ public final class Matcher {
         if (isStopToken(tokenId)) {
             return isSentence(history.configs) || artifact.tokenTerminals.length > 0 && namedByTokenTerminal(history.configs, tokenId);
         }
-        if (v.isGrammarToken(tokenId) && (lookahead == UNLIMITED_LOOKAHEAD ? isViable(history.configs, v.bytes(tokenId))
-                : withinLookahead(history.configs, v.bytes(tokenId)))) return true;
+        if (v.isGrammarToken(tokenId) && (lookahead == UNLIMITED_LOOKAHEAD || withinLookahead(history.configs, v.bytes(tokenId)))
+                && (artifact.uniqueArrays == null ? lookahead != UNLIMITED_LOOKAHEAD || isViable(history.configs, v.bytes(tokenId))
+                    : advanceChecked(history.configs, v.bytes(tokenId)) != null)) return true;
         return artifact.tokenTerminals.length > 0 && advanceByTokenTerminals(history.configs, tokenId, false) != null;
     }
 
@@ -388,7 +397,7 @@ public final class Matcher {
     /** In the error state only a stop token is taken (it ends the output); everything else is refused. */
     private boolean acceptInError(int tokenId) {
         if (history.terminated || !isStopToken(tokenId)) return false;
-        history = new History(history.configs, history, history.depth + 1, true);
+        history = history.next(history.configs, true, history.unique);
         return true;
     }
 
@@ -493,6 +502,7 @@ public final class Matcher {
                 }
             }
         }
+        if (artifact.uniqueArrays != null) artifact.uniqueArrays.refine(mask, base, c, history.unique, v, new ByteStep(scanner, parser)); // masks may run ahead on another thread
         boolean tokenTerminals = artifact.tokenTerminals.length > 0;
         if (tokenTerminals) maskTokenTerminals(c, mask, base);
         // stop tokens: allowed where the output may end, or where the grammar names them
@@ -765,6 +775,13 @@ public final class Matcher {
     }
 
     private boolean isViable(Configurations c, byte[] bytes) { return advance(c, bytes) != null; }
+
+    /** {@link #advance} with the distinctness checks of arrays of distinct items, when the grammar has any. */
+    private UniqueArrays.Advance advanceChecked(Configurations start, byte[] bytes) {
+        if (artifact.uniqueArrays != null) return artifact.uniqueArrays.advance(start, history.unique, bytes, step());
+        Configurations next = advance(start, bytes);
+        return next == null ? null : new UniqueArrays.Advance(next, UniqueState.EMPTY);
+    }
 
     /** Steps every configuration over the bytes; null when none survives. */
     Configurations advance(Configurations start, byte[] bytes) {

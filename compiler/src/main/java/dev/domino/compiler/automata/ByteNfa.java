@@ -180,6 +180,8 @@ final class ByteNfa {
             }
         } else if (e instanceof Expr.Units) {
             throw new IllegalStateException("a length-bounded pattern (a counted terminal of its own) cannot be part of a terminal");
+        } else if (e instanceof Expr.UniqueArray) {
+            throw new IllegalStateException("an array of distinct items (uniqueItems) cannot be part of a terminal");
         } else if (e instanceof Expr.Perm) {
             throw new IllegalStateException("a permutation (members in any order) cannot be part of a terminal");
         } else {

@@ -169,6 +169,26 @@ public sealed interface Expr {
         }
     }
 
+    /**
+     * A non-empty JSON array whose items are pairwise distinct values ({@code uniqueItems}):
+     * {@code open item (separator item){minItems-1,maxItems-1} close}, items compared by JSON equality.
+     * No context-free grammar expresses distinctness: the compiler keeps {@code open}, {@code separator}
+     * and {@code close} as marked terminals of their own, and the runtime checks, beside the parser, that
+     * the item each separator or close ends differs from the earlier ones (see the runtime's UniqueArrays).
+     * {@code open}, {@code separator} and {@code close} must not match the empty string and carry the
+     * whitespace around them, so that an item ends exactly where one of them starts.
+     */
+    record UniqueArray(Expr open, Expr item, Expr separator, Expr close, int minItems, int maxItems) implements Expr {
+        public UniqueArray {
+            if (minItems < 1 || (maxItems != Repeat.UNBOUNDED && maxItems < minItems)) {
+                throw new IllegalArgumentException("bad item count bounds " + minItems + ".." + maxItems);
+            }
+            dev.domino.compiler.CompileLimits.REPEAT_COUNT.check(Math.max(minItems, maxItems));
+        }
+
+        public List<Expr> children() { return List.of(open, item, separator, close); }
+    }
+
     Expr EMPTY = new Seq(List.of());
     Expr NOTHING = new Alt(List.of());
 

@@ -89,6 +89,16 @@ public final class ExprPrinter {
             else if (r.max() == Expr.Repeat.UNBOUNDED) sb.append('{').append(r.min()).append(",}");
             else if (r.min() == r.max()) sb.append('{').append(r.min()).append('}');
             else sb.append('{').append(r.min()).append(',').append(r.max()).append('}');
+        } else if (e instanceof Expr.UniqueArray u) {
+            // unique<open item sep close; count: min..max>
+            sb.append("unique<");
+            print(u.open(), sb, 1, limit); sb.append(' ');
+            print(u.item(), sb, 1, limit); sb.append(' ');
+            print(u.separator(), sb, 1, limit); sb.append(' ');
+            print(u.close(), sb, 1, limit);
+            sb.append("; count: ").append(u.minItems()).append("..");
+            if (u.maxItems() != Expr.Repeat.UNBOUNDED) sb.append(u.maxItems());
+            sb.append('>');
         } else if (e instanceof Expr.Perm p) {
             // perm<a, b!, ...; other: o; sep: s>, "!" marking required members
             sb.append("perm<");

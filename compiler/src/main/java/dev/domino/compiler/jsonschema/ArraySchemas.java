@@ -104,18 +104,14 @@ final class ArraySchemas {
         } else {
             candidates = null;
         }
-        if (candidates == null) {
-            sc.unsupported(ptr, "uniqueItems", "only over items from a finite set (enum, const, boolean, null): distinct values of other items need a parser that remembers them");
-            return sc.syn.anyValue();
-        }
+        if (candidates == null) return distinctItems(n, ptr);
         ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
         List<JsonNode> values = new ArrayList<>();
         for (JsonNode v : candidates) {
             if (values.stream().anyMatch(x -> SchemaAlgebra.jsonEquals(x, v))) continue;
             if (validator.valid(items, v, itemsPtr)) values.add(v);
         }
-        if (values.size() > MAX_UNIQUE_VALUES)
-            sc.unsupported(ptr, "uniqueItems", "over " + values.size() + " item values, more than " + MAX_UNIQUE_VALUES);
+        if (values.size() > MAX_UNIQUE_VALUES) return distinctItems(n, ptr);
         int min = KeywordValues.countOr(n, "minItems", 0, ptr);
         int max = KeywordValues.countOr(n, "maxItems", Expr.Repeat.UNBOUNDED, ptr);
         int most = max == Expr.Repeat.UNBOUNDED ? values.size() : Math.min(max, values.size());
@@ -134,6 +130,27 @@ final class ArraySchemas {
         }
         String name = sc.syn.newName("arr_" + (++arrCounter));
         sc.syn.rules.put(name, JsonSyntax.alt(opts));
+        return Expr.ref(name);
+    }
+
+    /**
+     * {@code uniqueItems: true} over items of any schema: an {@link Expr.UniqueArray}, whose distinctness the
+     * runtime checks beside the parser. The whitespace around separators and brackets belongs to the marked
+     * terminals, so that an item ends exactly where one of them starts.
+     */
+    private Expr distinctItems(ObjectNode n, String ptr) {
+        Expr item = sc.compile(n.has("items") ? n.get("items") : com.fasterxml.jackson.databind.node.BooleanNode.TRUE, SchemaCompiler.child(ptr, "items"));
+        int min = KeywordValues.countOr(n, "minItems", 0, ptr);
+        int max = KeywordValues.countOr(n, "maxItems", Expr.Repeat.UNBOUNDED, ptr);
+        if (max != Expr.Repeat.UNBOUNDED && max < min) return Expr.NOTHING;
+        List<Expr> opts = new ArrayList<>();
+        if (min == 0) opts.add(sc.syn.bracket("[", null, "]"));
+        if (max != 0 && !sc.syn.isNothing(item)) {
+            Expr open = JsonSyntax.seq(Expr.literal("["), sc.syn.ws), close = JsonSyntax.seq(sc.syn.ws, Expr.literal("]"));
+            opts.add(new Expr.UniqueArray(open, item, sc.syn.comma(), close, Math.max(1, min), max));
+        }
+        String name = sc.syn.newName("arr_" + (++arrCounter));
+        sc.syn.rules.put(name, opts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(opts));
         return Expr.ref(name);
     }
 

@@ -65,6 +65,11 @@ final class UnproductiveRules {
             return fewest < 2 || productive(p.separator(), productive);
         }
         if (e instanceof Expr.Lazy l) return productive(l.body(), productive);
+        if (e instanceof Expr.UniqueArray u) {
+            // at least one item; a second one needs the separator
+            return productive(u.open(), productive) && productive(u.item(), productive) && productive(u.close(), productive)
+                && (u.minItems() < 2 || productive(u.separator(), productive));
+        }
         if (e instanceof Expr.Automaton a) return !a.dfa().isEmpty();
         return true; // literals, token references
     }
@@ -107,6 +112,17 @@ final class UnproductiveRules {
             return productive(perm, productive) ? perm : Expr.NOTHING;
         }
         if (e instanceof Expr.Lazy l) return new Expr.Lazy(rewrite(l.body(), productive), l.consume());
+        if (e instanceof Expr.UniqueArray u) {
+            Expr item = rewrite(u.item(), productive);
+            if (isNothing(item)) return Expr.NOTHING;
+            Expr sep = rewrite(u.separator(), productive);
+            if (isNothing(sep)) {
+                if (u.minItems() > 1) return Expr.NOTHING;
+                sep = u.separator(); // never used: at most one item
+                return new Expr.UniqueArray(rewrite(u.open(), productive), item, sep, rewrite(u.close(), productive), 1, 1);
+            }
+            return new Expr.UniqueArray(rewrite(u.open(), productive), item, sep, rewrite(u.close(), productive), u.minItems(), u.maxItems());
+        }
         if (e instanceof Expr.Automaton a && a.dfa().isEmpty()) return Expr.NOTHING;
         return e;
     }

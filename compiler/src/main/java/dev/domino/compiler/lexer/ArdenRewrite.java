@@ -74,6 +74,7 @@ final class ArdenRewrite {
         if (e instanceof Expr.Alt a) { for (Expr i : a.options()) if (mentions(i, name)) return true; return false; }
         if (e instanceof Expr.Repeat r) return mentions(r.body(), name);
         if (e instanceof Expr.Perm p) { for (Expr i : p.children()) if (mentions(i, name)) return true; return false; }
+        if (e instanceof Expr.UniqueArray u) { for (Expr i : u.children()) if (mentions(i, name)) return true; return false; }
         return false;
     }
 }

@@ -96,6 +96,10 @@ public final class TerminalDerivation {
     private final Function<Expr.TokenRef, TokenMatch> tokenResolver;
     /** What {@link #refs} reports for a token reference: a "rule" that is never regular. */
     private static final String TOKEN_REFERENCE = "<token reference>";
+    /** What {@link #refs} reports for an array of distinct items: a "rule" that is never regular. */
+    private static final String UNIQUE_ARRAY = "<unique array>";
+    /** Derived terminal -> its role in arrays of distinct items (Terminal.UNIQUE_*), for the marked terminals only. */
+    private final Map<Integer, Integer> uniqueRoles = new HashMap<>();
 
     // parser-level construction
     private final List<String> ntNames = new ArrayList<>();
@@ -190,6 +194,8 @@ public final class TerminalDerivation {
             checkRefs(l.body());
         } else if (e instanceof Expr.Perm p) {
             p.children().forEach(this::checkRefs);
+        } else if (e instanceof Expr.UniqueArray u) {
+            u.children().forEach(this::checkRefs);
         }
     }
 
@@ -225,6 +231,11 @@ public final class TerminalDerivation {
             out = Set.of(r.name());
         } else if (e instanceof Expr.TokenRef) {
             out = Set.of(TOKEN_REFERENCE);
+        } else if (e instanceof Expr.UniqueArray u) {
+            // never part of a regular rule: its marked terminals must reach the parser
+            Set<String> acc = new HashSet<>(Set.of(UNIQUE_ARRAY));
+            for (Expr c : u.children()) acc.addAll(refs(c));
+            out = acc;
         } else if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat || e instanceof Expr.Lazy || e instanceof Expr.Perm) {
             List<Expr> children = e instanceof Expr.Seq s ? s.items() : e instanceof Expr.Alt a ? a.options()
                     : e instanceof Expr.Lazy l ? List.of(l.body()) : e instanceof Expr.Perm p ? p.children() : List.of(((Expr.Repeat) e).body());
@@ -346,7 +357,7 @@ public final class TerminalDerivation {
         if (e instanceof Expr.Seq sq) { c = false; for (Expr i : sq.items()) if (hasCounter(i)) { c = true; break; } }
         else if (e instanceof Expr.Alt a) { c = false; for (Expr o : a.options()) if (hasCounter(o)) { c = true; break; } }
         else if (e instanceof Expr.Repeat r) c = (r.max() != Expr.Repeat.UNBOUNDED && r.max() > SMALL_COUNT) || r.min() > SMALL_COUNT || hasCounter(r.body());
-        else c = e instanceof Expr.Ref || e instanceof Expr.Perm || e instanceof Expr.Units;
+        else c = e instanceof Expr.Ref || e instanceof Expr.Perm || e instanceof Expr.Units || e instanceof Expr.UniqueArray;
         facts.counter = (byte) (c ? 1 : 0);
         return c;
     }
@@ -364,7 +375,7 @@ public final class TerminalDerivation {
         else if (e instanceof Expr.Repeat r) {
             long copies = r.max() == Expr.Repeat.UNBOUNDED ? r.min() + 1L : Math.max(1, r.max());
             n = 1 + copies * size(r.body());
-        } else if (e instanceof Expr.Perm || e instanceof Expr.Units) {
+        } else if (e instanceof Expr.Perm || e instanceof Expr.Units || e instanceof Expr.UniqueArray) {
             n = Long.MAX_VALUE; // never part of a larger terminal: the parser runs it (see Permutation), or its own counted terminal
         } else if (e instanceof Expr.Ref ref) {
             facts.size = MAX_TERMINAL_SIZE + 1; // guard against recursion while computing
@@ -527,7 +538,7 @@ public final class TerminalDerivation {
     }
 
     private int symbol(Expr e) {
-        if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat || e instanceof Expr.Perm) {
+        if (e instanceof Expr.Seq || e instanceof Expr.Alt || e instanceof Expr.Repeat || e instanceof Expr.Perm || e instanceof Expr.UniqueArray) {
             Integer cached = symbolCache.get(e);
             if (cached != null) return cached;
             int sym = symbolUncached(e);
@@ -595,7 +606,64 @@ public final class TerminalDerivation {
         }
         if (e instanceof Expr.Repeat r) return repeat(r);
         if (e instanceof Expr.Perm p) return permutation(p);
+        if (e instanceof Expr.UniqueArray u) return uniqueArray(u);
         throw new IllegalArgumentException("unknown expression " + e);
+    }
+
+    /**
+     * An array of distinct items: {@code open item rest close} with {@code rest} the further
+     * {@code separator item} pairs, counted; open, separator and close are marked terminals of their
+     * own (never merged with an unmarked terminal of the same language), which is all the runtime
+     * needs to find where an item ends (see UniqueArrays).
+     */
+    private int uniqueArray(Expr.UniqueArray u) {
+        int open = markedTerminal(u.open(), Terminal.UNIQUE_OPEN);
+        int close = markedTerminal(u.close(), Terminal.UNIQUE_CLOSE);
+        int item = symbol(u.item());
+        int nt = freshNonterminal("unique_array");
+        int rest;
+        if (u.maxItems() == 1) {
+            rest = freshNonterminal("unique_rest");
+            addProduction(rest, new int[0]);
+        } else {
+            int pair = freshNonterminal("unique_item");
+            addProduction(pair, new int[] {markedTerminal(u.separator(), Terminal.UNIQUE_SEPARATOR), item});
+            int lo = u.minItems() - 1;
+            int tail;
+            if (u.maxItems() == Expr.Repeat.UNBOUNDED) {
+                tail = freshNonterminal("unique_more"); // left recursive: tail -> ε | tail pair
+                addProduction(tail, new int[0]);
+                addProduction(tail, new int[] {tail, pair});
+            } else {
+                tail = freshNonterminal("unique_more");
+                addProduction(tail, new int[0]);
+                for (int k = 1; k <= u.maxItems() - u.minItems(); k++) {
+                    int longer = freshNonterminal("unique_more");
+                    addProduction(longer, new int[0]);
+                    addProduction(longer, new int[] {pair, tail});
+                    tail = longer;
+                }
+            }
+            int[] rhs = new int[lo + 1];
+            java.util.Arrays.fill(rhs, 0, lo, pair);
+            rhs[lo] = tail;
+            rest = freshNonterminal("unique_rest");
+            addProduction(rest, rhs);
+        }
+        addProduction(nt, new int[] {open, item, rest, close});
+        return nt;
+    }
+
+    /** The parser symbol of a marked terminal of arrays of distinct items (one per role and language). */
+    private int markedTerminal(Expr text, int role) {
+        String printed = ExprPrinter.print(text);
+        int t = terminalFor(List.of("unique", role, printed), text, printed);
+        if (t < 0 || derived.get(t).nullable() || derived.get(t).automaton() == null) {
+            throw new GrammarException("the " + (role == Terminal.UNIQUE_OPEN ? "opening" : role == Terminal.UNIQUE_CLOSE ? "closing" : "separator")
+                    + " text of an array of distinct items must be a small non-empty regular language: " + printed);
+        }
+        uniqueRoles.put(t, role);
+        return -1 - t;
     }
 
     /** A permutation before reduction: nonterminal ids of this builder (see {@link Permutation}). */
@@ -1096,8 +1164,9 @@ public final class TerminalDerivation {
                 terminals.add(Terminal.ofTokens(d.name(), tokens));
                 continue;
             }
+            int uniqueRole = uniqueRoles.getOrDefault(t, Terminal.UNIQUE_NONE);
             if (!d.ignored()) {
-                List<Object> language = counted == null ? List.of(dfa)
+                List<Object> language = counted == null ? List.of(dfa, uniqueRole)
                         : List.of(dfa, counted[0], counted[1], java.util.Arrays.toString(d.units()));
                 Integer same = byLanguage.get(language);
                 if (same != null) { tMap[t] = same; continue; }
@@ -1105,7 +1174,7 @@ public final class TerminalDerivation {
             }
             tMap[t] = terminals.size();
             terminals.add(new Terminal(d.name(), ExprPrinter.brief(d.expr(), 200), dfa, d.ignored(),
-                    counted == null ? null : new CountedLoop(dfa, d.units(), counted[0], counted[1])));
+                    counted == null ? null : new CountedLoop(dfa, d.units(), counted[0], counted[1]), null, uniqueRole));
         }
         int[] lhs = new int[keptLhs.size()];
         int[][] rhs = new int[keptLhs.size()][];

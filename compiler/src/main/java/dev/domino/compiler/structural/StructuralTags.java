@@ -547,6 +547,9 @@ public final class StructuralTags {
                 out = new Expr.Perm(p.members().stream().map(m -> new Expr.Perm.Member(rename(m.body()), m.required())).toList(),
                         rename(p.other()), rename(p.separator()), p.minCount(), p.maxCount());
             }
+            else if (e instanceof Expr.UniqueArray u) {
+                out = new Expr.UniqueArray(rename(u.open()), rename(u.item()), rename(u.separator()), rename(u.close()), u.minItems(), u.maxItems());
+            }
             else out = e; // literals, classes, token references
             done.put(e, out);
             return out;

@@ -56,6 +56,14 @@ import java.util.Map;
  * With member count bounds the item also holds k, the members read (declared and other), exactly;
  * an item exists only while some way to finish remains (enough productive members or the other
  * for minCount and the required ones, no more than maxCount), and it derives only when k >= minCount.
+ *
+ * <h2>Arrays of distinct items</h2>
+ * An {@link Expr.UniqueArray} is run the same way, by <em>unique items</em> (nonterminal, step, item values so
+ * far, origin): after the opening it predicts an item; completing an item from set o to the current set
+ * parses the bytes between them as JSON (Jackson, {@link JsonValues}) and goes on only when the value equals
+ * none of the earlier ones; after an item it predicts the separator (below maxItems) and the closing (from
+ * minItems). Since a refused item leaves completed items behind that lead nowhere, a set is viable when some
+ * item in it can still scan (or it is a sentence), not merely when it is non-empty.
  */
 public final class ByteEarleyOracle {
     /** Marks "dot at the end" in {@link #posSym}. */
@@ -78,6 +86,7 @@ public final class ByteEarleyOracle {
     private final boolean[] nullable;
     private final int acceptPos;     // S' -> IGN S •
     private final Map<Integer, PermSpec> perms;  // permutation nonterminal -> its parts
+    private final Map<Integer, UniqueSpec> uniques;  // array-of-distinct-items nonterminal -> its parts
     private final boolean[] productiveNt;
     private final State startState;
     /** The vocabulary token references were resolved against; null when the grammar has none. */
@@ -115,9 +124,13 @@ public final class ByteEarleyOracle {
                 }
                 PermSpec spec = b.perms.get(a);
                 if (spec != null && !productive[a] && spec.canFinish(productive)) { productive[a] = true; changed = true; }
+                UniqueSpec u = b.uniques.get(a);
+                if (u != null && !productive[a] && productive[u.open] && productive[u.item] && productive[u.close]
+                        && (u.minItems < 2 || productive[u.separator])) { productive[a] = true; changed = true; }
             }
         }
         this.perms = b.perms;
+        this.uniques = b.uniques;
         this.productiveNt = productive;
         List<Integer> lhs = new ArrayList<>();
         List<int[]> rhss = new ArrayList<>();
@@ -370,6 +383,11 @@ public final class ByteEarleyOracle {
         LongSet seen = new LongSet();
         final List<PermItem> permItems = new ArrayList<>();
         java.util.Set<PermItem> permSeen = new java.util.HashSet<>();
+        final List<UniqueItem> uniqueItems = new ArrayList<>();
+        java.util.Set<UniqueItem> uniqueSeen = new java.util.HashSet<>();
+        /** The set before this one and the byte between them (null for a start set): the text of an item. */
+        State previous;
+        int lastByte;
         // after close():
         int[] scanItems = new int[0];   // indices of items whose next symbol is a terminal
         long[] waiting = new long[0];   // sorted (nonterminal << 32 | item index)
@@ -377,9 +395,11 @@ public final class ByteEarleyOracle {
 
         State(int index, int id) { this.index = index; this.id = id; }
 
-        boolean isViable() { return size > 0; }
+        boolean isViable() { return size > 0 && (complete || scanItems.length > 0); }
 
         void addPerm(PermItem item) { if (permSeen.add(item)) permItems.add(item); }
+
+        void addUnique(UniqueItem item) { if (uniqueSeen.add(item)) uniqueItems.add(item); }
 
         /** Bytes read since the start (-1 for a dead state). */
         public int position() { return index; }
@@ -406,6 +426,8 @@ public final class ByteEarleyOracle {
     /** Scans byte {@code b} from {@code s} and closes the new set. */
     private State step(State s, int b) {
         State next = new State(s.index + 1, ids.getAndIncrement());
+        next.previous = s;
+        next.lastByte = b;
         for (int i : s.scanItems) {
             int sym = posSym[s.pos[i]];
             if (isByteTerminal(sym) && b >= termLo(sym) && b <= termHi(sym)) next.add(s.pos[i] + 1, s.origin[i]);
@@ -417,9 +439,13 @@ public final class ByteEarleyOracle {
     private State close(State cur) {
         BitSet predicted = new BitSet();
         int scans = 0, waits = 0;
-        for (int i = 0, k = 0; i < cur.size || k < cur.permItems.size(); ) {
-            if (i == cur.size) {
+        for (int i = 0, k = 0, u = 0; i < cur.size || k < cur.permItems.size() || u < cur.uniqueItems.size(); ) {
+            if (i == cur.size && k < cur.permItems.size()) {
                 closePerm(cur, cur.permItems.get(k++), predicted);
+                continue;
+            }
+            if (i == cur.size) {
+                closeUnique(cur, cur.uniqueItems.get(u++), predicted);
                 continue;
             }
             int p = cur.pos[i];
@@ -460,6 +486,7 @@ public final class ByteEarleyOracle {
         cur.waiting = waiting;
         cur.seen = null; // no more items will be added
         cur.permSeen = null;
+        cur.uniqueSeen = null;
         return cur;
     }
 
@@ -468,6 +495,7 @@ public final class ByteEarleyOracle {
         predicted.set(sym);
         for (int prod : prodsOf[sym]) cur.add(prodStart[prod], cur);
         if (perms.containsKey(sym)) cur.addPerm(new PermItem(sym, PermItem.BEGIN, new BitSet(), 0, cur));
+        if (uniques.containsKey(sym)) cur.addUnique(new UniqueItem(sym, UniqueItem.BEGIN, List.of(), cur));
     }
 
     /** Nonterminal {@code a} was derived from set {@code o} up to {@code cur}: advance what waited for it in o. */
@@ -495,7 +523,61 @@ public final class ByteEarleyOracle {
                 cur.addPerm(new PermItem(item.nt(), PermItem.MEMBER, item.used(), item.count() + 1, item.origin()));
             }
         }
+        for (UniqueItem item : o.uniqueItems) {
+            UniqueSpec spec = uniques.get(item.nt());
+            int n = item.values().size();
+            if (item.step() == UniqueItem.BEGIN && a == spec.open) {
+                cur.addUnique(new UniqueItem(item.nt(), UniqueItem.EXPECT_ITEM, item.values(), item.origin()));
+            } else if (item.step() == UniqueItem.EXPECT_ITEM && a == spec.item) {
+                com.fasterxml.jackson.databind.JsonNode v = JsonValues.parse(textBetween(o, cur));
+                if (v == null) throw new IllegalStateException("an item of an array of distinct items is not JSON: " + textBetween(o, cur));
+                if (JsonValues.among(v, item.values())) continue; // equal to an earlier item
+                List<com.fasterxml.jackson.databind.JsonNode> values = new ArrayList<>(item.values());
+                values.add(v);
+                cur.addUnique(new UniqueItem(item.nt(), UniqueItem.AFTER_ITEM, List.copyOf(values), item.origin()));
+            } else if (item.step() == UniqueItem.AFTER_ITEM && a == spec.separator && (spec.maxItems < 0 || n < spec.maxItems)) {
+                cur.addUnique(new UniqueItem(item.nt(), UniqueItem.EXPECT_ITEM, item.values(), item.origin()));
+            } else if (item.step() == UniqueItem.AFTER_ITEM && a == spec.close && n >= spec.minItems) {
+                cur.addUnique(new UniqueItem(item.nt(), UniqueItem.CLOSED, item.values(), item.origin()));
+            }
+        }
     }
+
+    /** The bytes read from set {@code from} to set {@code to}, as text. */
+    private static String textBetween(State from, State to) {
+        byte[] bytes = new byte[to.index - from.index];
+        State s = to;
+        for (int i = bytes.length - 1; i >= 0; i--) { bytes[i] = (byte) s.lastByte; s = s.previous; }
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private void closeUnique(State cur, UniqueItem item, BitSet predicted) {
+        UniqueSpec spec = uniques.get(item.nt());
+        switch (item.step()) {
+            case UniqueItem.BEGIN -> predict(cur, spec.open, predicted);
+            case UniqueItem.EXPECT_ITEM -> predict(cur, spec.item, predicted);
+            case UniqueItem.AFTER_ITEM -> {
+                int n = item.values().size();
+                if (spec.maxItems < 0 || n < spec.maxItems) predict(cur, spec.separator, predicted);
+                if (n >= spec.minItems) predict(cur, spec.close, predicted);
+            }
+            default -> { if (item.origin() != cur) derived(cur, item.nt(), item.origin()); }
+        }
+    }
+
+    /** A unique item: its nonterminal, step, the values of the items read (never modified) and origin set. */
+    record UniqueItem(int nt, int step, List<com.fasterxml.jackson.databind.JsonNode> values, State origin) {
+        static final int BEGIN = 0, EXPECT_ITEM = 1, AFTER_ITEM = 2, CLOSED = 3;
+        @Override public boolean equals(Object x) {
+            if (!(x instanceof UniqueItem u) || u.nt != nt || u.step != step || u.origin != origin || u.values.size() != values.size()) return false;
+            for (int i = 0; i < values.size(); i++) if (!JsonValues.equal(values.get(i), u.values.get(i))) return false;
+            return true;
+        }
+        @Override public int hashCode() { return ((nt * 31 + step) * 31 + values.size()) * 31 + System.identityHashCode(origin); }
+    }
+
+    /** The parts of an array of distinct items as byte-level symbols; maxItems -1: no maximum. */
+    record UniqueSpec(int open, int item, int separator, int close, int minItems, int maxItems) {}
 
     private void closePerm(State cur, PermItem item, BitSet predicted) {
         PermSpec spec = perms.get(item.nt());
@@ -638,6 +720,7 @@ public final class ByteEarleyOracle {
         final Map<Expr, Integer> parserMemo = new HashMap<>(); // structurally equal exprs share
         final Map<Expr, Integer> lexMemo = new HashMap<>();    // a nonterminal, per mode
         final Map<Integer, PermSpec> perms = new HashMap<>();  // permutation nonterminals
+        final Map<Integer, UniqueSpec> uniques = new HashMap<>();  // array-of-distinct-items nonterminals
         int ign = -1;                                          // IGN, or -1 if nothing is ignored
         final Vocabulary vocabulary;                           // resolves token references; may be null
         final List<TokenMatch> tokenSets = new ArrayList<>();
@@ -761,6 +844,14 @@ public final class ByteEarleyOracle {
                 result = newNt(); // no productions: permutation items run it
                 int maxCount = perm.maxCount() == Expr.Repeat.UNBOUNDED ? -1 : perm.maxCount();
                 perms.put(result, new PermSpec(members, required, other, separator, perm.minCount(), maxCount));
+            } else if (e instanceof Expr.UniqueArray u) {
+                if (lexical) throw new GrammarException("an array of distinct items inside a terminal");
+                // every part gets a nonterminal of its own, so that completing it tells which part was read
+                int open = dedicated(sym(u.open(), false)), item = dedicated(sym(u.item(), false));
+                int separator = dedicated(sym(u.separator(), false)), close = dedicated(sym(u.close(), false));
+                result = newNt(); // no productions: unique items run it
+                uniques.put(result, new UniqueSpec(open, item, separator, close, u.minItems(),
+                        u.maxItems() == Expr.Repeat.UNBOUNDED ? -1 : u.maxItems()));
             } else {
                 throw new IllegalStateException("unknown expr " + e);
             }
@@ -806,6 +897,13 @@ public final class ByteEarleyOracle {
                 }
             }
             return start;
+        }
+
+        /** A fresh nonterminal deriving exactly {@code sym}. */
+        int dedicated(int sym) {
+            int n = newNt();
+            add(n, sym);
+            return n;
         }
 
         /** {@code body{min,max}}: min copies, then either a star or a chain of optionals. */

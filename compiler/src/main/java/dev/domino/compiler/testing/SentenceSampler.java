@@ -53,6 +53,12 @@ public final class SentenceSampler {
     /** Output length (chars) after which choices become minimal (default 200); a soft limit. */
     public SentenceSampler maxLength(int length) { this.maxLength = length; return this; }
 
+    /** Out of 100, how often an item of an array of distinct items repeats an earlier one (an invalid sentence, for tests). */
+    private int duplicatePercent;
+
+    /** Makes {@code percent}% of the items of arrays of distinct items copies of earlier ones: sentences to refuse. */
+    public SentenceSampler duplicates(int percent) { this.duplicatePercent = percent; return this; }
+
     /** Chance of inserting ignored text at each place it may go (default 0.3). */
     public SentenceSampler ignoreProbability(double p) { this.ignoreProbability = p; return this; }
 
@@ -103,6 +109,9 @@ public final class SentenceSampler {
             return h;
         } else if (e instanceof Expr.Units u) {
             return height(u.text());
+        } else if (e instanceof Expr.UniqueArray u) {
+            int h = Math.max(Math.max(height(u.open()), height(u.item())), height(u.close()));
+            return u.minItems() > 1 ? Math.max(h, height(u.separator())) : h;
         } else if (e instanceof Expr.Chars c) {
             return c.set().isEmpty() ? INF : 0;
         } else if (e instanceof Expr.Automaton a) {
@@ -188,6 +197,8 @@ public final class SentenceSampler {
                 throw new GrammarException("the sampler found no sentence of " + ExprPrinter.brief(u, 40) + " within its length bounds");
             } else if (e instanceof Expr.Perm p) {
                 emitPermutation(p, lexical, depth);
+            } else if (e instanceof Expr.UniqueArray u) {
+                emitDistinct(u, depth);
             } else if (e instanceof Expr.Chars c) {
                 out.appendCodePoint(pick(c.set()));
                 if (!lexical) maybeIgnored();
@@ -262,6 +273,45 @@ public final class SentenceSampler {
                 if (i > 0 && separate) emit(p.separator(), lexical, depth);
                 emit(chosen.get(i), lexical, depth);
             }
+        }
+
+        /**
+         * An array of distinct items: items sampled one by one, a sample equal (JSON equality, {@link JsonValues})
+         * to an earlier item tried again, up to 16 times; the array ends at a random count from minItems on, or
+         * where no new value was found (below minItems the sampler gives up). With {@link #duplicates} an item
+         * may instead copy an earlier one on purpose.
+         */
+        void emitDistinct(Expr.UniqueArray u, int depth) {
+            emit(u.open(), false, depth);
+            List<String> texts = new ArrayList<>();
+            List<com.fasterxml.jackson.databind.JsonNode> values = new ArrayList<>();
+            while (true) {
+                if (!texts.isEmpty() && duplicatePercent > 0 && random.nextInt(100) < duplicatePercent) {
+                    emit(u.separator(), false, depth);
+                    out.append(texts.get(random.nextInt(texts.size())));
+                    break;
+                }
+                String item = null;
+                for (int attempt = 0; attempt < 16 && item == null; attempt++) {
+                    int mark = out.length();
+                    emit(u.item(), false, depth);
+                    String text = out.substring(mark);
+                    out.setLength(mark);
+                    com.fasterxml.jackson.databind.JsonNode v = JsonValues.parse(text);
+                    if (v == null) throw new GrammarException("an item of an array of distinct items is not JSON: " + text);
+                    if (!JsonValues.among(v, values)) { item = text; values.add(v); }
+                }
+                if (item == null) {
+                    if (texts.size() < u.minItems()) throw new GrammarException("the sampler found no " + (texts.size() + 1) + "th distinct item");
+                    break;
+                }
+                if (!texts.isEmpty()) emit(u.separator(), false, depth);
+                out.append(item);
+                texts.add(item);
+                boolean more = u.maxItems() == Expr.Repeat.UNBOUNDED || texts.size() < u.maxItems();
+                if (!more || texts.size() >= u.minItems() && (frugal(depth) || random.nextInt(5) >= 3)) break;
+            }
+            emit(u.close(), false, depth);
         }
 
         Expr choose(List<Expr> options, int depth) {

@@ -266,6 +266,20 @@ class JsonSchemaGrammarTest {
         check("{'type':'array','items':{'enum':['a','b']},'uniqueItems':true,'minItems':3}", l(), l("[]", "['a','b']", "['a','b','a']"));
     }
 
+    @Test void uniqueItemsOverAnyItems() {
+        // distinct by JSON equality: numbers by value, strings by decoded text, objects in any member order
+        check("{'type':'array','items':{'type':'number'},'uniqueItems':true}",
+            l("[]", "[1]", "[1,2]", "[1,10,1.5]", "[-0.5,0.5]"), l("[1,1]", "[1,1.0]", "[2,1e0,1]", "[0,-0]", "[10,1e1]"));
+        check("{'type':'array','items':{'type':'string'},'uniqueItems':true,'minItems':2,'maxItems':3}",
+            l("['a','b']", "['a','b','ab']", "['\\n','n']"), l("['a']", "['a','a']", "['a','b','a']", "['a','\\u0061']", "['a','b','c','d']"));
+        check("{'type':'array','items':{'type':'object'},'uniqueItems':true}",
+            l("[{},{'a':1}]", "[{'a':1},{'a':2},{'b':1}]"), l("[{},{}]", "[{'a':1,'b':2},{'b':2,'a':1}]", "[{'a':[1,2]},{'a':[1,2.0]}]"));
+        check("{'type':'array','items':{'type':'array'},'uniqueItems':true}",
+            l("[[],[1],[1,2],[2,1]]"), l("[[1,2],[1,2]]", "[[],[]]"));
+        check("{'type':'array','items':{},'uniqueItems':true}",
+            l("[1,'1',true,null,{},[]]", "[false,true]"), l("[null,null]", "[true,true]", "['x',1,'x']"));
+    }
+
     @Test void stringLengthCountsDecodedCodePoints() {
         String s = "{'type':'string','minLength':2,'maxLength':3}";
         check(s, l("'ab'", "'abc'", "'\\u00e9\\u00e9'", "'\\ud83d\\ude00x'", "'\\n\\t'", "'\uD83D\uDE00\uD83D\uDE00'"),
@@ -500,7 +514,7 @@ class JsonSchemaGrammarTest {
             {"{'type':'object','propertyNames':{'format':'email'}}", "unsupported keyword 'propertyNames' at /"},
             {"{'type':'object','properties':{'p':{'type':'object','propertyNames':{'maxLength':100000}}}}",
                 "unsupported keyword 'propertyNames' at /properties/p"},
-            {"{'$defs':{'x~y/z':{'type':'array','uniqueItems':true}},'$ref':'#/$defs/x~0y~1z'}", "unsupported keyword 'uniqueItems' at /$defs/x~0y~1z"},
+            {"{'$defs':{'x~y/z':{'type':'array','prefixItems':[{}],'uniqueItems':true}},'$ref':'#/$defs/x~0y~1z'}", "unsupported keyword 'uniqueItems' at /$defs/x~0y~1z"},
         };
         for (String[] c : cases) {
             assertThatThrownBy(() -> JsonSchemaGrammar.from(j(c[0]))).as(c[0])
@@ -512,7 +526,7 @@ class JsonSchemaGrammarTest {
 
     @Test void ignoredKeywordsAreReported() {
         JsonSchemaOptions o = JsonSchemaOptions.defaults().withIgnoredKeywords(Set.of("uniqueItems", "format", "multipleOf"));
-        JsonSchemaGrammar r = JsonSchemaGrammar.from(j("{'type':'object','properties':{'t':{'type':'array','uniqueItems':true},"
+        JsonSchemaGrammar r = JsonSchemaGrammar.from(j("{'type':'object','properties':{'t':{'type':'array','prefixItems':[{}],'uniqueItems':true},"
             + "'f':{'type':'string','format':'weird'},'n':{'type':'number','multipleOf':100.03}},'x-custom':1}"), o);
         assertThat(r.ignoredKeywords()).extracting(Object::toString)
             .containsExactly("'uniqueItems' at /properties/t", "'format' at /properties/f", "'multipleOf' at /properties/n");

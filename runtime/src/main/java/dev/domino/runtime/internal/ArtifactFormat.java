@@ -38,7 +38,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 12; // 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
+    public static final int FORMAT_VERSION = 13; // 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -225,6 +225,7 @@ public final class ArtifactFormat {
                     out.writeBoolean(t.tokens().negated());
                     writeInts(out, t.tokens().ids());
                 }
+                out.writeByte(t.uniqueRole());
             }
 
             mark(out, "parser_grammar");
@@ -331,7 +332,10 @@ public final class ArtifactFormat {
                     for (int id : ids) if (id < 0 || id >= vocabSize) throw new IllegalArgumentException("token terminal names token " + id + " outside the vocabulary");
                     tokens = new TokenMatch(ids, negated);
                 }
-                terminals[t] = new Terminal(name, description, dfa, isIgnored, countedMax == 0 ? null : new CountedLoop(dfa, units, countedMin, countedMax), tokens);
+                int uniqueRole = in.readByte();
+                if (uniqueRole < Terminal.UNIQUE_NONE || uniqueRole > Terminal.UNIQUE_CLOSE) throw new IllegalArgumentException("bad unique-array role " + uniqueRole);
+                terminals[t] = new Terminal(name, description, dfa, isIgnored, countedMax == 0 ? null : new CountedLoop(dfa, units, countedMin, countedMax),
+                        tokens, uniqueRole);
             }
 
             int nonterminals = length(in, 1 << 24);

@@ -16,15 +16,26 @@ import dev.domino.runtime.diagnostics.*;
  *                    scanner states are (count, loop state), see {@link CountedLoop}
  * @param tokens      non-null for a token terminal ({@code <|eot_id|>}, {@code !<[id]>}): it matches
  *                    whole tokens by id, and its automaton accepts nothing (one state, no transitions)
+ * @param uniqueRole  {@link #UNIQUE_NONE}, or the part of an array of distinct items ({@code uniqueItems})
+ *                    the terminal marks: its opening, a separator or its closing (see {@link UniqueArrays})
  */
-public record Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens) {
+public record Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens, int uniqueRole) {
+    public static final int UNIQUE_NONE = 0, UNIQUE_OPEN = 1, UNIQUE_SEPARATOR = 2, UNIQUE_CLOSE = 3;
+
+    public Terminal {
+        if (uniqueRole < UNIQUE_NONE || uniqueRole > UNIQUE_CLOSE) throw new IllegalArgumentException("unique role " + uniqueRole);
+    }
+
+    public Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens) {
+        this(name, description, dfa, ignored, counted, tokens, UNIQUE_NONE);
+    }
 
     public Terminal(String name, String description, ByteDfa dfa, boolean ignored) {
-        this(name, description, dfa, ignored, null, null);
+        this(name, description, dfa, ignored, null, null, UNIQUE_NONE);
     }
 
     public Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted) {
-        this(name, description, dfa, ignored, counted, null);
+        this(name, description, dfa, ignored, counted, null, UNIQUE_NONE);
     }
 
     /** A token terminal: no bytes, whole tokens by id. */

@@ -67,23 +67,20 @@ public final class JsonStrings {
      * in every schema that uses it.
      */
     private static final int CACHED_STATES = 1000;
-    private static final Map<CodePointAutomaton, CodePointAutomaton> ENCODED_ALL = java.util.Collections.synchronizedMap(lru());
-    private static final Map<CodePointAutomaton, CodePointAutomaton> ENCODED_CANONICAL = java.util.Collections.synchronizedMap(lru());
-
-    private static Map<CodePointAutomaton, CodePointAutomaton> lru() {
-        return new java.util.LinkedHashMap<>(16, 0.75f, true) {
-            @Override protected boolean removeEldestEntry(Map.Entry<CodePointAutomaton, CodePointAutomaton> eldest) { return size() > 16; }
-        };
-    }
+    private static final dev.domino.runtime.internal.BoundedCache<CodePointAutomaton, CodePointAutomaton> ENCODED_ALL =
+            dev.domino.runtime.internal.ProcessCaches.register(new dev.domino.runtime.internal.BoundedCache<>("JSON-encoded string automata", 16L << 20));
+    private static final dev.domino.runtime.internal.BoundedCache<CodePointAutomaton, CodePointAutomaton> ENCODED_CANONICAL =
+            dev.domino.runtime.internal.ProcessCaches.register(new dev.domino.runtime.internal.BoundedCache<>("JSON-encoded string automata (canonical)", 16L << 20));
 
     private static CodePointAutomaton encoded(CodePointAutomaton a, boolean all) {
         if (a.stateCount() < CACHED_STATES) return JsonStringAutomaton.encode(a, all);
-        Map<CodePointAutomaton, CodePointAutomaton> cache = all ? ENCODED_ALL : ENCODED_CANONICAL;
+        var cache = all ? ENCODED_ALL : ENCODED_CANONICAL;
         CodePointAutomaton hit = cache.get(a);
         if (hit != null) return hit;
         CodePointAutomaton out = JsonStringAutomaton.encode(a, all);
-        cache.put(a, out);
-        return out;
+        // key and value: per state a flag and a range start, per range three ints
+        long bytes = 2L * (16L * (a.stateCount() + out.stateCount()) + 12L * (a.rangeCount() + out.rangeCount())) + 128;
+        return cache.putIfAbsent(a, out, bytes);
     }
 
     /** All spellings of a fixed string (a plain Literal when only the canonical form is wanted). */

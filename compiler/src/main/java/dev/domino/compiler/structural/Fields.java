@@ -16,8 +16,10 @@ import java.util.Set;
 final class Fields {
     private Fields() {}
 
-    private static final Map<String, Set<String>> BY_TYPE = new LinkedHashMap<>();
-    static {
+    private static final Map<String, Set<String>> BY_TYPE = byType();
+
+    private static Map<String, Set<String>> byType() {
+        Map<String, Set<String>> BY_TYPE = new LinkedHashMap<>();
         BY_TYPE.put("const_string", Set.of("value"));
         BY_TYPE.put("json_schema", Set.of("json_schema", "style", "any_order"));
         BY_TYPE.put("qwen_xml_parameter", Set.of("json_schema"));
@@ -39,6 +41,7 @@ final class Fields {
         BY_TYPE.put("any_tokens", Set.of("exclude_tokens", "max_tokens"));
         BY_TYPE.put("token_triggered_tags", Set.of("trigger_tokens", "tags", "exclude_tokens", "at_least_one", "stop_after_first"));
         BY_TYPE.put("token_dispatch", Set.of("rules", "loop", "exclude_tokens"));
+        return java.util.Collections.unmodifiableMap(BY_TYPE);
     }
 
     /** Every format type, in the reference's order. */

@@ -59,8 +59,15 @@ class ServeCommandTest {
             assertThat(engine.cacheStats().compiles()).isZero();
         }
 
-        // compiled for another vocabulary (o200k_base): refused at start with exit code 3
-        Vocabulary other = VocabularyLoader.load("o200k_base", null).vocabulary();
+        // compiled for another vocabulary (the small tokenizer with one more special token): refused at start, exit code 3
+        var tokenizer = (com.fasterxml.jackson.databind.node.ObjectNode) TinyServer.JSON.readTree(model.resolve("tokenizer.json").toFile());
+        var added = (com.fasterxml.jackson.databind.node.ArrayNode) tokenizer.get("added_tokens");
+        added.addObject().put("id", vocabulary.size()).put("content", "<|extra|>").put("special", true).put("single_word", false)
+                .put("lstrip", false).put("rstrip", false).put("normalized", false);
+        Path otherTokenizer = dir.resolve("other-tokenizer.json");
+        TinyServer.JSON.writeValue(otherTokenizer.toFile(), tokenizer);
+        Vocabulary other = VocabularyLoader.load(otherTokenizer.toString(), null).vocabulary();
+        assertThat(other.fingerprint()).isNotEqualTo(vocabulary.fingerprint());
         ArtifactFormat.write(Constraints.compile(REQUEST, other, Engine.constraintOptions("compact")), artifacts.resolve("person.domino"));
         assertThatThrownBy(() -> Engine.open(model, artifacts, Engine.Config.defaults("tiny")))
                 .isInstanceOf(Engine.BadArtifactException.class).hasMessageContaining("recompile it with --vocab");

@@ -89,6 +89,9 @@ public record ChatRequest(String model, List<Message> messages, String prompt, O
         if (has(body, "tool_choice") && tools == null) throw ApiException.invalid("tool_choice", "tool_choice needs tools");
         if (tools == null) constraint.remove("parallel_tool_calls"); // constrains nothing without tools (LangChain4j sends it anyway)
         if (tools != null && choice != null && !choice.isNull()) {
+            if (choice.isTextual() && !Set.of("auto", "none", "required").contains(choice.asText()) || !choice.isTextual() && !choice.isObject()) {
+                throw ApiException.invalid("tool_choice", "tool_choice must be auto, none, required or {\"type\": \"function\", \"function\": {\"name\": ...}}");
+            }
             if (choice.isTextual() && choice.asText().equals("required")) {
                 shape = Shape.TOOL_CALLS;
             } else if (choice.isObject()) {

@@ -75,10 +75,7 @@ public final class Engine implements AutoCloseable {
         this.model = model;
         this.vocabulary = vocabulary;
         this.config = config;
-        this.cache = ConstraintCache.builder()
-                .options(ConstraintOptions.defaults().withJsonSchema(config.jsonWhitespace().equals("compact")
-                        ? JsonSchemaOptions.compact() : JsonSchemaOptions.defaults()))
-                .build();
+        this.cache = ConstraintCache.builder().options(constraintOptions(config.jsonWhitespace())).build();
         this.generator = new ConstrainedGenerator(model);
         this.prompts = new ChatPrompts(model);
         this.slots = new Semaphore(config.workers(), true);
@@ -118,6 +115,14 @@ public final class Engine implements AutoCloseable {
             }
         }
         return e;
+    }
+
+    /**
+     * The options request constraints compile with; a prebuilt artifact must record the same ones
+     * ({@code domino compile --spec REQUEST.json --json-whitespace compact} for the default).
+     */
+    public static ConstraintOptions constraintOptions(String jsonWhitespace) {
+        return ConstraintOptions.defaults().withJsonSchema(jsonWhitespace.equals("compact") ? JsonSchemaOptions.compact() : JsonSchemaOptions.defaults());
     }
 
     public Config config() { return config; }

@@ -43,6 +43,11 @@ class HttpApiTest {
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(TinyServer.parse(r.body()).at("/error/param").asText()).isEqualTo("guided_decoding_backend");
 
+        r = post(base, "/chat/completions", "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],"
+                + "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],\"tool_choice\":\"always\"}");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(TinyServer.parse(r.body()).at("/error/param").asText()).isEqualTo("tool_choice");
+
         r = post(base, "/chat/completions", "{not json");
         assertThat(r.statusCode()).isEqualTo(400);
 

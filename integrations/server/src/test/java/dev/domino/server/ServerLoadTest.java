@@ -53,6 +53,19 @@ class ServerLoadTest {
                 .timeout(Duration.ofMinutes(10)).build();
         JsonNode person = TinyServer.parse(TinyServer.PERSON_SCHEMA), order = TinyServer.parse(ORDER_SCHEMA),
                 flags = TinyServer.parse(FLAGS_SCHEMA), weather = TinyServer.parse(TinyServer.WEATHER_PARAMETERS);
+        // one request per kind first: its compile (tens of ms alone, seconds on a loaded machine) is not load latency
+        for (String warm : List.of(TinyServer.PERSON_SCHEMA, ORDER_SCHEMA, FLAGS_SCHEMA)) {
+            client.chat().completions().create(ChatCompletionCreateParams.builder().model(TinyServer.MODEL).addUserMessage("warm up")
+                    .responseFormat(OpenAiSdkTest.jsonSchema("warm", warm)).maxCompletionTokens(1).build());
+        }
+        for (var warm : List.of(ChatCompletionToolChoiceOption.ofAuto(ChatCompletionToolChoiceOption.Auto.REQUIRED),
+                ChatCompletionToolChoiceOption.ofNamedToolChoice(ChatCompletionNamedToolChoice.builder()
+                        .function(ChatCompletionNamedToolChoice.Function.builder().name("get_weather").build()).build()))) {
+            var b = ChatCompletionCreateParams.builder().model(TinyServer.MODEL).addUserMessage("warm up").addTool(OpenAiSdkTest.weatherTool())
+                    .toolChoice(warm).maxCompletionTokens(1);
+            if (warm.isAuto()) b.parallelToolCalls(false);
+            client.chat().completions().create(b.build());
+        }
         double maskBefore = HttpApiTest.metric("domino_mask_seconds_total"), forwardBefore = HttpApiTest.metric("domino_forward_seconds_total"),
                 sampleBefore = HttpApiTest.metric("domino_sample_seconds_total");
         AtomicInteger valid = new AtomicInteger(), next = new AtomicInteger();

@@ -124,6 +124,14 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         if (maxWhitespace < UNBOUNDED_WHITESPACE) throw new IllegalArgumentException("maxWhitespace must be >= 0 or UNBOUNDED_WHITESPACE");
     }
 
+    /** The options before {@code defaultDialect} existed (2020-12 for a schema without {@code $schema}). */
+    public JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator, Set<String> ignoredKeywords,
+                             boolean allStringEscapes, PropertyOrder propertyOrder, int maxWhitespace, KeyEscapes keyEscapes,
+                             UnknownFormats unknownFormats) {
+        this(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes, propertyOrder, maxWhitespace, keyEscapes,
+            unknownFormats, null);
+    }
+
     /** The options before {@code maxWhitespace}, {@code keyEscapes} and {@code unknownFormats} existed (their defaults). */
     public JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
                              Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder) {

@@ -89,8 +89,12 @@ final class Formats {
             + "(?:" + IP_LITERAL + "|(?:[" + unreserved + SUB_DELIMS + "]|" + PCT + ")*)(?::[0-9]*)?";
         String query = "(?:\\?(?:" + pchar + "|[/?" + (international ? IPRIVATE : "") + "])*)?";
         String fragment = "(?:#(?:" + pchar + "|[/?])*)?";
-        String hierPart = "(?://" + authority + pathAbempty + "|" + pathAbsolute + "|" + pchar + "+" + pathAbempty + ")?";
-        String full = SCHEME + ":" + hierPart + query + fragment;
+        String hierPart = "(?://" + authority + pathAbempty + "|" + pathAbsolute + "|" + pchar + "+" + pathAbempty + ")";
+        // an empty hier-part (path-empty) is followed by a query or nothing, not by a fragment alone: "a:#f" is
+        // RFC 3986's, but java.net.URI (the independent validator's parser) refuses it and the test suite does
+        // not decide, so it is left out
+        String queryPart = "\\?(?:" + pchar + "|[/?" + (international ? IPRIVATE : "") + "])*";
+        String full = SCHEME + ":(?:" + hierPart + query + fragment + "|" + queryPart + fragment + ")?";
         if (absolute) return full;
         String pathNoscheme = "(?:[" + unreserved + SUB_DELIMS + "@]|" + PCT + ")+" + pathAbempty;
         String relativeRef = "(?://" + authority + pathAbempty + "|" + pathAbsolute + "|" + pathNoscheme + ")?" + query + fragment;
@@ -99,8 +103,9 @@ final class Formats {
 
     /**
      * RFC 5321 section 4.1.2's Mailbox (what JSON Schema's "email" names): a Dot-string or a Quoted-string
-     * (qtextSMTP and quoted-pairSMTP), "@", then a Domain or an address literal: IPv4, or "IPv6:" (ABNF strings
-     * are case-insensitive) and an IPv6 address. General-address-literal needs a tag registered with IANA, and
+     * (qtextSMTP and quoted-pairSMTP), "@", then a Domain or an address literal: IPv4, or "IPv6:" and an IPv6 address
+     * (ABNF strings are case-insensitive, but networknt, the independent validator, reads the tag as written and
+     * the test suite does not decide: the tag as written only). General-address-literal needs a tag registered with IANA, and
      * IPv6 is the only one, so it adds nothing.
      *
      * <p>Written as two alternatives, local "@" Domain | local "@" literal, not local "@" (Domain | literal):
@@ -110,7 +115,7 @@ final class Formats {
     private static final String EMAIL_LOCAL = "(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
         + "|\"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\[\\x20-\\x7E])*\")";
     private static final String EMAIL = "(?:" + EMAIL_LOCAL + "@" + HOSTNAME
-        + "|" + EMAIL_LOCAL + "@\\[(?:" + IPV4 + "|[Ii][Pp][Vv]6:" + IPV6 + ")\\])";
+        + "|" + EMAIL_LOCAL + "@\\[(?:" + IPV4 + "|IPv6:" + IPV6 + ")\\])";
 
     private static final String JSON_POINTER = "(?:/(?:[^~/]|~[01])*)*";
 
@@ -201,7 +206,7 @@ final class Formats {
     static Expr format(String name) {
         if (name.equals("time")) return TimeAutomaton.FULL_TIME;
         // RFC 3339 section 5.6: date-time = full-date "T" full-time (the ABNF is case-insensitive: t too)
-        if (name.equals("date-time")) return new Expr.Seq(java.util.List.of(RegexParser.parse(DATE + "[Tt]", RegexParser.Flavor.ECMA), TimeAutomaton.FULL_TIME));
+        if (name.equals("date-time")) return TimeAutomaton.dateTime(DATE);
         String re = REGEXES.get(name);
         return re == null ? null : RegexParser.parse(re, RegexParser.Flavor.ECMA);
     }

@@ -125,6 +125,20 @@ final class SchemaCompiler {
     }
 
     Expr compileInner(JsonNode raw, String ptr) {
+        if (refSiblingsIgnored && raw.isObject() && raw.has("$ref") && raw.size() > 1) {
+            // up to draft 7 a schema with $ref is the reference alone: enum, const, type ... beside it are
+            // ignored (they stay in the document, where a JSON pointer still reaches definitions)
+            ObjectNode only = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            only.set("$ref", raw.get("$ref"));
+            raw = only;
+        }
+        if (raw.isObject() && raw.has("const") && !Dialects.defines("const", draft)) {
+            // draft 4 has no const: an unknown keyword, asserting nothing
+            unknown.add(new KeywordLocation(ptr, "const"));
+            ObjectNode copy = ((ObjectNode) raw).deepCopy();
+            copy.remove("const");
+            raw = copy;
+        }
         norm.checkValues(raw, ptr);
         if (raw.isObject() && (raw.has("enum") || raw.has("const"))) return constants.enumExpr(raw, null, ptr);
         if (raw.isObject() && raw.path("allOf").isArray()) {

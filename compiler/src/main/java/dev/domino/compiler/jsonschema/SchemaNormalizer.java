@@ -75,6 +75,10 @@ final class SchemaNormalizer {
             String k = f.getKey();
             JsonNode v = f.getValue();
             if (ANNOTATIONS.contains(k)) continue;
+            if (!Dialects.defines(k, sc.draft)) {
+                sc.unknown.add(new KeywordLocation(ptr, k));
+                continue;
+            }
             if (ConditionalSchemas.KEYWORDS.contains(k)) {
                 if (!ConditionalSchemas.defined(k, sc.draft)) sc.unknown.add(new KeywordLocation(ptr, k));
                 continue;

@@ -253,6 +253,18 @@ class JsonSchemaValidatorHarnessTest {
             v -> v.replaceFirst("(\\.\\d{9})\\d+", "$1"))),
         "uri", List.of(ipvFuture()), "uri-reference", List.of(ipvFuture()), "iri", List.of(ipvFuture()), "iri-reference", List.of(ipvFuture()));
 
+    /**
+     * The one disagreement left that the suite does not decide, pending a decision (listed apart from the others
+     * in the output, as "undecided"): networknt's email check (Apache Commons' EmailValidator) requires the last
+     * label of the domain to be a top-level domain in its copy of IANA's list; RFC 5321's Domain is any sequence
+     * of LDH labels, and the suite's email.json has no case either way. Either the grammar takes IANA's list
+     * (about 1,450 names, out of date as the list changes), or the suite gains a case.
+     */
+    static final Map<String, List<SuiteCase>> UNDECIDED_BY_THE_SUITE = Map.of(
+        "email", List.of(new SuiteCase("email.json", null, v -> v.replaceFirst("\\.[A-Za-z0-9-]+$", ".com"))));
+
+    static final List<String> UNDECIDED_DISAGREEMENTS = java.util.Collections.synchronizedList(new ArrayList<>());
+
     static SuiteCase ipvFuture() {
         return new SuiteCase("iri.json", "an IPvFuture host with an uppercase version letter is valid",
             v -> v.replaceAll("\\[[Vv][0-9A-Fa-f]+\\.[^\\]]*\\]", "[::1]"));
@@ -277,7 +289,8 @@ class JsonSchemaValidatorHarnessTest {
             String r = value;
             for (SuiteCase c : cases) r = c.rewrite().apply(r);
             if (r.equals(value) || !original.matches(context, r)) return false;
-            FORMAT_DISAGREEMENTS.add(CURRENT_FILE.get() + ": " + getName() + " " + value);
+            (UNDECIDED_BY_THE_SUITE.containsKey(getName()) ? UNDECIDED_DISAGREEMENTS : FORMAT_DISAGREEMENTS)
+                .add(CURRENT_FILE.get() + ": " + getName() + " " + value);
             return true;
         }
     }
@@ -306,6 +319,11 @@ class JsonSchemaValidatorHarnessTest {
         }
     }
 
+    static List<SuiteCase> rulesOf(String format) {
+        List<SuiteCase> r = SUITE_DECIDED.get(format);
+        return r != null ? r : UNDECIDED_BY_THE_SUITE.get(format);
+    }
+
     static final Map<SpecVersion.VersionFlag, JsonSchemaFactory> FACTORIES = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
@@ -319,8 +337,8 @@ class JsonSchemaValidatorHarnessTest {
                     com.networknt.schema.JsonMetaSchema.getV6(), com.networknt.schema.JsonMetaSchema.getV7(),
                     com.networknt.schema.JsonMetaSchema.getV201909(), com.networknt.schema.JsonMetaSchema.getV202012())) {
                 b.metaSchema(com.networknt.schema.JsonMetaSchema.builder(base).formats(formats ->
-                    formats.replaceAll((name, format) -> SUITE_DECIDED.containsKey(name) && !(format instanceof SuiteDecidedFormat)
-                        ? new SuiteDecidedFormat(format, SUITE_DECIDED.get(name)) : format)).build());
+                    formats.replaceAll((name, format) -> !(format instanceof SuiteDecidedFormat) && rulesOf(name) != null
+                        ? new SuiteDecidedFormat(format, rulesOf(name)) : format)).build());
             }
             return b.build();
         });
@@ -604,7 +622,7 @@ class JsonSchemaValidatorHarnessTest {
         List<String> failures;
         synchronized (shared) { failures = new ArrayList<>(shared); }
         System.out.println("validator harness over " + dir + ": " + total + ", failures " + failures.size()
-            + ", format disagreements " + FORMAT_DISAGREEMENTS.size() + ", schemas the validator cannot load " + VALIDATOR_CANNOT_LOAD.size()
+            + ", format disagreements " + FORMAT_DISAGREEMENTS.size() + ", undecided by the suite (email top-level domains) " + UNDECIDED_DISAGREEMENTS.size() + ", schemas the validator cannot load " + VALIDATOR_CANNOT_LOAD.size()
             + ", rejections not judged for Joni's line terminators " + REGEX_ENGINE_DOUBTS.size() + ", sampler gave up " + SAMPLER_GAVE_UP.size()
             + ", samples with huge numbers not judged " + HUGE_NUMBERS.get());
         FORMAT_DISAGREEMENTS.stream().limit(30).forEach(x -> System.out.println("  disagreement: " + x));
@@ -613,7 +631,7 @@ class JsonSchemaValidatorHarnessTest {
         // every failure and disagreement, for reading (the console shows the first 30)
         Files.write(Path.of("target", "validator-harness.txt"), Stream.of(
             Stream.of(total.toString()), failures.stream().map(x -> "failure: " + x),
-            FORMAT_DISAGREEMENTS.stream().map(x -> "disagreement: " + x), slowest.stream().map(x -> "slow: " + x),
+            FORMAT_DISAGREEMENTS.stream().map(x -> "disagreement: " + x), UNDECIDED_DISAGREEMENTS.stream().map(x -> "undecided: " + x), slowest.stream().map(x -> "slow: " + x),
             COMPILE_ERRORS.stream().map(x -> "compile error: " + x),
             VALIDATOR_CANNOT_LOAD.stream().map(x -> "validator cannot load: " + x),
             REGEX_ENGINE_DOUBTS.stream().map(x -> "line terminator doubt: " + x),

@@ -1,0 +1,82 @@
+package dev.domino.compiler.jsonschema;
+
+import dev.domino.compiler.ir.Grammar;
+import org.junit.jupiter.api.Test;
+
+import static dev.domino.compiler.jsonschema.JsonSchemaGrammarTest.accepts;
+import static dev.domino.compiler.jsonschema.JsonSchemaGrammarTest.check;
+import static dev.domino.compiler.jsonschema.JsonSchemaGrammarTest.j;
+import static dev.domino.compiler.jsonschema.JsonSchemaGrammarTest.l;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One test per difference between the dialects, read from {@code $schema} or {@link JsonSchemaOptions#withDefaultDialect}. */
+class JsonSchemaDialectsTest {
+    static final String D4 = "'$schema':'http://json-schema.org/draft-04/schema#',";
+    static final String D7 = "'$schema':'http://json-schema.org/draft-07/schema#',";
+    static final String D2020 = "'$schema':'https://json-schema.org/draft/2020-12/schema',";
+
+    /** Up to draft 7 the keywords beside $ref are ignored (the example); from 2019-09 they apply. */
+    @Test void refSiblings() {
+        String defs = "'definitions':{'p':{'type':'string'}},'$ref':'#/definitions/p','enum':['key','sas']";
+        check("{" + D7 + defs + "}", l("'key'", "'other'"), l("1"));
+        check("{" + D2020 + defs + "}", l("'key'"), l("'other'", "1"));
+    }
+
+    /** definitions (up to draft 7) and $defs (2019-09 on) are both places a JSON pointer reaches. */
+    @Test void definitionsAndDefs() {
+        check("{" + D7 + "'definitions':{'n':{'type':'integer'}},'properties':{'a':{'$ref':'#/definitions/n'}}}", l("{'a':1}"), l("{'a':'x'}"));
+        check("{" + D2020 + "'$defs':{'n':{'type':'integer'}},'properties':{'a':{'$ref':'#/$defs/n'}}}", l("{'a':1}"), l("{'a':'x'}"));
+    }
+
+    /** Array form of items with additionalItems up to 2019-09; prefixItems with items in 2020-12, unknown before. */
+    @Test void itemsForms() {
+        check("{" + D7 + "'items':[{'type':'integer'},{'type':'string'}],'additionalItems':false}", l("[1,'a']", "[1]"), l("[1,'a',2]", "['a']"));
+        check("{" + D7 + "'type':'array','prefixItems':[{'type':'integer'}]}", l("['a']", "[1]"), l("{}"));
+        check("{" + D2020 + "'prefixItems':[{'type':'integer'}],'items':false}", l("[1]", "[]"), l("[1,2]", "['a']"));
+    }
+
+    /** dependencies up to draft 7 (both forms); dependentRequired/dependentSchemas from 2019-09, unknown before. */
+    @Test void dependencies() {
+        check("{" + D7 + "'dependencies':{'a':['b'],'c':{'required':['d']}}}", l("{'a':1,'b':2}", "{'c':1,'d':2}", "{}"), l("{'a':1}", "{'c':1}"));
+        check("{" + D7 + "'dependentRequired':{'a':['b']}}", l("{'a':1}"), l());
+        check("{" + D2020 + "'dependentRequired':{'a':['b']},'dependentSchemas':{'c':{'required':['d']}}}",
+            l("{'a':1,'b':2}", "{'c':1,'d':2}"), l("{'a':1}", "{'c':1}"));
+    }
+
+    /** Boolean exclusiveMinimum/exclusiveMaximum (draft 4) beside minimum/maximum; numbers from draft 6. */
+    @Test void exclusiveBounds() {
+        check("{" + D4 + "'type':'number','minimum':1,'exclusiveMinimum':true,'maximum':3,'exclusiveMaximum':true}", l("2", "1.5"), l("1", "3"));
+        check("{" + D7 + "'type':'number','exclusiveMinimum':1,'exclusiveMaximum':3}", l("2"), l("1", "3"));
+    }
+
+    /** Draft 4's id names a subschema; from draft 6 $id does. */
+    @Test void idAndDollarId() {
+        check("{" + D4 + "'definitions':{'n':{'id':'#num','type':'integer'}},'properties':{'a':{'$ref':'#num'}}}", l("{'a':1}"), l("{'a':'x'}"));
+        check("{" + D7 + "'definitions':{'n':{'$id':'#num','type':'integer'}},'properties':{'a':{'$ref':'#num'}}}", l("{'a':1}"), l("{'a':'x'}"));
+    }
+
+    /** Keywords later drafts added are unknown (assert nothing) earlier: const and contains before draft 6, minContains before 2019-09. */
+    @Test void laterKeywordsUnknownEarlier() {
+        check("{" + D4 + "'const':1}", l("2", "'x'"), l());
+        check("{" + D4 + "'type':'array','contains':{'type':'string'}}", l("[1]", "[]"), l("{}"));
+        check("{" + D7 + "'type':'array','contains':{'type':'string'},'minContains':2}", l("['a']"), l("[1]"));
+        check("{" + D2020 + "'type':'array','contains':{'type':'string'},'minContains':2}", l("['a','b']"), l("['a']"));
+    }
+
+    /** Without $schema the option's dialect applies: draft 7 ignores the keywords beside $ref. */
+    @Test void defaultDialectOption() {
+        String s = j("{'definitions':{'p':{'type':'string'}},'$ref':'#/definitions/p','enum':['key']}");
+        Grammar d7 = JsonSchemaGrammar.from(s, JsonSchemaOptions.defaults().withDefaultDialect(JsonSchemaOptions.Dialect.DRAFT_07)).grammar();
+        Grammar d2020 = JsonSchemaGrammar.from(s).grammar();
+        assertThat(accepts(d7, "\"other\"")).isTrue();
+        assertThat(accepts(d2020, "\"other\"")).isFalse();
+        assertThat(accepts(d2020, "\"key\"")).isTrue();
+        // $schema wins over the option
+        Grammar explicit = JsonSchemaGrammar.from(j("{" + D2020 + "'definitions':{'p':{'type':'string'}},'$ref':'#/definitions/p','enum':['key']}"),
+            JsonSchemaOptions.defaults().withDefaultDialect(JsonSchemaOptions.Dialect.DRAFT_07)).grammar();
+        assertThat(accepts(explicit, "\"other\"")).isFalse();
+        assertThat(JsonSchemaOptions.Dialect.named("draft-07")).isEqualTo(JsonSchemaOptions.Dialect.DRAFT_07);
+        assertThat(JsonSchemaOptions.Dialect.named("2020-12")).isEqualTo(JsonSchemaOptions.Dialect.DRAFT_2020_12);
+        assertThat(JsonSchemaOptions.Dialect.named("5")).isNull();
+    }
+}

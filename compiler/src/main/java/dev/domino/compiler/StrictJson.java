@@ -35,9 +35,9 @@ public final class StrictJson {
         private final String reason;
 
         Invalid(String pointer, String reason) {
-            super((pointer.isEmpty() ? "" : pointer + ": ") + reason);
-            this.pointer = pointer;
-            this.reason = reason;
+            super((pointer.isEmpty() ? "" : printable(pointer) + ": ") + printable(reason));
+            this.pointer = printable(pointer);
+            this.reason = printable(reason);
         }
 
         public String pointer() { return pointer; }
@@ -146,10 +146,27 @@ public final class StrictJson {
             if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw new Invalid(pointer, String.format("lone surrogate \\u%04x at character %d: not a Unicode character (text must be valid Unicode)",
+                throw new Invalid(pointer, String.format("lone surrogate U+%04X at character %d: not a Unicode character (text must be valid Unicode)",
                         (int) c, i));
             }
         }
+    }
+
+    /** The text with control characters and lone surrogates (from the input, quoted in a message) as escapes. */
+    static String printable(String s) {
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+            boolean bad = Character.isISOControl(c) || Character.isSurrogate(c) && !pair
+                    && !(Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1)));
+            if (bad && b == null) b = new StringBuilder(s.substring(0, i));
+            if (b != null) {
+                if (bad) b.append(String.format("\\u%04x", (int) c));
+                else b.append(c);
+            }
+        }
+        return b == null ? s : b.toString();
     }
 
     private static String depthMessage(long depth) {

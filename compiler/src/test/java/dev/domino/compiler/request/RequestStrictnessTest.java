@@ -46,11 +46,11 @@ class RequestStrictnessTest {
     }
 
     @Test void loneSurrogatesAreRefusedWhereverTheyBecomeText() {
-        assertThat(refused("{\"choice\": [\"a\\ud800b\", \"c\"]}", "/choice/0").getMessage()).contains("lone surrogate \\ud800");
+        assertThat(refused("{\"choice\": [\"a\\ud800b\", \"c\"]}", "/choice/0").getMessage()).contains("lone surrogate U+D800");
         refused("{\"structural_tag\": {\"type\": \"const_string\", \"value\": \"x\\udc00\"}}", "/structural_tag/value");
         refused("{\"structural_tag\": {\"type\": \"tag\", \"begin\": \"<\\ud800>\", \"content\": {\"type\": \"any_text\"}, \"end\": \"</f>\"}}",
                 "/structural_tag/begin");
-        assertThat(refused("{\"regex\": \"a\\ud800\"}", "/regex").getMessage()).contains("\\ud800");
+        assertThat(refused("{\"regex\": \"a\\ud800\"}", "/regex").getMessage()).contains("U+D800");
         refused("{\"response_format\": {\"type\": \"json_schema\", \"json_schema\": {\"schema\": {\"type\": \"string\", \"pattern\": \"\\ud800\"}}}}",
                 "/response_format/json_schema/schema/pattern");
         refused("{\"structured_outputs\": {\"choice\": [\"\\udfff\"]}}", "/structured_outputs/choice/0");
@@ -58,6 +58,16 @@ class RequestStrictnessTest {
         // a pair is one character, and text outside the constraint (messages) is the server's business
         assertThat(ExprMatcher.matches(grammar("{\"choice\": [\"\\ud83d\\ude00\"]}"), "\uD83D\uDE00")).isTrue();
         grammar("{\"messages\": [{\"role\": \"user\", \"content\": \"\\ud800\"}], \"regex\": \"a\"}");
+    }
+
+    @Test void messagesQuoteTheInputPrintably() {
+        // a raw lone surrogate in a key, and a raw control character in a string: quoted as escapes
+        for (String request : new String[] {"{\"regex\": \"a\", \"k\uDC00\" 1}", "{\"regex\": \"a\u0001\"}"}) {
+            Throwable t = catchThrowable(() -> grammar(request));
+            assertThat(t).isInstanceOf(RequestSpecException.class);
+            assertThat(t.getMessage()).doesNotContain("\uDC00").doesNotContain("\u0001").doesNotContain("[Source");
+            assertThat(((RequestSpecException) t).pointer()).doesNotContain("\uDC00");
+        }
     }
 
     @Test void deepRequestsAreRefusedNamingTheLimit() {

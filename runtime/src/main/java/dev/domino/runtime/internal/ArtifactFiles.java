@@ -69,6 +69,7 @@ public final class ArtifactFiles {
      * {payload length, expected crc}. Errors name no path: the caller prefixes it.
      */
     static byte[] payload(Path path, int headerBytes, java.util.function.Function<byte[], long[]> header) throws IOException {
+        if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) throw new NoSuchFileException(path.toString()); // as opening would
         String bad = notRegular(path);
         if (bad != null) throw new ArtifactFormatException(bad);
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {

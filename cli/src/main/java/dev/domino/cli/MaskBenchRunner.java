@@ -68,6 +68,7 @@ final class MaskBenchRunner {
             r.put("file", file);
             r.put("ttfm_us", error == null ? ttfmUs : null);
             r.put("mask_us", maskUs);
+            if (cpuUs.length > 0) r.put("mask_cpu_us", cpuUs);
             r.put("valid_ok", validOk);
             r.put("valid_rejected", validRejected);
             r.put("invalid_rejected", invalidRejected);

@@ -45,6 +45,8 @@ final class MaskBenchRunner {
         String file;
         long ttfmUs;
         double[] maskUs = new double[0];
+        /** Profile: the mask thread's CPU time per token (mask + commit), in µs: TBM without the time a loaded machine kept it off the CPU. */
+        double[] cpuUs = new double[0];
         int validOk, validRejected, invalidRejected, invalidAccepted, mismatches;
         String error;
         boolean timedOut;
@@ -64,6 +66,7 @@ final class MaskBenchRunner {
             r.put("file", file);
             r.put("ttfm_us", error == null ? ttfmUs : null);
             r.put("mask_us", maskUs);
+            if (cpuUs.length > 0) r.put("mask_cpu_us", cpuUs);
             r.put("valid_ok", validOk);
             r.put("valid_rejected", validRejected);
             r.put("invalid_rejected", invalidRejected);
@@ -290,6 +293,7 @@ final class MaskBenchRunner {
         int total = 0;
         for (MaskBenchInput.Test t : schema.tests()) total += t.tokens().length;
         double[] us = new double[total];
+        double[] cpuUs = profile && CPU_TIME ? new double[total] : null;
         int n = 0;
         int vocabSize = artifact.vocabulary().size();
         MatcherStats.Snapshot before = profile ? MatcherStats.snapshot() : null;
@@ -324,7 +328,9 @@ final class MaskBenchRunner {
                 r.maskNs += b - a;
                 r.commitNs += c - b;
                 if (profile) {
-                    long offCpu = CPU_TIME ? (c - a) - (CPU.getCurrentThreadCpuTime() - cpu0) : 0;
+                    long cpuNs = CPU_TIME ? CPU.getCurrentThreadCpuTime() - cpu0 : 0;
+                    if (cpuUs != null) cpuUs[n - 1] = Math.round(cpuNs / 100.0) / 10.0;
+                    long offCpu = CPU_TIME ? (c - a) - cpuNs : 0;
                     if (c - a > 1_000_000) {
                         r.slowMasks++;
                         if (offCpu >= 2_000_000) { r.slowMasksOffCpu++; r.offCpuNs += offCpu; }
@@ -346,6 +352,7 @@ final class MaskBenchRunner {
             }
         }
         r.maskUs = Arrays.copyOf(us, n);
+        if (cpuUs != null) r.cpuUs = Arrays.copyOf(cpuUs, n);
         if (profile) r.stats = MatcherStats.snapshot().minus(before);
     }
 
@@ -396,6 +403,7 @@ final class MaskBenchRunner {
     static final class Summary {
         int schemas, errors, timeouts, passing, validOk, validRejected, invalidRejected, invalidAccepted, mismatches;
         DoubleList masks = new DoubleList();
+        DoubleList cpu = new DoubleList();
         DoubleList ttfm = new DoubleList();
         Map<String, Integer> errorKinds = new HashMap<>();
         long parseNs, compileNs, serializeNs, loadNs, maskNs, commitNs, artifactBytes;
@@ -426,6 +434,7 @@ final class MaskBenchRunner {
                 masks.add(d);
                 if (d > 1000) masksOver1ms++;
             }
+            for (double d : r.cpuUs) cpu.add(d);
             for (int i = 0; i < SERVED.length; i++) {
                 servedMasks[i] += r.servedMasks[i];
                 servedUs[i] += r.servedUs[i];
@@ -472,6 +481,18 @@ final class MaskBenchRunner {
             s.put("tbm_p99_us", pct(m, 99));
             s.put("tbm_p99.9_us", pct(m, 99.9));
             s.put("tbm_over_1ms", masksOver1ms);
+            if (cpu.size() > 0) {
+                double[] c = cpu.sorted();
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("avg_us", Math.round(cpu.sum() / c.length * 10) / 10.0);
+                e.put("p50_us", pct(c, 50));
+                e.put("p99_us", pct(c, 99));
+                e.put("p99.9_us", pct(c, 99.9));
+                long over = 0;
+                for (double d : c) if (d > 1000) over++;
+                e.put("over_1ms", over);
+                s.put("tbm_cpu", e);
+            }
             Map<String, Object> served = new LinkedHashMap<>();
             for (int i = 0; i < SERVED.length; i++) {
                 Map<String, Object> e = new LinkedHashMap<>();

@@ -38,14 +38,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DirectMaskOracleTest {
     static Tokenizer o200k;
+    /** Every how many compared prefixes the (slow) oracle checks the mask too. */
+    static final int ORACLE_EVERY = LongTests.scale(3, 1);
 
     @BeforeAll static void load() { o200k = VocabularyLoader.load("o200k_base", null); }
 
-    @Test void json() { check(TestGrammars.json(), CompileOptions.defaults(), 10, 101); }
+    @Test void json() { check(TestGrammars.json(), CompileOptions.defaults(), LongTests.scale(8, 30), 101); }
 
     @Test void ambiguousLexing() {
-        check(TestGrammars.wordSoup(), CompileOptions.defaults(), 8, 102);
-        check(TestGrammars.ambiguousExpr(), CompileOptions.defaults(), 8, 103);
+        check(TestGrammars.wordSoup(), CompileOptions.defaults(), LongTests.scale(6, 20), 102);
+        check(TestGrammars.ambiguousExpr(), CompileOptions.defaults(), LongTests.scale(6, 20), 103);
     }
 
     @Test void gbnfWithAmbiguousLexing() {
@@ -55,7 +57,7 @@ class DirectMaskOracleTest {
                 word ::= [a-z]+ | [a-z]+ "s"
                 num ::= [0-9]+ ("." [0-9]+)?
                 """);
-        check(g, CompileOptions.defaults(), 10, 104);
+        check(g, CompileOptions.defaults(), LongTests.scale(8, 30), 104);
     }
 
     @Test void schemaWithCountedStringsPatternsAndEnums() {
@@ -72,7 +74,7 @@ class DirectMaskOracleTest {
                    "n": {"type": "integer"}},
                  "required": ["name"], "additionalProperties": {"type": "string"}}""".formatted(big);
         Grammar g = JsonSchemaGrammar.from(schema).grammar();
-        check(g, CompileOptions.defaults().withFineTerminals(true), 10, 105);
+        check(g, CompileOptions.defaults().withFineTerminals(true), LongTests.scale(5, 20), 105);
     }
 
     @Test void schemaUnionOfObjects() {
@@ -84,7 +86,7 @@ class DirectMaskOracleTest {
                     "required": ["name"], "additionalProperties": false},
                    {"type": "object", "properties": {"error": {"type": "string"}, "name": {"type": "string"}},
                     "required": ["name", "error"]}]}}""";
-        check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults().withFineTerminals(true), 10, 106);
+        check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults().withFineTerminals(true), LongTests.scale(6, 20), 106);
     }
 
     /** Several threads decode with matchers of one lazy artifact: trees built by masks, or in the background. */
@@ -170,7 +172,7 @@ class DirectMaskOracleTest {
                                     pair[0].lookahead(), k, sentence).isEqualTo(pair[0].nextTokenMask());
                         }
                     }
-                    if (compared++ % 2 == 0) againstOracle(expected, oracle, state, allTokens, random, sentence, k);
+                    if (compared++ % ORACLE_EVERY == 0) againstOracle(expected, oracle, state, allTokens, random, sentence, k);
                 }
                 if (k == tokens.length) break;
                 state = oracle.advance(state, v.bytes(tokens[k]));

@@ -149,16 +149,31 @@ public final class DirectMask {
             for (int i = from; i < to; i++) enter(children[i], 0);
         }
         int[] loopNodes = w.loopEndNodes();
+        if (loopNodes.length == 0) return;
+        // the terminal may end anywhere in such a subtree, whose bytes all loop: the next terminal starts
+        // with a loop byte, and only bytes that start something the parser expects matter
+        long startLo = 0, startHi = 0;
+        for (int b = 0; b < 128; b++) if (startsWith(after, b)) { if (b < 64) startLo |= 1L << b; else startHi |= 1L << b; }
+        if ((startLo | startHi) == 0) return;
         long[] loopBytes = w.loopEndBytes();
         for (int i = 0; i < loopNodes.length; i++) {
-            // the terminal may end anywhere in this subtree, whose bytes all loop: the next terminal starts with a loop byte
-            for (int b = 0; b < 128; b++) {
-                if ((loopBytes[2 * i + (b >>> 6)] & (1L << b)) == 0) continue;
+            long lo = loopBytes[2 * i] & startLo, hi = loopBytes[2 * i + 1] & startHi;
+            while ((lo | hi) != 0) {
+                int b;
+                if (lo != 0) { b = Long.numberOfTrailingZeros(lo); lo &= lo - 1; }
+                else { b = 64 + Long.numberOfTrailingZeros(hi); hi &= hi - 1; }
                 int from = trie.byteEdgesFrom(b, loopNodes[i]), to = trie.byteEdgesTo(b, loopNodes[i]);
                 if (from == to || !startsAfter(after, b, done, next)) continue;
                 for (int e = from; e < to; e++) enter(trie.childNode(trie.byteEdge(e)), 0);
             }
         }
+    }
+
+    /** Whether byte b starts a terminal p expects. */
+    private boolean startsWith(EarleyState p, int b) {
+        long[] starters = scanner.startersBits(b), expected = p.expected;
+        for (int w = 0; w < starters.length; w++) if ((starters[w] & expected[w]) != 0) return true;
+        return false;
     }
 
     /** Fills {@code out} with the terminals p expects that byte b starts; false when there is none. */
@@ -214,31 +229,43 @@ public final class DirectMask {
         if (q == ScannerStates.BETWEEN) return false;
         int t = scanner.terminalOf(q);
         Terminal terminal = scanner.terminal(t);
-        int local = q - scanner.offset(t), s;
+        int local = q - scanner.offset(t);
         CountedLoop counted = terminal.counted();
-        if (counted == null) s = local;
-        else if (counted.sharesLoopTree(local, lambda)) s = counted.loopState(local);
-        else return false;
+        boolean plain = counted == null || counted.sharesLoopTree(local, lambda);
+        int s = counted == null ? local : counted.loopState(local);
         ByteDfa dfa = terminal.dfa();
         long[] loops = dfa.asciiLoops();
         long lo = loops[2 * s], hi = loops[2 * s + 1];
         if ((lo | hi) == 0 || !trie.subtreeWithin(n, lo, hi)) return false;
+        // (a counted terminal's loop state may be accepting before the count allows an end: a bound, not exact)
         if (dfa.isAccepting(s) && level.completed[0] + 1 <= maxCompleted) {
             EarleyState after = parser.scan(level.parsers[0], t);
             if (after != parser.dead && startsWithAny(after, lo, hi)) return false;
         }
-        orTokens(trie.tokenStart(n), trie.subtreeTokenEnd(n));
+        if (plain || !counted.startsCopy(s)) {
+            orTokens(trie.tokenStart(n), trie.subtreeTokenEnd(n));
+        } else {
+            // each byte below starts a copy: a token d bytes below n is allowed while the count has room for d more
+            // copies and those still needed to finish (see CountedLoop#step)
+            long depth = (long) counted.remaining(local) - counted.unitsToFinish(s);
+            orTokensWithin(n, (int) Math.min(depth, lambda));
+        }
         return true;
+    }
+
+    /** ORs the tokens of the nodes at most {@code depth} edges below n (n's own are ORed already). */
+    private void orTokensWithin(int n, int depth) {
+        if (depth <= 0) return;
+        for (int c = trie.firstChild(n), end = trie.endChild(n); c < end; c++) {
+            int child = trie.childNode(c);
+            orTokens(trie.tokenStart(child), trie.tokenEnd(child));
+            orTokensWithin(child, depth - 1);
+        }
     }
 
     /** Whether p expects a terminal whose first byte can be one of the ASCII bytes in lo/hi. */
     private boolean startsWithAny(EarleyState p, long lo, long hi) {
-        long[] expected = p.expected;
-        for (int b = 0; b < 128; b++) {
-            if (((b < 64 ? lo : hi) & (1L << b)) == 0) continue;
-            long[] starters = scanner.startersBits(b);
-            for (int w = 0; w < starters.length; w++) if ((starters[w] & expected[w]) != 0) return true;
-        }
+        for (int b = 0; b < 128; b++) if (((b < 64 ? lo : hi) & (1L << b)) != 0 && startsWith(p, b)) return true;
         return false;
     }
 

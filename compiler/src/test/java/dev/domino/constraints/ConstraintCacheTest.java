@@ -67,7 +67,7 @@ class ConstraintCacheTest {
     @Test void compileErrorsAreCachedAndClear() {
         try (ConstraintCache cache = ConstraintCache.builder().options(quick()).build()) {
             for (int i = 0; i < 2; i++) {
-                assertThatThrownBy(() -> cache.artifact("{\"json\": {\"type\": \"array\", \"prefixItems\": [{}], \"items\": {\"type\": \"string\"}, \"uniqueItems\": true}}", tok.vocabulary()))
+                assertThatThrownBy(() -> cache.artifact("{\"json\": {\"type\": \"array\", \"contains\": {}, \"items\": {\"type\": \"string\"}, \"uniqueItems\": true}}", tok.vocabulary()))
                         .isInstanceOf(ConstraintException.class).hasMessageContaining("uniqueItems")
                         .extracting(e -> ((ConstraintException) e).reason()).isEqualTo(ConstraintException.Reason.COMPILE_ERROR);
             }

@@ -84,7 +84,7 @@ class ConstraintsTest {
                 + "\"tool_choice\": {\"type\": \"function\", \"function\": {\"name\": \"g\"}}}")).hasMessageContaining("no tool named 'g'");
         assertThatThrownBy(() -> RequestSpec.parse("{\"tools\": [], \"tool_choice\": \"required\"}")).hasMessageContaining("/tools");
         assertThatThrownBy(() -> RequestSpec.parse("not json")).hasMessageContaining("not valid JSON");
-        assertThatThrownBy(() -> Constraints.compile("{\"json\": {\"type\": \"array\", \"prefixItems\": [{}], \"items\": {\"type\": \"string\"}, \"uniqueItems\": true}}", tok.vocabulary()))
+        assertThatThrownBy(() -> Constraints.compile("{\"json\": {\"type\": \"array\", \"contains\": {}, \"items\": {\"type\": \"string\"}, \"uniqueItems\": true}}", tok.vocabulary()))
                 .isInstanceOf(GrammarException.class);
     }
 

@@ -176,7 +176,7 @@ public final class ExprMatcher {
     }
 
     private void items(Expr.UniqueArray u, int p, List<com.fasterxml.jackson.databind.JsonNode> values, BitSet out) {
-        BitSet ends = match(u.item(), p);
+        BitSet ends = match(u.itemAt(values.size()), p);
         for (int q = ends.nextSetBit(0); q >= 0; q = ends.nextSetBit(q + 1)) {
             com.fasterxml.jackson.databind.JsonNode v = dev.domino.compiler.testing.JsonValues.parse(new String(input, p, q - p));
             if (v == null) throw new IllegalStateException("an item that is not JSON: " + new String(input, p, q - p));

@@ -53,6 +53,11 @@ class UniqueItemsOracleTest {
             + check("{'type':'array','items':{},'uniqueItems':true,'maxItems':4}", JsonSchemaOptions.compact(), 6, 7)).as("duplicates refused").isGreaterThan(0);
     }
 
+    @Test void positionalItems() {
+        assertThat(check("{'type':'array','prefixItems':[{'type':'integer','minimum':0,'maximum':3},{'type':'number','maximum':3}],"
+            + "'items':{'type':'integer','minimum':0,'maximum':4},'uniqueItems':true}", JsonSchemaOptions.compact(), 18, 9)).as("duplicates refused").isGreaterThan(0);
+    }
+
     /** A branch without uniqueItems over the same text keeps its duplicates. */
     @Test void branchesWithAndWithoutDistinctItems() {
         assertThat(check("{'anyOf':[{'type':'array','items':{'type':'string','maxLength':2},'uniqueItems':true},"

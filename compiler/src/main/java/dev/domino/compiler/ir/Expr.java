@@ -171,22 +171,37 @@ public sealed interface Expr {
 
     /**
      * A non-empty JSON array whose items are pairwise distinct values ({@code uniqueItems}):
-     * {@code open item (separator item){minItems-1,maxItems-1} close}, items compared by JSON equality.
+     * {@code open item_0 (separator item_i){minItems-1,maxItems-1} close}, items compared by JSON equality,
+     * item i being {@code prefix.get(i)} for the first {@code prefix.size()} positions ({@code prefixItems}) and
+     * {@code item} after them ({@link #NOTHING} for none).
      * No context-free grammar expresses distinctness: the compiler keeps {@code open}, {@code separator}
      * and {@code close} as marked terminals of their own, and the runtime checks, beside the parser, that
      * the item each separator or close ends differs from the earlier ones (see the runtime's UniqueArrays).
      * {@code open}, {@code separator} and {@code close} must not match the empty string and carry the
      * whitespace around them, so that an item ends exactly where one of them starts.
      */
-    record UniqueArray(Expr open, Expr item, Expr separator, Expr close, int minItems, int maxItems) implements Expr {
+    record UniqueArray(Expr open, List<Expr> prefix, Expr item, Expr separator, Expr close, int minItems, int maxItems) implements Expr {
         public UniqueArray {
+            prefix = List.copyOf(prefix);
             if (minItems < 1 || (maxItems != Repeat.UNBOUNDED && maxItems < minItems)) {
                 throw new IllegalArgumentException("bad item count bounds " + minItems + ".." + maxItems);
             }
             dev.domino.compiler.CompileLimits.REPEAT_COUNT.check(Math.max(minItems, maxItems));
         }
 
-        public List<Expr> children() { return List.of(open, item, separator, close); }
+        /** Without positional items. */
+        public UniqueArray(Expr open, Expr item, Expr separator, Expr close, int minItems, int maxItems) {
+            this(open, List.of(), item, separator, close, minItems, maxItems);
+        }
+
+        /** The schema of item i (0-based). */
+        public Expr itemAt(int i) { return i < prefix.size() ? prefix.get(i) : item; }
+
+        public List<Expr> children() {
+            List<Expr> out = new java.util.ArrayList<>(List.of(open, item, separator, close));
+            out.addAll(prefix);
+            return out;
+        }
     }
 
     Expr EMPTY = new Seq(List.of());

@@ -93,6 +93,7 @@ public final class ExprPrinter {
             // unique<open item sep close; count: min..max>
             sb.append("unique<");
             print(u.open(), sb, 1, limit); sb.append(' ');
+            for (Expr p : u.prefix()) { print(p, sb, 1, limit); sb.append(' '); }
             print(u.item(), sb, 1, limit); sb.append(' ');
             print(u.separator(), sb, 1, limit); sb.append(' ');
             print(u.close(), sb, 1, limit);

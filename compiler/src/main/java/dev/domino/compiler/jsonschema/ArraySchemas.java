@@ -81,10 +81,11 @@ final class ArraySchemas {
      */
     Expr uniqueExpr(ObjectNode n, String ptr) {
         String itemsPtr = SchemaCompiler.child(ptr, "items");
-        if (n.has("prefixItems") || n.path("items").isArray() || n.has("contains") || n.has(CONTAINS_ALL)) {
-            sc.unsupported(ptr, "uniqueItems", "only with one items schema, without prefixItems or contains");
+        if (n.has("contains") || n.has(CONTAINS_ALL)) {
+            sc.unsupported(ptr, "uniqueItems", "only without contains");
             return sc.syn.anyValue();
         }
+        if (n.has("prefixItems") || n.path("items").isArray()) return distinctItems(n, ptr);
         JsonNode items = n.has("items") ? sc.oneOf.resolveTop(n.get("items"), itemsPtr) : com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
         List<JsonNode> candidates = new ArrayList<>();
         if (items.isBoolean() && !items.asBoolean()) {
@@ -139,15 +140,24 @@ final class ArraySchemas {
      * terminals, so that an item ends exactly where one of them starts.
      */
     private Expr distinctItems(ObjectNode n, String ptr) {
-        Expr item = sc.compile(n.has("items") ? n.get("items") : com.fasterxml.jackson.databind.node.BooleanNode.TRUE, SchemaCompiler.child(ptr, "items"));
+        // positional schemas (prefixItems, or draft-04 array-form items), then the rest schema
+        List<Expr> prefix = new ArrayList<>();
+        String positional = n.has("prefixItems") ? "prefixItems" : n.path("items").isArray() ? "items" : null;
+        String restKey = positional == null || positional.equals("prefixItems") ? "items" : "additionalItems";
+        if (positional != null) {
+            int i = 0;
+            for (JsonNode p : n.get(positional)) prefix.add(sc.compile(p, SchemaCompiler.child(SchemaCompiler.child(ptr, positional), String.valueOf(i++))));
+        }
+        Expr item = sc.compile(n.has(restKey) ? n.get(restKey) : com.fasterxml.jackson.databind.node.BooleanNode.TRUE, SchemaCompiler.child(ptr, restKey));
         int min = KeywordValues.countOr(n, "minItems", 0, ptr);
         int max = KeywordValues.countOr(n, "maxItems", Expr.Repeat.UNBOUNDED, ptr);
+        if (sc.syn.isNothing(item) && (max == Expr.Repeat.UNBOUNDED || max > prefix.size())) max = prefix.size();
         if (max != Expr.Repeat.UNBOUNDED && max < min) return Expr.NOTHING;
         List<Expr> opts = new ArrayList<>();
         if (min == 0) opts.add(sc.syn.bracket("[", null, "]"));
-        if (max != 0 && !sc.syn.isNothing(item)) {
+        if (max != 0 && !sc.syn.isNothing(prefix.isEmpty() ? item : prefix.get(0))) {
             Expr open = JsonSyntax.seq(Expr.literal("["), sc.syn.ws), close = JsonSyntax.seq(sc.syn.ws, Expr.literal("]"));
-            opts.add(new Expr.UniqueArray(open, item, sc.syn.comma(), close, Math.max(1, min), max));
+            opts.add(new Expr.UniqueArray(open, prefix, item, sc.syn.comma(), close, Math.max(1, min), max));
         }
         String name = sc.syn.newName("arr_" + (++arrCounter));
         sc.syn.rules.put(name, opts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(opts));

@@ -66,8 +66,9 @@ final class UnproductiveRules {
         }
         if (e instanceof Expr.Lazy l) return productive(l.body(), productive);
         if (e instanceof Expr.UniqueArray u) {
-            // at least one item; a second one needs the separator
-            return productive(u.open(), productive) && productive(u.item(), productive) && productive(u.close(), productive)
+            // the first max(1, minItems) items, and the separator for a second one
+            for (int i = 0; i < Math.max(1, u.minItems()); i++) if (!productive(u.itemAt(i), productive)) return false;
+            return productive(u.open(), productive) && productive(u.close(), productive)
                 && (u.minItems() < 2 || productive(u.separator(), productive));
         }
         if (e instanceof Expr.Automaton a) return !a.dfa().isEmpty();
@@ -113,15 +114,21 @@ final class UnproductiveRules {
         }
         if (e instanceof Expr.Lazy l) return new Expr.Lazy(rewrite(l.body(), productive), l.consume());
         if (e instanceof Expr.UniqueArray u) {
-            Expr item = rewrite(u.item(), productive);
-            if (isNothing(item)) return Expr.NOTHING;
-            Expr sep = rewrite(u.separator(), productive);
-            if (isNothing(sep)) {
-                if (u.minItems() > 1) return Expr.NOTHING;
-                sep = u.separator(); // never used: at most one item
-                return new Expr.UniqueArray(rewrite(u.open(), productive), item, sep, rewrite(u.close(), productive), 1, 1);
+            // items from the first position that derives nothing on can never be written: fewer items at most
+            List<Expr> prefix = new ArrayList<>();
+            int most = u.maxItems();
+            for (Expr p : u.prefix()) {
+                Expr q = rewrite(p, productive);
+                if (isNothing(q) && (most == Expr.Repeat.UNBOUNDED || prefix.size() < most)) most = prefix.size();
+                prefix.add(q);
             }
-            return new Expr.UniqueArray(rewrite(u.open(), productive), item, sep, rewrite(u.close(), productive), u.minItems(), u.maxItems());
+            Expr item = rewrite(u.item(), productive);
+            if (isNothing(item) && (most == Expr.Repeat.UNBOUNDED || most > prefix.size())) most = prefix.size();
+            Expr sep = rewrite(u.separator(), productive);
+            if (isNothing(sep) && (most == Expr.Repeat.UNBOUNDED || most > 1)) most = 1;
+            if (most != Expr.Repeat.UNBOUNDED && most < u.minItems()) return Expr.NOTHING;
+            if (isNothing(sep)) sep = u.separator(); // never used: at most one item
+            return new Expr.UniqueArray(rewrite(u.open(), productive), prefix, item, sep, rewrite(u.close(), productive), u.minItems(), most);
         }
         if (e instanceof Expr.Automaton a && a.dfa().isEmpty()) return Expr.NOTHING;
         return e;

@@ -619,39 +619,45 @@ public final class TerminalDerivation {
     private int uniqueArray(Expr.UniqueArray u) {
         int open = markedTerminal(u.open(), Terminal.UNIQUE_OPEN);
         int close = markedTerminal(u.close(), Terminal.UNIQUE_CLOSE);
-        int item = symbol(u.item());
         int nt = freshNonterminal("unique_array");
-        int rest;
-        if (u.maxItems() == 1) {
-            rest = freshNonterminal("unique_rest");
-            addProduction(rest, new int[0]);
-        } else {
-            int pair = freshNonterminal("unique_item");
-            addProduction(pair, new int[] {markedTerminal(u.separator(), Terminal.UNIQUE_SEPARATOR), item});
-            int lo = u.minItems() - 1;
-            int tail;
-            if (u.maxItems() == Expr.Repeat.UNBOUNDED) {
-                tail = freshNonterminal("unique_more"); // left recursive: tail -> ε | tail pair
-                addProduction(tail, new int[0]);
-                addProduction(tail, new int[] {tail, pair});
-            } else {
-                tail = freshNonterminal("unique_more");
-                addProduction(tail, new int[0]);
-                for (int k = 1; k <= u.maxItems() - u.minItems(); k++) {
-                    int longer = freshNonterminal("unique_more");
-                    addProduction(longer, new int[0]);
-                    addProduction(longer, new int[] {pair, tail});
-                    tail = longer;
-                }
-            }
-            int[] rhs = new int[lo + 1];
-            java.util.Arrays.fill(rhs, 0, lo, pair);
-            rhs[lo] = tail;
-            rest = freshNonterminal("unique_rest");
-            addProduction(rest, rhs);
-        }
-        addProduction(nt, new int[] {open, item, rest, close});
+        addProduction(nt, new int[] {open, symbol(u.itemAt(0)), itemsAfter(u, 1), close});
         return nt;
+    }
+
+    /** The further {@code separator item} pairs of an array of distinct items after {@code i} items. */
+    private int itemsAfter(Expr.UniqueArray u, int i) {
+        int min = u.minItems(), max = u.maxItems();
+        int rest = freshNonterminal("unique_rest");
+        if (max != Expr.Repeat.UNBOUNDED && i >= max) {
+            addProduction(rest, new int[0]);
+            return rest;
+        }
+        int separator = markedTerminal(u.separator(), Terminal.UNIQUE_SEPARATOR);
+        if (i < u.prefix().size()) {
+            if (i >= min) addProduction(rest, new int[0]);
+            addProduction(rest, new int[] {separator, symbol(u.prefix().get(i)), itemsAfter(u, i + 1)});
+            return rest;
+        }
+        int pair = freshNonterminal("unique_item");
+        addProduction(pair, new int[] {separator, symbol(u.item())});
+        int lo = Math.max(0, min - i);
+        int tail = freshNonterminal("unique_more");
+        addProduction(tail, new int[0]);
+        if (max == Expr.Repeat.UNBOUNDED) {
+            addProduction(tail, new int[] {tail, pair}); // left recursive: tail -> ε | tail pair
+        } else {
+            for (int k = 1; k <= max - i - lo; k++) {
+                int longer = freshNonterminal("unique_more");
+                addProduction(longer, new int[0]);
+                addProduction(longer, new int[] {pair, tail});
+                tail = longer;
+            }
+        }
+        int[] rhs = new int[lo + 1];
+        java.util.Arrays.fill(rhs, 0, lo, pair);
+        rhs[lo] = tail;
+        addProduction(rest, rhs);
+        return rest;
     }
 
     /** The parser symbol of a marked terminal of arrays of distinct items (one per role and language). */

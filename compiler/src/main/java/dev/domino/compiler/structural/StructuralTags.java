@@ -548,7 +548,7 @@ public final class StructuralTags {
                         rename(p.other()), rename(p.separator()), p.minCount(), p.maxCount());
             }
             else if (e instanceof Expr.UniqueArray u) {
-                out = new Expr.UniqueArray(rename(u.open()), rename(u.item()), rename(u.separator()), rename(u.close()), u.minItems(), u.maxItems());
+                out = new Expr.UniqueArray(rename(u.open()), u.prefix().stream().map(this::rename).toList(), rename(u.item()), rename(u.separator()), rename(u.close()), u.minItems(), u.maxItems());
             }
             else out = e; // literals, classes, token references
             done.put(e, out);

@@ -125,7 +125,7 @@ public final class ByteEarleyOracle {
                 PermSpec spec = b.perms.get(a);
                 if (spec != null && !productive[a] && spec.canFinish(productive)) { productive[a] = true; changed = true; }
                 UniqueSpec u = b.uniques.get(a);
-                if (u != null && !productive[a] && productive[u.open] && productive[u.item] && productive[u.close]
+                if (u != null && !productive[a] && productive[u.open] && productive[u.itemAt(0)] && productive[u.close]
                         && (u.minItems < 2 || productive[u.separator])) { productive[a] = true; changed = true; }
             }
         }
@@ -528,14 +528,15 @@ public final class ByteEarleyOracle {
             int n = item.values().size();
             if (item.step() == UniqueItem.BEGIN && a == spec.open) {
                 cur.addUnique(new UniqueItem(item.nt(), UniqueItem.EXPECT_ITEM, item.values(), item.origin()));
-            } else if (item.step() == UniqueItem.EXPECT_ITEM && a == spec.item) {
+            } else if (item.step() == UniqueItem.EXPECT_ITEM && a == spec.itemAt(n)) {
                 com.fasterxml.jackson.databind.JsonNode v = JsonValues.parse(textBetween(o, cur));
                 if (v == null) throw new IllegalStateException("an item of an array of distinct items is not JSON: " + textBetween(o, cur));
                 if (JsonValues.among(v, item.values())) continue; // equal to an earlier item
                 List<com.fasterxml.jackson.databind.JsonNode> values = new ArrayList<>(item.values());
                 values.add(v);
                 cur.addUnique(new UniqueItem(item.nt(), UniqueItem.AFTER_ITEM, List.copyOf(values), item.origin()));
-            } else if (item.step() == UniqueItem.AFTER_ITEM && a == spec.separator && (spec.maxItems < 0 || n < spec.maxItems)) {
+            } else if (item.step() == UniqueItem.AFTER_ITEM && a == spec.separator && (spec.maxItems < 0 || n < spec.maxItems)
+                    && productiveNt[spec.itemAt(n)]) {
                 cur.addUnique(new UniqueItem(item.nt(), UniqueItem.EXPECT_ITEM, item.values(), item.origin()));
             } else if (item.step() == UniqueItem.AFTER_ITEM && a == spec.close && n >= spec.minItems) {
                 cur.addUnique(new UniqueItem(item.nt(), UniqueItem.CLOSED, item.values(), item.origin()));
@@ -555,10 +556,10 @@ public final class ByteEarleyOracle {
         UniqueSpec spec = uniques.get(item.nt());
         switch (item.step()) {
             case UniqueItem.BEGIN -> predict(cur, spec.open, predicted);
-            case UniqueItem.EXPECT_ITEM -> predict(cur, spec.item, predicted);
+            case UniqueItem.EXPECT_ITEM -> { if (productiveNt[spec.itemAt(item.values().size())]) predict(cur, spec.itemAt(item.values().size()), predicted); }
             case UniqueItem.AFTER_ITEM -> {
                 int n = item.values().size();
-                if (spec.maxItems < 0 || n < spec.maxItems) predict(cur, spec.separator, predicted);
+                if ((spec.maxItems < 0 || n < spec.maxItems) && productiveNt[spec.itemAt(n)]) predict(cur, spec.separator, predicted);
                 if (n >= spec.minItems) predict(cur, spec.close, predicted);
             }
             default -> { if (item.origin() != cur) derived(cur, item.nt(), item.origin()); }
@@ -577,7 +578,10 @@ public final class ByteEarleyOracle {
     }
 
     /** The parts of an array of distinct items as byte-level symbols; maxItems -1: no maximum. */
-    record UniqueSpec(int open, int item, int separator, int close, int minItems, int maxItems) {}
+    record UniqueSpec(int open, int[] prefix, int item, int separator, int close, int minItems, int maxItems) {
+        /** The symbol of item i (0-based): positional, then the rest. */
+        int itemAt(int i) { return i < prefix.length ? prefix[i] : item; }
+    }
 
     private void closePerm(State cur, PermItem item, BitSet predicted) {
         PermSpec spec = perms.get(item.nt());
@@ -849,8 +853,10 @@ public final class ByteEarleyOracle {
                 // every part gets a nonterminal of its own, so that completing it tells which part was read
                 int open = dedicated(sym(u.open(), false)), item = dedicated(sym(u.item(), false));
                 int separator = dedicated(sym(u.separator(), false)), close = dedicated(sym(u.close(), false));
+                int[] prefix = new int[u.prefix().size()];
+                for (int i = 0; i < prefix.length; i++) prefix[i] = dedicated(sym(u.prefix().get(i), false));
                 result = newNt(); // no productions: unique items run it
-                uniques.put(result, new UniqueSpec(open, item, separator, close, u.minItems(),
+                uniques.put(result, new UniqueSpec(open, prefix, item, separator, close, u.minItems(),
                         u.maxItems() == Expr.Repeat.UNBOUNDED ? -1 : u.maxItems()));
             } else {
                 throw new IllegalStateException("unknown expr " + e);

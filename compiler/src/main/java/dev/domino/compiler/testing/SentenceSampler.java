@@ -110,7 +110,8 @@ public final class SentenceSampler {
         } else if (e instanceof Expr.Units u) {
             return height(u.text());
         } else if (e instanceof Expr.UniqueArray u) {
-            int h = Math.max(Math.max(height(u.open()), height(u.item())), height(u.close()));
+            int h = Math.max(height(u.open()), height(u.close()));
+            for (int i = 0; i < Math.max(1, u.minItems()); i++) h = Math.max(h, height(u.itemAt(i)));
             return u.minItems() > 1 ? Math.max(h, height(u.separator())) : h;
         } else if (e instanceof Expr.Chars c) {
             return c.set().isEmpty() ? INF : 0;
@@ -294,7 +295,8 @@ public final class SentenceSampler {
                 String item = null;
                 for (int attempt = 0; attempt < 16 && item == null; attempt++) {
                     int mark = out.length();
-                    emit(u.item(), false, depth);
+                    if (height(u.itemAt(texts.size())) >= INF) break;
+                    emit(u.itemAt(texts.size()), false, depth);
                     String text = out.substring(mark);
                     out.setLength(mark);
                     com.fasterxml.jackson.databind.JsonNode v = JsonValues.parse(text);

@@ -278,6 +278,13 @@ class JsonSchemaGrammarTest {
             l("[[],[1],[1,2],[2,1]]"), l("[[1,2],[1,2]]", "[[],[]]"));
         check("{'type':'array','items':{},'uniqueItems':true}",
             l("[1,'1',true,null,{},[]]", "[false,true]"), l("[null,null]", "[true,true]", "['x',1,'x']"));
+        // positional schemas, then the rest (or none)
+        check("{'type':'array','prefixItems':[{'type':'integer'},{'type':'number'}],'items':{'type':'string'},'uniqueItems':true}",
+            l("[1]", "[1,2]", "[1,2.5,'a','b']"), l("[1,1]", "[1,1.0]", "[1,2,'a','a']", "['a']"));
+        check("{'type':'array','prefixItems':[{'type':'integer'},{'type':'integer'}],'items':false,'uniqueItems':true}",
+            l("[1,2]", "[3]"), l("[1,1]", "[1,2,3]"));
+        check("{'$schema':'http://json-schema.org/draft-04/schema#','type':'array','items':[{'type':'boolean'},{'type':'boolean'}],"
+            + "'additionalItems':false,'uniqueItems':true}", l("[true,false]", "[false]"), l("[true,true]", "[false,false]"));
     }
 
     @Test void stringLengthCountsDecodedCodePoints() {
@@ -495,12 +502,12 @@ class JsonSchemaGrammarTest {
 
     @Test void unsupportedKeywordsNameKeywordAndPointer() {
         String[][] cases = {
-            {"{'type':'object','properties':{'tags':{'type':'array','uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
+            {"{'type':'object','properties':{'tags':{'type':'array','contains':{'const':'a'},'uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
             {"{'anyOf':[{'properties':{'a':{'type':'integer'}}},{'type':'string'}],'unevaluatedProperties':false}", "unsupported keyword 'unevaluatedProperties' at / (the keys it sees depend"},
             {"{'type':'array','contains':{'type':'integer'},'unevaluatedItems':false}", "unsupported keyword 'unevaluatedItems' at / ('contains' evaluates"},
             {"{'type':'string','pattern':'a(?=b)'}", "unsupported keyword 'pattern' at / (line 1, column 2: regex /a(?=b)/: lookahead is not supported)"},
             {"{'type':'string','pattern':'^(?=a)b|c'}", "lookahead is not supported"},
-            {"{'type':'array','items':{'type':'string'},'uniqueItems':true}", "unsupported keyword 'uniqueItems' at / (only over items from a finite set"},
+            {"{'type':'array','items':{'type':'string'},'contains':{'const':'a'},'uniqueItems':true}", "unsupported keyword 'uniqueItems' at / (only without contains"},
             {"{'type':'array','items':{'enum':[1,2]},'not':{'uniqueItems':true}}", "unsupported keyword 'not' at /not (of 'uniqueItems'"},
             {"{'if':{'type':'array','prefixItems':[true],'items':{'type':'integer'}},'then':{'minItems':3}}", "unsupported keyword 'not' at /"},
             {"{'type':'array','contains':{'type':'integer'},'minContains':5000}", "unsupported keyword 'contains' at /"},
@@ -519,7 +526,7 @@ class JsonSchemaGrammarTest {
             {"{'type':'object','propertyNames':{'format':'email'}}", "unsupported keyword 'propertyNames' at /"},
             {"{'type':'object','properties':{'p':{'type':'object','propertyNames':{'maxLength':100000}}}}",
                 "unsupported keyword 'propertyNames' at /properties/p"},
-            {"{'$defs':{'x~y/z':{'type':'array','prefixItems':[{}],'uniqueItems':true}},'$ref':'#/$defs/x~0y~1z'}", "unsupported keyword 'uniqueItems' at /$defs/x~0y~1z"},
+            {"{'$defs':{'x~y/z':{'type':'array','items':{'type':'string'},'contains':{'const':'a'},'minContains':2,'uniqueItems':true}},'$ref':'#/$defs/x~0y~1z'}", "unsupported keyword 'uniqueItems' at /$defs/x~0y~1z"},
         };
         for (String[] c : cases) {
             assertThatThrownBy(() -> JsonSchemaGrammar.from(j(c[0]))).as(c[0])
@@ -531,7 +538,7 @@ class JsonSchemaGrammarTest {
 
     @Test void ignoredKeywordsAreReported() {
         JsonSchemaOptions o = JsonSchemaOptions.defaults().withIgnoredKeywords(Set.of("uniqueItems", "format", "multipleOf"));
-        JsonSchemaGrammar r = JsonSchemaGrammar.from(j("{'type':'object','properties':{'t':{'type':'array','prefixItems':[{}],'uniqueItems':true},"
+        JsonSchemaGrammar r = JsonSchemaGrammar.from(j("{'type':'object','properties':{'t':{'type':'array','contains':{'type':'integer'},'uniqueItems':true},"
             + "'f':{'type':'string','format':'weird'},'n':{'type':'number','multipleOf':100.03}},'x-custom':1}"), o);
         assertThat(r.ignoredKeywords()).extracting(Object::toString)
             .containsExactly("'uniqueItems' at /properties/t", "'format' at /properties/f", "'multipleOf' at /properties/n");

@@ -164,6 +164,13 @@ class JsonSchemaValidatorHarnessTest {
         // uniqueItems over finite item values (a permutation of distinct values)
         "{'type':'object','properties':{'t':{'type':'array','items':{'enum':['x','y','z',1,null]},'uniqueItems':true,'maxItems':4},"
             + "'b':{'type':'array','items':{'type':'boolean'},'uniqueItems':true,'minItems':1}},'required':['t','b']}",
+        // uniqueItems over any items: distinctness checked beside the parser (duplicate-item mutants must be refused)
+        "{'type':'object','properties':{'s':{'type':'array','items':{'type':'string','maxLength':2},'uniqueItems':true},"
+            + "'n':{'type':'array','items':{'type':'number'},'uniqueItems':true,'minItems':1,'maxItems':4},"
+            + "'o':{'type':'array','items':{'type':'object','properties':{'a':{'type':'integer','minimum':0,'maximum':3},'b':{'type':'boolean'}}},'uniqueItems':true},"
+            + "'a':{'type':'array','items':{'type':'array','items':{'type':'integer','maximum':2},'uniqueItems':true},'uniqueItems':true}},"
+            + "'required':['s','n','o','a']}",
+        "{'type':'array','items':{},'uniqueItems':true,'maxItems':5}",
         // products pruned against their context (UnionProduct): an allOf of anyOfs over 64 combinations before pruning
         // (most empty next to the bounds or a multiple of an excluded multiple); oneOf differences whose "key absent"
         // alternatives the context's required keys rule out (Glaive's calculate_area shape, satisfiable here; seven
@@ -218,11 +225,12 @@ class JsonSchemaValidatorHarnessTest {
 
 
     record Counts(int[] c) {
-        Counts() { this(new int[7]); }
+        Counts() { this(new int[8]); }
         void add(Counts o) { for (int i = 0; i < c.length; i++) c[i] += o.c[i]; }
         @Override public String toString() {
-            return String.format("schemas %d, sampled %d (validator rejected %d, could not judge %d), mutants the validator rejects %d (grammar accepted %d), compile errors %d",
-                c[0], c[1], c[2], c[6], c[3], c[4], c[5]);
+            return String.format("schemas %d, sampled %d (validator rejected %d, could not judge %d), mutants the validator rejects %d "
+                + "(of them with an array item duplicated %d; grammar accepted %d), compile errors %d",
+                c[0], c[1], c[2], c[6], c[3], c[7], c[4], c[5]);
         }
     }
 
@@ -521,7 +529,10 @@ class JsonSchemaValidatorHarnessTest {
             }
         }
         for (int i = 0; i < MUTATIONS && !valid.isEmpty(); i++) {
-            String mutant = SentenceSampler.mutate(valid.get(random.nextInt(valid.size())), random);
+            // every other mutant copies an array item next to it (uniqueItems must refuse it), when the sample has an array
+            String sample = valid.get(random.nextInt(valid.size()));
+            String duplicated = i % 2 == 0 ? duplicateArrayItem(sample, random) : null;
+            String mutant = duplicated != null ? duplicated : SentenceSampler.mutate(sample, random);
             JsonNode node;
             try {
                 node = M.readTree(mutant);
@@ -538,12 +549,38 @@ class JsonSchemaValidatorHarnessTest {
             }
             if (!validatorRejects) continue;
             k.c[3]++;
+            if (duplicated != null) k.c[7]++;
             if (ExprMatcher.matches(g, mutant)) {
                 k.c[4]++;
                 failures.add(name + ": mutant " + mutant + " is invalid but the grammar accepts it");
             }
         }
         return k;
+    }
+
+    /**
+     * The sample with one item of one of its arrays (chosen at random among the non-empty ones) copied next to
+     * itself, written compactly; null when the sample has no non-empty array.
+     */
+    static String duplicateArrayItem(String sample, Random random) {
+        JsonNode root;
+        try {
+            root = readJson(sample);
+        } catch (Exception e) {
+            return null;
+        }
+        List<com.fasterxml.jackson.databind.node.ArrayNode> arrays = new ArrayList<>();
+        java.util.ArrayDeque<JsonNode> work = new java.util.ArrayDeque<>(List.of(root));
+        while (!work.isEmpty()) {
+            JsonNode n = work.pop();
+            if (n instanceof com.fasterxml.jackson.databind.node.ArrayNode a && !a.isEmpty()) arrays.add(a);
+            n.elements().forEachRemaining(work::push);
+        }
+        if (arrays.isEmpty()) return null;
+        com.fasterxml.jackson.databind.node.ArrayNode a = arrays.get(random.nextInt(arrays.size()));
+        int i = random.nextInt(a.size());
+        a.insert(i + 1, a.get(i).deepCopy());
+        return root.toString();
     }
 
     @Test void fixtures() throws Exception {
@@ -555,6 +592,7 @@ class JsonSchemaValidatorHarnessTest {
         assertThat(failures).isEmpty();
         assertThat(total.c[5]).as("fixtures compile: " + COMPILE_ERRORS).isZero();
         assertThat(total.c[3]).as("some mutants are invalid").isPositive();
+        assertThat(total.c[7]).as("some duplicate-item mutants are invalid").isPositive();
     }
 
     @Test void corpus() throws Exception {

@@ -340,13 +340,13 @@ public final class LarkParser {
 
     private Expr regex(Token tok) {
         for (char f : tok.flags.toCharArray()) {
-            // 'u' is Python 3's default for str patterns; other flags would change the language
-            // in ways the IR cannot express from outside the regex parser.
-            if (f != 'i' && f != 'u') throw error("regex flag '" + f + "' is not supported (only 'i')", tok);
+            // 'u' is Python 3's default for str patterns; 'm' and 'x' change what anchors and
+            // spaces mean, which a whole-lexeme match does not carry
+            if (f != 'i' && f != 'u' && f != 's') throw error("regex flag '" + f + "' is not supported (supported: i, s, u)", tok);
         }
         Expr e;
         try {
-            e = RegexParser.parse(tok.value, RegexParser.Flavor.PYTHON);
+            e = RegexParser.parse(tok.value, RegexParser.Flavor.COMMON, new RegexParser.Flags(false, tok.flags.indexOf('s') >= 0));
         } catch (GrammarException | IllegalArgumentException ex) {
             throw error("invalid regular expression /" + tok.value + "/: " + ex.getMessage(), tok);
         }

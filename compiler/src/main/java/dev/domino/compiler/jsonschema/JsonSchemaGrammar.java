@@ -38,6 +38,11 @@ public record JsonSchemaGrammar(Grammar grammar, List<KeywordLocation> ignoredKe
         JsonNode root;
         try {
             root = MAPPER.readTree(schemaJson);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // the parser's own message without its source dump ("[Source: REDACTED ...]"): line and column instead
+            com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+            String where = at == null ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr() + ": ";
+            throw new GrammarException("invalid JSON schema document: " + where + e.getOriginalMessage());
         } catch (Exception e) {
             throw new GrammarException("invalid JSON schema document: " + e.getMessage());
         }

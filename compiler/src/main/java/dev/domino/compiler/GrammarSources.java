@@ -46,7 +46,7 @@ public final class GrammarSources {
 
     /** A single regex as a whole grammar (whole-output match). */
     static Grammar regexGrammar(String pattern) {
-        Expr e = RegexParser.parse(pattern, RegexParser.Flavor.PYTHON);
+        Expr e = RegexParser.parse(pattern, RegexParser.Flavor.COMMON);
         return Grammar.of("root", Map.of("root", e));
     }
 }

@@ -79,6 +79,7 @@ public final class LarkParser {
                 throw error("expected a rule or terminal definition but found " + tok.describe(), tok);
             }
             Token end = peek();
+            if (end.kind == Kind.DIRECTIVE) throw error(unsupportedDirective(end.text), end);
             if (end.kind != Kind.NL && end.kind != Kind.EOF) {
                 throw error("unexpected " + end.describe(), end);
             }
@@ -167,8 +168,18 @@ public final class LarkParser {
                 lexicalOwner = null;
             }
             case "%import" -> parseImport(d);
-            default -> throw error("directive " + d.text + " is not supported", d);
+            default -> throw error(unsupportedDirective(d.text), d);
         }
+    }
+
+    /** A refusal that names the llguidance feature a directive stands for. */
+    private static String unsupportedDirective(String directive) {
+        return switch (directive) {
+            case "%json" -> "llguidance's %json { ... } (a JSON Schema inside the grammar) is not supported";
+            case "%regex" -> "llguidance's %regex { ... } (regex options) is not supported";
+            case "%llguidance" -> "the %llguidance { ... } header is not supported";
+            default -> "directive " + directive + " is not supported";
+        };
     }
 
     // %import common.X [-> Y]  |  %import common (X, Y, ...)
@@ -340,13 +351,13 @@ public final class LarkParser {
 
     private Expr regex(Token tok) {
         for (char f : tok.flags.toCharArray()) {
-            // 'u' is Python 3's default for str patterns; other flags would change the language
-            // in ways the IR cannot express from outside the regex parser.
-            if (f != 'i' && f != 'u') throw error("regex flag '" + f + "' is not supported (only 'i')", tok);
+            // 'u' is Python 3's default for str patterns; 'm' and 'x' change what anchors and
+            // spaces mean, which a whole-lexeme match does not carry
+            if (f != 'i' && f != 'u' && f != 's') throw error("regex flag '" + f + "' is not supported (supported: i, s, u)", tok);
         }
         Expr e;
         try {
-            e = RegexParser.parse(tok.value, RegexParser.Flavor.PYTHON);
+            e = RegexParser.parse(tok.value, RegexParser.Flavor.COMMON, new RegexParser.Flags(false, tok.flags.indexOf('s') >= 0));
         } catch (GrammarException | IllegalArgumentException ex) {
             throw error("invalid regular expression /" + tok.value + "/: " + ex.getMessage(), tok);
         }

@@ -25,7 +25,22 @@ import java.util.Map;
  * feature and its column (line is always 1).
  */
 public final class RegexParser {
-    public enum Flavor { ECMA, PYTHON }
+    /**
+     * The dialect: ECMA-262 (JSON Schema's {@code pattern}), or the common dialect of the {@code regex}
+     * request fields, Lark and regex files: what Python {@code re}, Rust {@code regex} and ECMA-262 agree
+     * on, plus what one of them has and means the same by ({@code \p{..}} classes, POSIX classes in
+     * brackets, scoped flags {@code (?i:..)}, {@code \A \Z}). A refusal names the construct and the dialect.
+     */
+    public enum Flavor {
+        ECMA("ECMA-262"), COMMON("common regex dialect (Python re / Rust regex / ECMA-262)");
+
+        private final String label;
+
+        Flavor(String label) { this.label = label; }
+
+        /** The dialect's name in error messages. */
+        public String label() { return label; }
+    }
 
     /** Regex flags: {@code ignoreCase} = {@code i}, {@code dotAll} = {@code s}. */
     public record Flags(boolean ignoreCase, boolean dotAll) {
@@ -176,7 +191,7 @@ public final class RegexParser {
         GrammarException error(String what, int at) {
             // a long pattern is cut in the message: errors are one readable line
             String shown = source.length() <= 120 ? source : source.substring(0, 100) + "...";
-            return new GrammarException("regex /" + shown + "/: " + what, 1, at + 1);
+            return new GrammarException("regex /" + shown + "/ (" + flavor.label() + "): " + what, 1, at + 1);
         }
 
         boolean more() { return pos < cps.length; }
@@ -191,13 +206,14 @@ public final class RegexParser {
 
         List<Branch> parseTop() {
             // Python: leading global inline flags like (?i) (?s) (?is)
-            if (flavor == Flavor.PYTHON) {
+            if (flavor == Flavor.COMMON) {
                 while (lookingAt("(?")) {
                     int save = pos;
                     pos += 2;
                     boolean ok = false;
                     boolean i = false, s = false;
-                    while (more() && (peek() == 'i' || peek() == 's')) { if (peek() == 'i') i = true; else s = true; pos++; ok = true; }
+                    while (more() && "isuU".indexOf(peek()) >= 0) { if (peek() == 'i') i = true; else if (peek() == 's') s = true; pos++; ok = true; }
+                    if (more() && (peek() == 'm' || peek() == 'x')) throw error("flag '" + Character.toString(peek()) + "' is not supported", pos);
                     if (ok && peekIs(')')) { pos++; ignoreCase |= i; dotAll |= s; }
                     else { pos = save; break; }
                 }
@@ -216,10 +232,24 @@ public final class RegexParser {
         Branch parseTopBranch() {
             boolean start = false, end = false, endNl = false;
             if (peekIs('^')) { pos++; start = true; }
-            else if (flavor == Flavor.PYTHON && lookingAt("\\A")) { pos += 2; start = true; }
+            else if (flavor == Flavor.COMMON && lookingAt("\\A")) { pos += 2; start = true; }
             List<Expr> items = new ArrayList<>();
+            List<Expr> lookaheads = new ArrayList<>(), negativeLookaheads = new ArrayList<>();
+            int lookaheadAt = pos;
+            // leading lookaheads of a whole-string match: they see the string from its start, where
+            // the branch starts too, so the branch is an intersection of regular languages
+            while (!markAnchors && (lookingAt("(?=") || lookingAt("(?!"))) {
+                boolean positive = cps[pos + 2] == '=';
+                int at = pos;
+                pos += 3;
+                Expr body = parseDisjunction();
+                if (!peekIs(')')) throw error("missing ')'", at);
+                pos++;
+                Expr seen = new Expr.Seq(List.of(body, Expr.star(Expr.chars(CodePointSet.ANY))));
+                (positive ? lookaheads : negativeLookaheads).add(seen);
+            }
             while (more() && peek() != '|' && peek() != ')') {
-                if (peek() == '$' || (flavor == Flavor.PYTHON && lookingAt("\\Z"))) {
+                if (peek() == '$' || (flavor == Flavor.COMMON && lookingAt("\\Z"))) {
                     int at = pos;
                     boolean dollar = peek() == '$';
                     pos += dollar ? 1 : 2;
@@ -231,12 +261,22 @@ public final class RegexParser {
                     if (more() && peek() != '|' && peek() != ')') throw error("anchor '" + (dollar ? "$" : "\\Z") + "' in the middle of the pattern is not supported", at);
                     if (more() && peek() == ')') throw error("anchor in the middle of the pattern is not supported", at);
                     end = true;
-                    endNl = dollar && flavor == Flavor.PYTHON;
+                    endNl = dollar && flavor == Flavor.COMMON;
                     break;
                 }
                 parseTerm(items);
             }
-            return new Branch(items.size() == 1 ? items.get(0) : new Expr.Seq(items), start, end, endNl);
+            Expr body = items.size() == 1 ? items.get(0) : new Expr.Seq(items);
+            if (!lookaheads.isEmpty() || !negativeLookaheads.isEmpty()) {
+                List<Expr> all = new ArrayList<>(lookaheads);
+                all.add(body);
+                try {
+                    body = dev.domino.compiler.jsonschema.RegularLanguages.intersection(all, negativeLookaheads);
+                } catch (dev.domino.compiler.jsonschema.RegularLanguages.TooComplex e) {
+                    throw error("lookahead: the intersection is too large (" + e.getMessage() + ")", lookaheadAt);
+                }
+            }
+            return new Branch(body, start, end, endNl);
         }
 
         Expr parseDisjunction() {
@@ -300,7 +340,7 @@ public final class RegexParser {
                 b = readInt();
                 if (b == -2) b = -1; // unbounded
                 if (a == -2) {
-                    if (flavor == Flavor.PYTHON) a = 0;
+                    if (flavor == Flavor.COMMON) a = 0;
                     else { pos = save; return null; }
                 }
             } else {
@@ -326,7 +366,7 @@ public final class RegexParser {
             switch (c) {
                 case '.': {
                     CodePointSet s = dotAll ? CodePointSet.ANY
-                        : flavor == Flavor.PYTHON ? CodePointSet.of('\n').complement()
+                        : flavor == Flavor.COMMON ? CodePointSet.of('\n').complement()
                         : CodePointSet.fromRanges(new int[] {'\n', '\n', '\r', '\r', 0x2028, 0x2029}).complement();
                     return Expr.chars(s);
                 }
@@ -346,16 +386,20 @@ public final class RegexParser {
             if (peekIs('?')) {
                 pos++;
                 if (peekIs(':')) { pos++; }
-                else if (peekIs('=') || peekIs('!')) throw error("lookahead is not supported", at);
+                else if (peekIs('=') || peekIs('!')) {
+                    throw error(markAnchors ? "lookahead is only supported in the shape ^(?=A)(?!B)R, R without a top-level '|'"
+                            : "lookahead is only supported at the start of the pattern", at);
+                }
                 else if (lookingAt("<=") || lookingAt("<!")) throw error("lookbehind is not supported", at);
-                else if (peekIs('<') || (flavor == Flavor.PYTHON && lookingAt("P<"))) {
+                else if (isFlagStart()) return scopedFlags(at);
+                else if (peekIs('<') || (flavor == Flavor.COMMON && lookingAt("P<"))) {
                     pos += peekIs('<') ? 1 : 2;
                     while (more() && peek() != '>') pos++;
                     if (!more()) throw error("unterminated group name", at);
                     pos++;
-                } else if (flavor == Flavor.PYTHON && lookingAt("P=")) throw error("backreference is not supported", at);
+                } else if (flavor == Flavor.COMMON && lookingAt("P=")) throw error("backreference is not supported", at);
                 else if (peekIs('#')) throw error("comment group is not supported", at);
-                else throw error("inline flags / extension group is not supported", at);
+                else throw error("extension group '(?" + (more() ? Character.toString(peek()) : "") + "' is not supported", at);
             }
             depth++;
             // bounded before recursing: 10,000 nested groups overflowed the stack
@@ -366,6 +410,47 @@ public final class RegexParser {
             }
             Expr e = parseDisjunction();
             depth--;
+            if (!peekIs(')')) throw error("missing ')'", at);
+            pos++;
+            return e;
+        }
+
+        boolean isFlagStart() {
+            return more() && (peek() == '-' || "imsxuU".indexOf(peek()) >= 0);
+        }
+
+        /**
+         * {@code (?flags:...)} (ECMA-262 modifiers, Python, Rust): {@code i} and {@code s} on or off
+         * ({@code -}); {@code u} and Rust's {@code U} (laziness) leave the language as it is; {@code m} and
+         * {@code x} are refused by name. Flags for the rest of the pattern, {@code (?i)}, only at its start
+         * (see parseTop). Pos is after {@code (?}.
+         */
+        Expr scopedFlags(int at) {
+            boolean on = true, i = ignoreCase, sAll = dotAll;
+            while (more() && peek() != ':' && peek() != ')') {
+                int f = cps[pos];
+                switch (f) {
+                    case '-' -> on = false;
+                    case 'i' -> i = on;
+                    case 's' -> sAll = on;
+                    case 'u', 'U' -> { }
+                    case 'm' -> throw error("flag 'm' (multi-line anchors) is not supported", pos);
+                    case 'x' -> throw error("flag 'x' (verbose) is not supported", pos);
+                    default -> throw error("unknown inline flag '" + Character.toString(f) + "'", pos);
+                }
+                pos++;
+            }
+            if (!more()) throw error("missing ')'", at);
+            if (peek() == ')') throw error("inline flags '(?...)' are only supported at the start of the pattern; use a scoped group (?flags:...)", at);
+            pos++; // ':'
+            boolean savedI = ignoreCase, savedS = dotAll;
+            ignoreCase = i;
+            dotAll = sAll;
+            depth++;
+            Expr e = parseDisjunction();
+            depth--;
+            ignoreCase = savedI;
+            dotAll = savedS;
             if (!peekIs(')')) throw error("missing ')'", at);
             pos++;
             return e;
@@ -402,7 +487,7 @@ public final class RegexParser {
                 case 'r': return CodePointSet.of('\r');
                 case 'f': return CodePointSet.of('\f');
                 case 'v': return CodePointSet.of(0x0B);
-                case 'a': if (flavor == Flavor.PYTHON) return CodePointSet.of(7); break;
+                case 'a': if (flavor == Flavor.COMMON) return CodePointSet.of(7); break;
                 case 'b': if (inClass) return CodePointSet.of(8); break;
                 case '0':
                     if (more() && peek() >= '0' && peek() <= '9') throw error("octal escape is not supported", at);
@@ -434,7 +519,7 @@ public final class RegexParser {
                     if (v >= 0xD800 && v <= 0xDFFF) throw error("lone surrogate escape is not supported", at);
                     return CodePointSet.of(v);
                 }
-                case 'U': if (flavor == Flavor.PYTHON) return CodePointSet.of(hex(8, at)); break;
+                case 'U': if (flavor == Flavor.COMMON) return CodePointSet.of(hex(8, at)); break;
                 case 'c':
                     if (flavor == Flavor.ECMA && more() && Character.isLetter(peek()) && peek() < 128) return CodePointSet.of(cps[pos++] % 32);
                     break;
@@ -467,7 +552,12 @@ public final class RegexParser {
         }
 
         CodePointSet unicodeProperty(int at) {
-            if (flavor == Flavor.PYTHON) throw error("Unicode property escape is not supported", at);
+            if (flavor == Flavor.COMMON && more() && peek() != '{') {
+                // Rust's one-letter form: \pL
+                CodePointSet s = UnicodeCategories.byName(Character.toString(cps[pos++]));
+                if (s == null) throw error("Unicode property escape \\p" + Character.toString(cps[pos - 1]) + " is not supported", at);
+                return s;
+            }
             if (!peekIs('{')) throw error("bad Unicode property escape", at);
             int start = ++pos;
             while (more() && peek() != '}') pos++;
@@ -476,7 +566,15 @@ public final class RegexParser {
             pos++;
             if (name.startsWith("General_Category=")) name = name.substring(17);
             else if (name.startsWith("gc=")) name = name.substring(3);
-            CodePointSet s = UnicodeCategories.byName(name);
+            CodePointSet s;
+            if (name.startsWith("Script=") || name.startsWith("sc=")) s = UnicodeCategories.script(name.substring(name.indexOf('=') + 1));
+            else if (name.contains("=")) throw error("Unicode property escape \\p{" + name + "} is not supported (general categories, Script=, binary properties)", at);
+            else {
+                s = UnicodeCategories.byName(name);
+                if (s == null) s = UnicodeCategories.binary(name);
+                // Rust and Python's regex module take a bare script name; ECMA-262 needs Script=
+                if (s == null && flavor == Flavor.COMMON) s = UnicodeCategories.script(name);
+            }
             if (s == null) throw error("Unicode property escape \\p{" + name + "} is not supported", at);
             return s;
         }
@@ -489,7 +587,7 @@ public final class RegexParser {
             while (true) {
                 if (!more()) throw error("unterminated character class", at);
                 int c = peek();
-                if (c == ']' && !(first && flavor == Flavor.PYTHON)) { pos++; break; }
+                if (c == ']' && !(first && flavor == Flavor.COMMON)) { pos++; break; }
                 first = false;
                 int itemAt = pos;
                 CodePointSet lo = classAtom();
@@ -498,7 +596,7 @@ public final class RegexParser {
                     int hiAt = pos;
                     CodePointSet hi = classAtom();
                     if (lo.size() != 1 || hi.size() != 1 || lo.rangeCount() != 1 || hi.rangeCount() != 1) {
-                        if (flavor == Flavor.PYTHON) throw error("bad character range", itemAt);
+                        if (flavor == Flavor.COMMON) throw error("bad character range", itemAt);
                         // ECMA annex B: class escape in a range means literal '-'
                         set = set.union(lo).union(hi).union(CodePointSet.of('-'));
                         continue;
@@ -522,8 +620,22 @@ public final class RegexParser {
                 if (peek() == '-') { pos++; return CodePointSet.of('-'); }
                 return parseClassEscape(at, true);
             }
-            if (c == '[' && flavor == Flavor.PYTHON && peekIs(':')) throw error("POSIX class is not supported", at);
+            if (c == '[' && flavor == Flavor.COMMON && peekIs(':')) return posixClass(at);
             return CodePointSet.of(c);
+        }
+
+        /** {@code [:alpha:]} inside brackets (Rust's ASCII classes; {@code [:^alpha:]} negated). Pos is at the ':'. */
+        CodePointSet posixClass(int at) {
+            int start = pos + 1;
+            int end = start;
+            while (end < cps.length && cps[end] != ':') end++;
+            if (end + 1 >= cps.length || cps[end + 1] != ']') throw error("unterminated POSIX class", at);
+            String name = new String(cps, start, end - start);
+            boolean negated = name.startsWith("^");
+            CodePointSet set = PosixClasses.byName(negated ? name.substring(1) : name);
+            if (set == null) throw error("unknown POSIX class [:" + name + ":]", at);
+            pos = end + 2;
+            return negated ? set.complement() : set;
         }
 
         Expr literalChar(int c) { return chars(CodePointSet.of(c)); }
@@ -557,6 +669,8 @@ public final class RegexParser {
     static final class UnicodeCategories {
         private static final dev.domino.runtime.internal.BoundedCache<String, CodePointSet> CACHE = dev.domino.runtime.internal.ProcessCaches.register(
                 new dev.domino.runtime.internal.BoundedCache<>("unicode categories", 4L << 20));
+        /** Estimated bytes of a cached set: two ints per range and the object. */
+        private static final java.util.function.ToLongFunction<CodePointSet> SIZE = set -> 64 + 8L * set.rangeCount();
         private static final java.util.Map<String, String> LONG = java.util.Map.ofEntries(
             java.util.Map.entry("Letter", "L"), java.util.Map.entry("Uppercase_Letter", "Lu"),
             java.util.Map.entry("Lowercase_Letter", "Ll"), java.util.Map.entry("Titlecase_Letter", "Lt"),
@@ -568,22 +682,47 @@ public final class RegexParser {
             java.util.Map.entry("Separator", "Z"), java.util.Map.entry("Space_Separator", "Zs"),
             java.util.Map.entry("Other", "C"), java.util.Map.entry("Control", "Cc"));
 
-        static CodePointSet byName(String name) {
-            String code = LONG.getOrDefault(name, name);
-            if (!code.matches("[LMNPSZC][a-z]?")) return null;
-            return CACHE.computeIfAbsent(code, UnicodeCategories::compute, set -> 64 + 8L * set.rangeCount());
+        /** A script by name or alias, from the JDK's Unicode data (Greek, Grek, Han, Latin...); null if unknown. */
+        static CodePointSet script(String name) {
+            Character.UnicodeScript script;
+            try {
+                script = Character.UnicodeScript.forName(name);
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+            return CACHE.computeIfAbsent("sc=" + script.name(), k -> compute(cp -> Character.UnicodeScript.of(cp) == script), SIZE);
         }
 
-        private static CodePointSet compute(String code) {
+        /** Binary properties the JDK knows: Alphabetic, Ideographic, Uppercase, Lowercase, ASCII, Any, Assigned. */
+        static CodePointSet binary(String name) {
+            java.util.function.IntPredicate p = switch (name) {
+                case "Alphabetic", "Alpha" -> Character::isAlphabetic;
+                case "Ideographic", "Ideo" -> Character::isIdeographic;
+                case "Uppercase", "Upper" -> Character::isUpperCase;
+                case "Lowercase", "Lower" -> Character::isLowerCase;
+                case "ASCII" -> cp -> cp < 128;
+                case "Any" -> cp -> true;
+                case "Assigned" -> cp -> Character.getType(cp) != Character.UNASSIGNED;
+                default -> null;
+            };
+            return p == null ? null : CACHE.computeIfAbsent("bin=" + name, k -> compute(p), SIZE);
+        }
+
+        private static CodePointSet compute(java.util.function.IntPredicate p) {
             List<Integer> pairs = new ArrayList<>();
             int runStart = -1;
             for (int cp = 0; cp <= CodePointSet.MAX + 1; cp++) {
-                boolean in = cp <= CodePointSet.MAX && matches(code, cp);
+                boolean in = cp <= CodePointSet.MAX && p.test(cp);
                 if (in && runStart < 0) runStart = cp;
                 if (!in && runStart >= 0) { pairs.add(runStart); pairs.add(cp - 1); runStart = -1; }
             }
-            CodePointSet s = CodePointSet.fromRanges(pairs.stream().mapToInt(Integer::intValue).toArray());
-            return s;
+            return CodePointSet.fromRanges(pairs.stream().mapToInt(Integer::intValue).toArray());
+        }
+
+        static CodePointSet byName(String name) {
+            String code = LONG.getOrDefault(name, name);
+            if (!code.matches("[LMNPSZC][a-z]?")) return null;
+            return CACHE.computeIfAbsent(code, c -> compute(cp -> matches(c, cp)), SIZE);
         }
 
         private static boolean matches(String code, int cp) {
@@ -624,6 +763,32 @@ public final class RegexParser {
                 case Character.PRIVATE_USE: return "Co";
                 default: return "Cn";
             }
+        }
+    }
+
+    /** POSIX bracket classes as Rust's regex defines them (ASCII only). */
+    static final class PosixClasses {
+        private PosixClasses() {}
+
+        static CodePointSet byName(String name) {
+            int[] r = switch (name) {
+                case "alnum" -> new int[] {'0', '9', 'A', 'Z', 'a', 'z'};
+                case "alpha" -> new int[] {'A', 'Z', 'a', 'z'};
+                case "ascii" -> new int[] {0, 0x7F};
+                case "blank" -> new int[] {'\t', '\t', ' ', ' '};
+                case "cntrl" -> new int[] {0, 0x1F, 0x7F, 0x7F};
+                case "digit" -> new int[] {'0', '9'};
+                case "graph" -> new int[] {'!', '~'};
+                case "lower" -> new int[] {'a', 'z'};
+                case "print" -> new int[] {' ', '~'};
+                case "punct" -> new int[] {'!', '/', ':', '@', '[', '`', '{', '~'};
+                case "space" -> new int[] {'\t', '\r', ' ', ' '};
+                case "upper" -> new int[] {'A', 'Z'};
+                case "word" -> new int[] {'0', '9', 'A', 'Z', '_', '_', 'a', 'z'};
+                case "xdigit" -> new int[] {'0', '9', 'A', 'F', 'a', 'f'};
+                default -> null;
+            };
+            return r == null ? null : CodePointSet.fromRanges(r);
         }
     }
 }

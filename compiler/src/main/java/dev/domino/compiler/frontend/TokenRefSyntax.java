@@ -33,6 +33,22 @@ final class TokenRefSyntax {
         in.next(); // '<'
         if (in.peek() == '[') {
             in.next();
+            if (in.peek() == '*') {
+                // llguidance's <[*]>: any one token
+                in.next();
+                if (in.peek() != ']' || in.peek(1) != '>') {
+                    throw in.error("expected ']>' to close the token reference but found " + GrammarText.describe(in.peek()), in.pos);
+                }
+                in.next();
+                in.next();
+                if (negated) throw in.error("!<[*]> names no token", at);
+                return new Expr.TokenRef(List.of(), List.of(), true, in.line(at), in.column(at));
+            }
+            if (in.peek() == '^') {
+                // llguidance's <[^1-3]>: any token but those
+                in.next();
+                negated = !negated;
+            }
             List<int[]> ranges = new ArrayList<>();
             while (true) {
                 long lo = number(in);

@@ -143,8 +143,9 @@ public final class TerminalDerivation {
         }
         for (Map.Entry<String, Expr> e : source.rules().entrySet()) checkRefs(e.getValue());
         for (Expr e : source.ignored()) checkRefs(e);
+        RepeatClosure closure = new RepeatClosure();
         for (Map.Entry<String, Expr> e : source.rules().entrySet()) {
-            Expr body = e.getValue();
+            Expr body = closure.simplify(e.getValue());
             if (refs(body).contains(e.getKey())) {
                 Expr rewritten = ArdenRewrite.rewrite(e.getKey(), body);
                 if (rewritten != null) body = rewritten;

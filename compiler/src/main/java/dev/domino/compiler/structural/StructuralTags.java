@@ -512,7 +512,7 @@ public final class StructuralTags {
 
     private Expr regex(String pattern, String at) {
         try {
-            return RegexParser.parse(pattern, RegexParser.Flavor.PYTHON);
+            return RegexParser.parse(pattern, RegexParser.Flavor.COMMON);
         } catch (GrammarException e) {
             throw error("in the regex: " + e.getMessage(), at);
         }

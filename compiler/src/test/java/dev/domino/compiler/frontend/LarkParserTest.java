@@ -243,7 +243,7 @@ class LarkParserTest {
         Grammar plain = needsRegex(() -> LarkParser.parse("start: A\nA: /a\\/b/\n"));
         assertThat(g.rules().get("A")).isEqualTo(plain.rules().get("A"));
         assertThat(g.rules().get("B")).isEqualTo(CaseFolding.caseInsensitive(
-                needsRegex(() -> RegexParser.parse("x", RegexParser.Flavor.PYTHON))));
+                needsRegex(() -> RegexParser.parse("x", RegexParser.Flavor.COMMON))));
     }
 
     @Test
@@ -341,7 +341,25 @@ class LarkParserTest {
 
     @Test
     void badRegexFlag() {
-        assertError("start: A\nA: /abc/s", "regex flag 's' is not supported", 2, 4);
+        assertError("start: A\nA: /abc/x", "regex flag 'x' is not supported", 2, 4);
+        assertError("start: A\nA: /abc/m", "regex flag 'm' is not supported", 2, 4);
+    }
+
+    @Test
+    void llguidanceFeaturesAreNamedWhenRefused() {
+        assertError("start: %json {\"type\": \"integer\"}", "%json", 1, 8);
+        assertError("%llguidance {}\nstart: \"a\"", "%llguidance", 1, 1);
+    }
+
+    @Test
+    void llguidanceTokenSets() {
+        var any = (dev.domino.compiler.ir.Expr.TokenRef) LarkParser.parse("start: <[*]>").rules().get("start");
+        assertThat(any.negated()).isTrue();
+        assertThat(any.texts()).isEmpty();
+        assertThat(any.ranges()).isEmpty();
+        var but = (dev.domino.compiler.ir.Expr.TokenRef) LarkParser.parse("start: <[^5-7,9]>").rules().get("start");
+        assertThat(but.negated()).isTrue();
+        assertThat(but.display()).isEqualTo("!<[5-7,9]>");
     }
 
     @Test

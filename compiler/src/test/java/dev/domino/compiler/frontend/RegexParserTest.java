@@ -67,13 +67,13 @@ class RegexParserTest {
         check("[a-b]x", Flavor.ECMA, "abxABX", Pattern.CASE_INSENSITIVE, List.of());
         check("[^a]", Flavor.ECMA, "abAB", Pattern.CASE_INSENSITIVE, List.of());
         check("a.b", Flavor.ECMA, "ab\n", Pattern.DOTALL, List.of("a\nb"));
-        Expr e = RegexParser.parse("(?i)ab", Flavor.PYTHON, RegexParser.Flags.NONE);
+        Expr e = RegexParser.parse("(?i)ab", Flavor.COMMON, RegexParser.Flags.NONE);
         assertThat(ExprMatcher.matches(e, "AB")).isTrue();
     }
 
     @Test void dotExcludesLineTerminators() {
         Expr ecma = RegexParser.parse(".", Flavor.ECMA);
-        Expr py = RegexParser.parse(".", Flavor.PYTHON);
+        Expr py = RegexParser.parse(".", Flavor.COMMON);
         assertThat(ExprMatcher.matches(ecma, "\n")).isFalse();
         assertThat(ExprMatcher.matches(ecma, "\r")).isFalse();
         assertThat(ExprMatcher.matches(ecma, "\u2028")).isFalse();
@@ -85,13 +85,13 @@ class RegexParserTest {
     @Test void escapes() {
         assertThat(ExprMatcher.matches(RegexParser.parse("\\u{1F600}", Flavor.ECMA), "\uD83D\uDE00")).isTrue();
         assertThat(ExprMatcher.matches(RegexParser.parse("\\uD83D\\uDE00", Flavor.ECMA), "\uD83D\uDE00")).isTrue();
-        assertThat(ExprMatcher.matches(RegexParser.parse("\\U0001F600", Flavor.PYTHON), "\uD83D\uDE00")).isTrue();
+        assertThat(ExprMatcher.matches(RegexParser.parse("\\U0001F600", Flavor.COMMON), "\uD83D\uDE00")).isTrue();
         assertThat(ExprMatcher.matches(RegexParser.parse("\\0\\v\\f\\r", Flavor.ECMA), "\0\u000B\f\r")).isTrue();
         assertThat(ExprMatcher.matches(RegexParser.parse("[\\b]", Flavor.ECMA), "\b")).isTrue();
         assertThat(ExprMatcher.matches(RegexParser.parse("\\cJ", Flavor.ECMA), "\n")).isTrue();
-        assertThat(ExprMatcher.matches(RegexParser.parse("(?P<x>a)b", Flavor.PYTHON), "ab")).isTrue();
+        assertThat(ExprMatcher.matches(RegexParser.parse("(?P<x>a)b", Flavor.COMMON), "ab")).isTrue();
         assertThat(ExprMatcher.matches(RegexParser.parse("a{", Flavor.ECMA), "a{")).isTrue();
-        assertThat(ExprMatcher.matches(RegexParser.parse("x{,2}", Flavor.PYTHON), "xx")).isTrue();
+        assertThat(ExprMatcher.matches(RegexParser.parse("x{,2}", Flavor.COMMON), "xx")).isTrue();
         assertThat(ExprMatcher.matches(RegexParser.parse("\\p{Lu}+", Flavor.ECMA), "AÉ")).isTrue();
         assertThat(ExprMatcher.matches(RegexParser.parse("\\p{L}+", Flavor.ECMA), "a1")).isFalse();
         assertThat(ExprMatcher.matches(RegexParser.parse("\\s", Flavor.ECMA), "\u00A0")).isTrue();
@@ -128,7 +128,7 @@ class RegexParserTest {
         // mixed anchoring: each group keeps its own padding
         for (String regex : new String[] {"^a|b|c$|^d|e", "^ab|^c|d$|e$|f", "a$|b$|^c$"}) {
             check(regex, Flavor.ECMA, "abcdef", 0, List.of("xa", "ax", "bx", "xc", "cx", "dx", "xd", "c"));
-            check(regex, Flavor.PYTHON, "abcdef\n", 0, List.of("a\n", "c\n", "xe\n"));
+            check(regex, Flavor.COMMON, "abcdef\n", 0, List.of("a\n", "c\n", "xe\n"));
         }
     }
 
@@ -153,9 +153,9 @@ class RegexParserTest {
         assertThat(r2.anchoredStart()).isTrue();
         assertThat(r2.anchoredEnd()).isTrue();
         // python $ also matches before a final newline
-        assertThat(ExprMatcher.matches(RegexParser.parseSearch("a$", Flavor.PYTHON).expr(), "xa\n")).isTrue();
+        assertThat(ExprMatcher.matches(RegexParser.parseSearch("a$", Flavor.COMMON).expr(), "xa\n")).isTrue();
         assertThat(ExprMatcher.matches(RegexParser.parseSearch("a$", Flavor.ECMA).expr(), "xa\n")).isFalse();
-        assertThat(ExprMatcher.matches(RegexParser.parseSearch("\\Aa\\Z", Flavor.PYTHON).expr(), "a")).isTrue();
+        assertThat(ExprMatcher.matches(RegexParser.parseSearch("\\Aa\\Z", Flavor.COMMON).expr(), "a")).isTrue();
     }
 
     /** Anchors inside an ECMA search pattern (JSON Schema): ^ only at the input's start, $ only at its end. */
@@ -179,7 +179,7 @@ class RegexParserTest {
         }
         // whole-string parses and Python searches keep refusing them
         assertThatThrownBy(() -> RegexParser.parse("a^b", Flavor.ECMA)).hasMessageContaining("anchor '^'");
-        assertThatThrownBy(() -> RegexParser.parseSearch("(^a)", Flavor.PYTHON)).hasMessageContaining("anchor '^'");
+        assertThatThrownBy(() -> RegexParser.parseSearch("(^a)", Flavor.COMMON)).hasMessageContaining("anchor '^'");
         assertThatThrownBy(() -> RegexParser.parseSearch("(^a){40}", Flavor.ECMA)).hasMessageContaining("repetition of more than 32");
         assertThatThrownBy(() -> RegexParser.parseSearch("a^*", Flavor.ECMA)).hasMessageContaining("quantifier without an operand");
     }
@@ -199,7 +199,8 @@ class RegexParserTest {
                 .hasMessageContaining(c[1])
                 .hasMessageContaining("column " + c[2]);
         }
-        assertThatThrownBy(() -> RegexParser.parse("(?P=x)", Flavor.PYTHON)).hasMessageContaining("backreference");
-        assertThatThrownBy(() -> RegexParser.parse("\\p{L}", Flavor.PYTHON)).hasMessageContaining("Unicode property");
+        assertThatThrownBy(() -> RegexParser.parse("(?P=x)", Flavor.COMMON)).hasMessageContaining("backreference");
+        assertThatThrownBy(() -> RegexParser.parse("\\p{Klingon}", Flavor.COMMON)).hasMessageContaining("\\p{Klingon}")
+                .hasMessageContaining("common regex dialect");
     }
 }

@@ -45,6 +45,10 @@ public final class Matcher {
     private History history;
     /** Why the matcher is in the error state; null while it is not (see {@link #isError()}). */
     private String errorReason;
+    /** The commit depth the token budget ends at, or {@link #NO_BUDGET} (see {@link #setTokenBudget}). */
+    private int budgetEnd = NO_BUDGET;
+    private int budgetRestrictions;
+    private static final int NO_BUDGET = -1;
 
     /** Immutable history node: the configurations after {@code depth} committed tokens. */
     private record History(Configurations configs, History previous, int depth, boolean terminated) {}
@@ -73,6 +77,8 @@ public final class Matcher {
         this.stopIds = other.stopIds;
         this.history = other.history;
         this.errorReason = other.errorReason;
+        this.budgetEnd = other.budgetEnd;
+        this.budgetRestrictions = other.budgetRestrictions;
     }
 
     public Artifact artifact() { return artifact; }
@@ -90,6 +96,55 @@ public final class Matcher {
         b.add(parser.initial(), Artifact.BETWEEN);
         history = new History(b.build(), null, 0, false);
         errorReason = null;
+        budgetEnd = NO_BUDGET;
+    }
+
+    // ---------------------------------------------------------------- token budget
+
+    /**
+     * Limits the rest of the output to {@code tokens} more tokens, the stop token (EOS) included:
+     * from now on masks, {@link #acceptToken} and {@link #isAllowed} allow only tokens after which
+     * the shortest completion of the output still fits (in bytes, each at most a token), and a
+     * stop token while one is left. The output then always ends at a stop token within the budget,
+     * valid, never cut off. Each committed token (and each {@link #acceptString}/{@link #acceptBytes}
+     * call) uses one; {@link #rollback} gives them back; {@link #fork} copies the budget;
+     * {@link #reset} removes it. Where the budget is far from the end the masks are unchanged.
+     *
+     * @param tokens tokens left, or a negative number to remove the budget
+     * @return false, leaving the matcher without a budget, when even the shortest completion and a
+     *         stop token do not fit in {@code tokens}
+     * @throws IllegalStateException when the vocabulary lacks a single-byte token for some byte value
+     *         (the completion could then need more tokens than bytes: no guarantee is given)
+     */
+    public boolean setTokenBudget(int tokens) {
+        if (tokens < 0) { budgetEnd = NO_BUDGET; return true; }
+        if (!TokenBudget.hasEverySingleByte(artifact.vocabulary())) {
+            throw new IllegalStateException("a token budget needs a vocabulary with every byte as a token; "
+                    + artifact.vocabulary().name() + " lacks some");
+        }
+        if (!history.terminated && errorReason == null && shortestCompletion() + 1L > tokens) { budgetEnd = NO_BUDGET; return false; }
+        budgetEnd = (int) Math.min(Integer.MAX_VALUE - 1L, (long) history.depth + tokens);
+        return true;
+    }
+
+    /** Tokens left in the budget (the stop token included), or -1 without a budget. */
+    public int tokenBudget() { return budgetEnd == NO_BUDGET ? -1 : Math.max(0, budgetEnd - history.depth); }
+
+    /**
+     * Fewest bytes that complete the output from here (0 when it is a sentence): with a
+     * vocabulary of every single byte, at most that many tokens, then a stop token.
+     */
+    public int shortestCompletion() { return TokenBudget.of(artifact).cost(history.configs); }
+
+    /** How many masks and token checks the budget made refuse a token the grammar allowed (diagnostics). */
+    public int budgetRestrictions() { return budgetRestrictions; }
+
+    /** Whether the output may go on with {@code next} (null: never) and still finish within the budget. */
+    private boolean withinBudget(Configurations next) {
+        if (budgetEnd == NO_BUDGET || next == null) return next != null;
+        if ((long) TokenBudget.of(artifact).cost(next) + 2 <= budgetEnd - history.depth) return true;
+        budgetRestrictions++;
+        return false;
     }
 
     /** An independent matcher at the same point (shares all history). */
@@ -152,18 +207,26 @@ public final class Matcher {
     private boolean commit(int tokenId) {
         Vocabulary v = artifact.vocabulary();
         boolean stop = isStopToken(tokenId);
-        if (stop && isSentence(history.configs)) {
+        if (stop && isSentence(history.configs) && (budgetEnd == NO_BUDGET || budgetEnd > history.depth)) {
             history = new History(history.configs, history, history.depth + 1, true);
             return true;
         }
-        Configurations next = stop || !v.isGrammarToken(tokenId)
-                || lookahead != UNLIMITED_LOOKAHEAD && !withinLookahead(history.configs, v.bytes(tokenId))
-                ? null : advance(history.configs, v.bytes(tokenId));
-        if (artifact.tokenTerminals.length > 0) next = union(next, advanceByTokenTerminals(history.configs, tokenId, stop));
-        if (next == null) return false;
+        Configurations next = successors(history.configs, tokenId);
+        if (!withinBudget(next)) return false;
         history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
         artifact.maskAhead(this);
         return true;
+    }
+
+    /** The configurations after token {@code tokenId} (the lookahead bound applied); null when it is not allowed. */
+    Configurations successors(Configurations c, int tokenId) {
+        Vocabulary v = artifact.vocabulary();
+        boolean stop = isStopToken(tokenId);
+        Configurations next = stop || !v.isGrammarToken(tokenId)
+                || lookahead != UNLIMITED_LOOKAHEAD && !withinLookahead(c, v.bytes(tokenId))
+                ? null : advance(c, v.bytes(tokenId));
+        if (artifact.tokenTerminals.length > 0) next = union(next, advanceByTokenTerminals(c, tokenId, stop));
+        return next;
     }
 
     /**
@@ -300,7 +363,7 @@ public final class Matcher {
         } catch (ParserLimitException e) {
             return fail(describe(e, "committing " + bytes.length + " bytes"));
         }
-        if (next == null) return false;
+        if (!withinBudget(next)) return false;
         history = new History(next.mergedByScanState(parser), history, history.depth + 1, false);
         artifact.maskAhead(this);
         return true;
@@ -321,8 +384,10 @@ public final class Matcher {
         if (history.terminated) return false;
         Vocabulary v = artifact.vocabulary();
         if (isStopToken(tokenId)) {
+            if (budgetEnd != NO_BUDGET && budgetEnd <= history.depth) return false;
             return isSentence(history.configs) || artifact.tokenTerminals.length > 0 && namedByTokenTerminal(history.configs, tokenId);
         }
+        if (budgetEnd != NO_BUDGET) return withinBudget(successors(history.configs, tokenId));
         if (v.isGrammarToken(tokenId) && (lookahead == UNLIMITED_LOOKAHEAD ? isViable(history.configs, v.bytes(tokenId))
                 : withinLookahead(history.configs, v.bytes(tokenId)))) return true;
         return artifact.tokenTerminals.length > 0 && advanceByTokenTerminals(history.configs, tokenId, false) != null;
@@ -417,6 +482,7 @@ public final class Matcher {
         if (errorReason == null) {
             try {
                 computeGrammarMask(mask, base);
+                if (budgetEnd != NO_BUDGET) applyBudget(mask, base);
                 return;
             } catch (RuntimeException | StackOverflowError e) {
                 setError(describe(e, "computing the mask after " + history.depth + " tokens"));
@@ -424,6 +490,20 @@ public final class Matcher {
             }
         }
         for (int stop : stopIds) mask[base + (stop >>> 5)] |= 1 << stop;
+    }
+
+    /** Removes the tokens after which no completion fits in the budget (see {@link #setTokenBudget}). */
+    private void applyBudget(int[] mask, int base) {
+        int left = budgetEnd - history.depth;
+        int cleared = left >= 1 ? 0 : clearStops(mask, base);
+        cleared += TokenBudget.filter(this, TokenBudget.of(artifact), history.configs, mask, base, left - 2);
+        if (cleared > 0) budgetRestrictions++;
+    }
+
+    private int clearStops(int[] mask, int base) {
+        int n = 0;
+        for (int stop : stopIds) if ((mask[base + (stop >>> 5)] & (1 << stop)) != 0) { mask[base + (stop >>> 5)] &= ~(1 << stop); n++; }
+        return n;
     }
 
     private void computeGrammarMask(int[] mask, int base) {

@@ -74,6 +74,50 @@ class TokenBudgetTest {
         return null;
     }
 
+    /**
+     * The lexicographically smallest of the shortest completions (bytes), by breadth-first search in
+     * lexicographic order (each layer in order, bytes tried ascending); null past {@code limit} bytes.
+     */
+    static byte[] oracleSmallestShortest(ByteEarleyOracle oracle, ByteEarleyOracle.State s, int limit) {
+        List<ByteEarleyOracle.State> layer = List.of(s);
+        List<byte[]> spelled = List.of(new byte[0]);
+        for (int d = 0; d <= limit; d++) {
+            List<ByteEarleyOracle.State> next = new ArrayList<>();
+            List<byte[]> nextSpelled = new ArrayList<>();
+            for (int i = 0; i < layer.size(); i++) {
+                ByteEarleyOracle.State x = layer.get(i);
+                if (oracle.isComplete(x)) return spelled.get(i);
+                BitSet bytes = oracle.nextBytes(x);
+                for (int b = bytes.nextSetBit(0); b >= 0; b = bytes.nextSetBit(b + 1)) {
+                    next.add(oracle.advance(x, b));
+                    nextSpelled.add(concat(spelled.get(i), new byte[] {(byte) b}));
+                }
+            }
+            layer = next;
+            spelled = nextSpelled;
+            if (layer.size() > 2_000_000) throw new IllegalStateException("search too large");
+        }
+        return null;
+    }
+
+    /** Tokens of {@code text} spelled longest vocabulary entry first (an independent greedy over the vocabulary's bytes). */
+    static int greedyTokens(Vocabulary v, byte[] text) {
+        if (entries == null) {
+            entries = new java.util.HashSet<>();
+            for (int id = 0; id < v.size(); id++) if (v.isGrammarToken(id)) entries.add(new String(v.bytes(id), StandardCharsets.ISO_8859_1));
+        }
+        String s = new String(text, StandardCharsets.ISO_8859_1);
+        int n = 0;
+        for (int pos = 0; pos < s.length(); n++) {
+            int len = Math.min(s.length() - pos, 128);
+            while (!entries.contains(s.substring(pos, pos + len))) len--;
+            pos += len;
+        }
+        return n;
+    }
+
+    static java.util.Set<String> entries;
+
     @Test void shortestCompletionEqualsTheOraclesSearch() {
         Grammar g = smallJson();
         ByteEarleyOracle oracle = new ByteEarleyOracle(g);
@@ -107,7 +151,7 @@ class TokenBudgetTest {
         Artifact a = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true));
         Vocabulary v = a.vocabulary();
         Random random = new Random(7);
-        int restricted = 0, checkedTokens = 0;
+        int restricted = 0, checkedTokens = 0, spelledInTokens = 0;
         for (int run = 0; run < 12; run++) {
             int budget = 4 + random.nextInt(10);
             Matcher m = a.newMatcher();
@@ -132,8 +176,14 @@ class TokenBudgetTest {
                     boolean allowed = mask.get(id);
                     if (v.isEos(id)) { assertThat(allowed).isEqualTo(left >= 1); continue; }
                     byte[] after = concat(out.toByteArray(), v.bytes(id));
-                    Integer shortest = left < 2 ? null : oracleShortest(oracle, oracle.advance(oracle.start(), after), left - 2);
-                    assertThat(allowed).as("token %s after %s (left %d)", v.display(id), out, left).isEqualTo(shortest != null);
+                    // fits: a completion of at most left - 2 bytes, or the smallest shortest one spelled in at most left - 2 tokens
+                    byte[] w = left < 2 ? null : oracleSmallestShortest(oracle, oracle.advance(oracle.start(), after), left + 6);
+                    boolean fits = w != null && (w.length <= left - 2 || greedyTokens(v, w) <= left - 2);
+                    if (allowed || w != null) {
+                        assertThat(allowed).as("token %s after %s (left %d, completion %s)", v.display(id), out, left,
+                                w == null ? null : new String(w, StandardCharsets.UTF_8)).isEqualTo(fits);
+                    }
+                    if (allowed && w.length > left - 2) spelledInTokens++;
                     checkedTokens++;
                 }
                 if (mask.cardinality() < grammar.cardinality()) restricted++;
@@ -148,6 +198,7 @@ class TokenBudgetTest {
         }
         assertThat(restricted).isPositive();
         assertThat(checkedTokens).isGreaterThan(100);
+        assertThat(spelledInTokens).as("tokens allowed only because the completion is counted in tokens").isPositive();
     }
 
     @Test void aBudgetTooSmallForTheShortestCompletionIsRefused() {
@@ -156,30 +207,32 @@ class TokenBudgetTest {
         m.acceptString("<name=\"ab");
         int shortest = m.shortestCompletion(); // "\" age=1>"
         assertThat(shortest).isEqualTo(8);
-        assertThat(m.setTokenBudget(shortest)).isFalse(); // no room for EOS
-        assertThat(m.tokenBudget()).isEqualTo(-1);
-        assertThat(m.setTokenBudget(shortest + 1)).isTrue();
-        // then only the shortest completion fits: tokens that spell a prefix of it, then EOS
-        Matcher f = m.fork();
         String rest = "\" age=1>";
         Vocabulary v = a.vocabulary();
+        int spelled = greedyTokens(v, rest.getBytes(StandardCharsets.UTF_8));
+        assertThat(spelled).isLessThan(shortest);
+        assertThat(m.setTokenBudget(spelled)).isFalse(); // no room for EOS
+        assertThat(m.tokenBudget()).isEqualTo(-1);
+        assertThat(m.setTokenBudget(spelled + 1)).isTrue();
+        // the spelling stays allowed token after token (the longest entry that starts the rest), then only EOS
+        Matcher f = m.fork();
         while (!rest.isEmpty()) {
             int[] allowed = f.nextTokenMask().stream().toArray();
-            int single = -1;
+            int longest = -1;
             for (int id : allowed) {
                 String text = new String(v.bytes(id), StandardCharsets.UTF_8);
-                assertThat(rest).as("allowed token %s", v.display(id)).startsWith(text);
-                if (text.length() == 1) single = id;
+                if (rest.startsWith(text) && (longest < 0 || text.length() > v.bytes(longest).length)) longest = id;
             }
-            assertThat(f.acceptToken(single)).isTrue();
-            rest = rest.substring(1);
+            assertThat(longest).as("a token spelling the rest of %s", rest).isNotNegative();
+            assertThat(f.acceptToken(longest)).isTrue();
+            rest = rest.substring(v.bytes(longest).length);
         }
         assertThat(f.tokenBudget()).isEqualTo(1);
         assertThat(f.budgetRestrictions()).isPositive();
         assertThat(f.nextTokenMask().stream().toArray()).containsExactly(a.vocabulary().eosIds());
         // rollback gives the tokens back
-        f.rollback(3);
-        assertThat(f.tokenBudget()).isEqualTo(4);
+        f.rollback(2);
+        assertThat(f.tokenBudget()).isEqualTo(3);
     }
 
     static final String SCHEMA = """
@@ -206,9 +259,10 @@ class TokenBudgetTest {
         ObjectMapper json = new ObjectMapper();
         JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(SCHEMA);
         Vocabulary v = a.vocabulary();
+        int runs = Boolean.getBoolean("domino.test.long") ? 10 : 3;
         for (int budget : new int[] {64, 256}) {
             int restricted = 0;
-            for (int run = 0; run < 10; run++) {
+            for (int run = 0; run < runs; run++) {
                 Random random = new Random(budget * 100L + run);
                 Matcher m = a.newMatcher();
                 assertThat(m.setTokenBudget(budget)).isTrue();

@@ -104,8 +104,10 @@ public final class Matcher {
     /**
      * Limits the rest of the output to {@code tokens} more tokens, the stop token (EOS) included:
      * from now on masks, {@link #acceptToken} and {@link #isAllowed} allow only tokens after which
-     * the shortest completion of the output still fits (in bytes, each at most a token), and a
-     * stop token while one is left. The output then always ends at a stop token within the budget,
+     * a completion of the output still fits, and a stop token while one is left. A completion's
+     * tokens are counted as its bytes (each byte is a token), or, where that does not fit and the
+     * lookahead is unlimited, as the tokens that spell the smallest shortest completion longest
+     * entry first (see docs/finishing.md). The output then always ends at a stop token within the budget,
      * valid, never cut off. Each committed token (and each {@link #acceptString}/{@link #acceptBytes}
      * call) uses one; {@link #rollback} gives them back; {@link #fork} copies the budget;
      * {@link #reset} removes it. Where the budget is far from the end the masks are unchanged.
@@ -122,7 +124,10 @@ public final class Matcher {
             throw new IllegalStateException("a token budget needs a vocabulary with every byte as a token; "
                     + artifact.vocabulary().name() + " lacks some");
         }
-        if (!history.terminated && errorReason == null && shortestCompletion() + 1L > tokens) { budgetEnd = NO_BUDGET; return false; }
+        if (!history.terminated && errorReason == null && TokenBudget.costWithin(this, history.configs, tokens - 1) + 1L > tokens) {
+            budgetEnd = NO_BUDGET;
+            return false;
+        }
         budgetEnd = (int) Math.min(Integer.MAX_VALUE - 1L, (long) history.depth + tokens);
         return true;
     }
@@ -142,7 +147,8 @@ public final class Matcher {
     /** Whether the output may go on with {@code next} (null: never) and still finish within the budget. */
     private boolean withinBudget(Configurations next) {
         if (budgetEnd == NO_BUDGET || next == null) return next != null;
-        if ((long) TokenBudget.of(artifact).cost(next) + 2 <= budgetEnd - history.depth) return true;
+        int left = budgetEnd - history.depth;
+        if ((long) TokenBudget.costWithin(this, next, left - 2) + 2 <= left) return true;
         budgetRestrictions++;
         return false;
     }

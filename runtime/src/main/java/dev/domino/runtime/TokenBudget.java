@@ -4,6 +4,7 @@ import dev.domino.runtime.internal.ByteStep;
 import dev.domino.runtime.internal.Configurations;
 import dev.domino.runtime.internal.EarleyParser;
 import dev.domino.runtime.internal.EarleyState;
+import dev.domino.runtime.internal.ForcedTokens;
 import dev.domino.runtime.internal.RuntimeAccess;
 import dev.domino.runtime.internal.ShortestCompletion;
 import dev.domino.runtime.internal.VocabTrie;
@@ -140,7 +141,7 @@ final class TokenBudget {
                 }
                 int word = base + (id >>> 5), bit = 1 << id;
                 if ((mask[word] & bit) == 0 || m.isStopToken(id)) continue;
-                if (cost < 0) cost = cost(here);
+                if (cost < 0) cost = costWithin(m, sc, step, trie, here.parsers, here.scanStates, here.size, maxCost);
                 if (cost > maxCost) { mask[word] &= ~bit; cleared++; }
             }
             if (levels[depth + 1] == null) levels[depth + 1] = new Configurations.Builder();
@@ -159,4 +160,78 @@ final class TokenBudget {
             return best;
         }
     }
+
+    /** {@link #costWithin(Matcher, ShortestCompletion, ByteStep, VocabTrie, EarleyState[], int[], int, int)} of a set. */
+    static int costWithin(Matcher m, Configurations c, int maxCost) {
+        Artifact a = m.artifact();
+        ShortestCompletion sc = of(a);
+        return costWithin(m, sc, new ByteStep(a.scanner, a.parser), VocabTrie.of(a.vocabulary()), c.parsers, c.scanStates, c.size(), maxCost);
+    }
+
+    /**
+     * Tokens (EOS not counted) that surely finish the output from the configurations: the fewest bytes
+     * when they fit in {@code maxCost}; else, where tokens can be counted, the fewer of that and the
+     * tokens of a spelled completion ({@link #tokensToFinish}).
+     */
+    static int costWithin(Matcher m, ShortestCompletion sc, ByteStep step, VocabTrie trie,
+                          EarleyState[] ps, int[] qs, int n, int maxCost) {
+        int bytes = ShortestCompletion.INF;
+        for (int i = 0; i < n; i++) bytes = Math.min(bytes, sc.cost(ps[i], qs[i]));
+        if (bytes <= maxCost || bytes >= ShortestCompletion.INF || !countsTokens(m)) return bytes;
+        int tokens = bytes;
+        for (int i = 0; i < n && tokens > maxCost; i++) tokens = Math.min(tokens, tokensToFinish(sc, step, trie, m.artifact().vocabulary(), ps[i], qs[i]));
+        return tokens;
+    }
+
+    /**
+     * Whether completions can be counted in tokens: only every viable token is allowed (unlimited
+     * lookahead: a spelling's longer tokens might complete too many terminals otherwise) and the
+     * grammar names no token (its costs are bytes throughout).
+     */
+    static boolean countsTokens(Matcher m) { return m.lookahead() == Matcher.UNLIMITED_LOOKAHEAD && m.artifact().tokenTerminals.length == 0; }
+
+    /**
+     * Tokens that spell configuration (p, q)'s lexicographically smallest shortest completion w,
+     * longest vocabulary entry first (memoized on p). Why this stays true along the output: if the
+     * next token is the spelling's first one, x, the smallest shortest completion after x is the rest
+     * of w (a smaller or shorter one after x would, after x, be one from (p, q)), among the
+     * configurations x leads to; spelled longest entry first it takes one token less. So a budget
+     * that fits this count keeps fitting, token after token, as the bytes count does byte after byte.
+     */
+    static int tokensToFinish(ShortestCompletion sc, ByteStep step, VocabTrie trie, Vocabulary v, EarleyState p, int q) {
+        int known = sc.memoizedTokensToFinish(p, q);
+        if (known >= 0) return known;
+        int bytes = sc.cost(p, q);
+        int result;
+        if (bytes >= ShortestCompletion.INF) {
+            result = ShortestCompletion.INF;
+        } else {
+            byte[] w = new byte[bytes];
+            Configurations.Builder cur = new Configurations.Builder(), next = new Configurations.Builder();
+            cur.add(p, q);
+            boolean spelled = true;
+            for (int k = 0; k < bytes && spelled; k++) {
+                spelled = false;
+                for (int b = 0; b < 256; b++) {
+                    next.clear();
+                    for (int i = 0; i < cur.size; i++) step.addAll(cur.parsers[i], cur.scanStates[i], b, next);
+                    if (next.size == 0) continue;
+                    int c = ShortestCompletion.INF;
+                    for (int i = 0; i < next.size; i++) c = Math.min(c, sc.cost(next.parsers[i], next.scanStates[i]));
+                    if (c != bytes - k - 1) continue;
+                    w[k] = (byte) b;
+                    Configurations.Builder swap = cur; cur = next; next = swap;
+                    spelled = true;
+                    break;
+                }
+            }
+            int[] tokens = spelled ? ForcedTokens.greedy(trie, w) : null;
+            int covered = 0;
+            if (tokens != null) for (int t : tokens) covered += v.bytes(t).length;
+            result = tokens != null && covered == bytes ? tokens.length : bytes;
+        }
+        sc.memoizeTokensToFinish(p, q, result);
+        return result;
+    }
+
 }

@@ -69,12 +69,20 @@ public final class ConstrainedGenerator {
      * @param maxTokens     limit on generated tokens (EOS excluded)
      * @param opportunistic check the sampled token before building a mask (ignored for top-p &lt; 1)
      * @param jumpForward   how forced text is appended
+     * @param finish        outputs always finish within the limit: only tokens after which the shortest completion
+     *                      of the output (and EOS) still fits are allowed ({@code Matcher.setTokenBudget}); on by default
      */
-    public record Options(int maxTokens, Sampling sampling, long seed, boolean opportunistic, JumpForward jumpForward) {
+    public record Options(int maxTokens, Sampling sampling, long seed, boolean opportunistic, JumpForward jumpForward,
+                          boolean finish) {
         public Options {
             if (maxTokens < 1) throw new IllegalArgumentException("token limit must be >= 1, got " + maxTokens);
             if (sampling == null) throw new IllegalArgumentException("sampling is required");
             if (jumpForward == null) throw new IllegalArgumentException("jump-forward mode is required");
+        }
+
+        /** Outputs that always finish within the limit ({@code finish} on). */
+        public Options(int maxTokens, Sampling sampling, long seed, boolean opportunistic, JumpForward jumpForward) {
+            this(maxTokens, sampling, seed, opportunistic, jumpForward, true);
         }
 
         /** Opportunistic masking and byte-level jump-forward. */
@@ -96,6 +104,11 @@ public final class ConstrainedGenerator {
                     + ") exceed the model's context length " + context);
         }
         Matcher matcher = artifact.newMatcher();
+        // the budget counts EOS too: maxTokens generated tokens, then EOS
+        if (options.finish() && !matcher.setTokenBudget(options.maxTokens() + 1)) {
+            throw new IllegalArgumentException("the shortest output of the grammar (" + matcher.shortestCompletion()
+                    + " bytes) does not fit in the token limit " + options.maxTokens());
+        }
         SplittableRandom random = new SplittableRandom(options.seed());
         Sampling sampling = options.sampling();
         boolean opportunistic = options.opportunistic() && sampling.allowsOpportunisticMasking();
@@ -163,6 +176,10 @@ public final class ConstrainedGenerator {
                 }
                 maskMs[steps] = (System.nanoTime() - m0 - sampling0) / 1e6;
                 sampleMs[steps++] = sampling0 / 1e6;
+                if (stop != Generation.Stop.EOS && tokens >= options.maxTokens() && options.finish() && matcher.acceptToken(vocabulary.eosIds()[0])) {
+                    stop = Generation.Stop.EOS; // the budget left only EOS: the output is complete
+                    forced++;
+                }
                 if (stop == Generation.Stop.EOS || tokens >= options.maxTokens()) break;
                 if (matcher.isError()) throw new IllegalStateException("matcher error: " + matcher.errorReason());
 
@@ -174,7 +191,7 @@ public final class ConstrainedGenerator {
         }
         String text = new String(out.toByteArray(), StandardCharsets.UTF_8);
         return new Generation(text, tokens, stop, Arrays.copyOf(forwardMs, forwards), Arrays.copyOf(maskMs, steps),
-                Arrays.copyOf(sampleMs, steps), built, skipped, forced);
+                Arrays.copyOf(sampleMs, steps), built, skipped, forced, matcher.budgetRestrictions());
     }
 
     /** Feeds {@code tokens[0..n)} at {@code position}; returns the next-token probabilities after the last one. */

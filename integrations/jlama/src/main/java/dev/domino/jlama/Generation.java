@@ -16,9 +16,11 @@ package dev.domino.jlama;
  * @param forcedTokens    tokens appended by jump-forward (the grammar allowed only one), EOS included, without
  *                        sampling; each one is a decode-step forward pass saved (forced tokens go through the model in
  *                        the batched pass of the token before them, and a forced EOS needs no pass at all)
+ * @param budgetRestrictions masks and token checks where the token budget ({@code Options.finish}) refused a token
+ *                        the grammar allowed
  */
 public record Generation(String output, int tokens, Stop stop, double[] forwardMs, double[] maskMs, double[] sampleMs,
-                         int masksBuilt, int masksSkipped, int forcedTokens) {
+                         int masksBuilt, int masksSkipped, int forcedTokens, int budgetRestrictions) {
     public enum Stop {
         EOS("eos"), LIMIT("limit");
 

@@ -282,7 +282,8 @@ public final class ShortestCompletion {
      * What is memoized on an Earley state: its cost, G per nonterminal its items wait for (sorted
      * keys), and per scanner state the most a token can leave to finish (see the token budget).
      */
-    private record StateCosts(int cost, int[] keys, int[] values, ConcurrentHashMap<Integer, Integer> mostAfterToken) {
+    private record StateCosts(int cost, int[] keys, int[] values, ConcurrentHashMap<Integer, Integer> mostAfterToken,
+                              ConcurrentHashMap<Integer, Integer> tokensToFinish) {
         int finish(int nonterminal) {
             int i = Arrays.binarySearch(keys, nonterminal);
             return i >= 0 ? values[i] : INF;
@@ -322,6 +323,18 @@ public final class ShortestCompletion {
     /** Memoizes, for a caller that walked the vocabulary, the most any token viable from (p, q) leaves to finish. */
     public void memoizeMostAfterOneToken(EarleyState p, int q, int most) {
         if (p != parser.dead) costs(p).mostAfterToken.put(q, most);
+    }
+
+    /** The memoized {@link #memoizeTokensToFinish} value of configuration (p, q), or -1. */
+    public int memoizedTokensToFinish(EarleyState p, int q) {
+        if (p == parser.dead) return -1;
+        Integer v = costs(p).tokensToFinish.get(q);
+        return v == null ? -1 : v;
+    }
+
+    /** Memoizes, for a caller that spelled a completion of (p, q) in tokens, how many it took. */
+    public void memoizeTokensToFinish(EarleyState p, int q, int tokens) {
+        if (p != parser.dead) costs(p).tokensToFinish.put(q, tokens);
     }
 
     /** The memo of p, computing it (and first its origins', without recursion) when missing. */
@@ -399,7 +412,7 @@ public final class ShortestCompletion {
         int[] ks = new int[k], values = new int[k];
         for (int j = 0, m = 0; j < keys.length; j++) if (dist[keys[j]] < INF) { ks[m] = keys[j]; values[m++] = dist[keys[j]]; }
         for (int a : keys) { dist[a] = INF; mark[a] = 0; }
-        return new StateCosts(best, ks, values, new ConcurrentHashMap<>());
+        return new StateCosts(best, ks, values, new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
     }
 
     /** Dijkstra over the nonterminals from the sources' distances. */

@@ -114,7 +114,7 @@ public final class Matcher {
      *
      * @param tokens tokens left, or a negative number to remove the budget
      * @return false, leaving the matcher without a budget, when even the shortest completion and a
-     *         stop token do not fit in {@code tokens}
+     *         stop token do not fit in {@code tokens} (or computing it failed: the matcher is then in the error state)
      * @throws IllegalStateException when the vocabulary lacks a single-byte token for some byte value
      *         (the completion could then need more tokens than bytes: no guarantee is given)
      */
@@ -124,9 +124,14 @@ public final class Matcher {
             throw new IllegalStateException("a token budget needs a vocabulary with every byte as a token; "
                     + artifact.vocabulary().name() + " lacks some");
         }
-        if (!history.terminated && errorReason == null && TokenBudget.costWithin(this, history.configs, tokens - 1) + 1L > tokens) {
+        try {
+            if (!history.terminated && errorReason == null && TokenBudget.costWithin(this, history.configs, tokens - 1) + 1L > tokens) {
+                budgetEnd = NO_BUDGET;
+                return false;
+            }
+        } catch (RuntimeException | StackOverflowError e) {
             budgetEnd = NO_BUDGET;
-            return false;
+            return fail(describe(e, "computing the shortest completion"));
         }
         budgetEnd = (int) Math.min(Integer.MAX_VALUE - 1L, (long) history.depth + tokens);
         return true;

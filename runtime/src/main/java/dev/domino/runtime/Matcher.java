@@ -254,6 +254,7 @@ public final class Matcher {
             for (int r = 0; !missing && r < tree.rootReferenceCount(); r++) missing = !artifact.rootTreeBuilt(tree.rootTerminal(r));
         }
         if (!missing) return false;
+        budgetEnd = NO_BUDGET; // a snapshot that builds trees: the budget's filter builds none
         computeMask(scratch, 0);
         return true;
     }

@@ -52,6 +52,10 @@ public final class Matcher {
     private String errorReason;
     /** Whether the error came from a refused token (cleared by {@link #rollback}), not from setError or a failure. */
     private boolean errorFromToken;
+    /** The commit depth the token budget ends at, or {@link #NO_BUDGET} (see {@link #setTokenBudget}). */
+    private int budgetEnd = NO_BUDGET;
+    private int budgetRestrictions;
+    private static final int NO_BUDGET = -1;
 
     /**
      * Immutable history node: the configurations after {@code depth} committed tokens, and where the output
@@ -86,6 +90,8 @@ public final class Matcher {
         this.history = other.history;
         this.errorReason = other.errorReason;
         this.errorFromToken = other.errorFromToken;
+        this.budgetEnd = other.budgetEnd;
+        this.budgetRestrictions = other.budgetRestrictions;
     }
 
     public Artifact artifact() { return artifact; }
@@ -104,6 +110,66 @@ public final class Matcher {
         history = new History(b.build(), null, 0, false, UniqueState.EMPTY);
         errorReason = null;
         errorFromToken = false;
+        budgetEnd = NO_BUDGET;
+    }
+
+    // ---------------------------------------------------------------- token budget
+
+    /**
+     * Limits the rest of the output to {@code tokens} more tokens, the stop token (EOS) included:
+     * from now on masks, {@link #acceptToken} and {@link #isAllowed} allow only tokens after which
+     * a completion of the output still fits, and a stop token while one is left. A completion's
+     * tokens are counted as its bytes (each byte is a token), or, where that does not fit and the
+     * lookahead is unlimited, as the tokens that spell the smallest shortest completion longest
+     * entry first (see docs/finishing.md). The output then always ends at a stop token within the budget,
+     * valid, never cut off. Each committed token (and each {@link #acceptString}/{@link #acceptBytes}
+     * call) uses one; {@link #rollback} gives them back; {@link #fork} copies the budget;
+     * {@link #reset} removes it. Where the budget is far from the end the masks are unchanged.
+     *
+     * @param tokens tokens left, or a negative number to remove the budget
+     * @return false, leaving the matcher without a budget, when even the shortest completion and a
+     *         stop token do not fit in {@code tokens} (or computing it failed: the matcher is then in the error state)
+     * @throws IllegalStateException when the vocabulary lacks a single-byte token for some byte value
+     *         (the completion could then need more tokens than bytes: no guarantee is given)
+     */
+    public boolean setTokenBudget(int tokens) {
+        if (tokens < 0) { budgetEnd = NO_BUDGET; return true; }
+        if (!TokenBudget.hasEverySingleByte(artifact.vocabulary())) {
+            throw new IllegalStateException("a token budget needs a vocabulary with every byte as a token; "
+                    + artifact.vocabulary().name() + " lacks some");
+        }
+        try {
+            if (!history.terminated && errorReason == null && TokenBudget.costWithin(this, history.configs, tokens - 1) + 1L > tokens) {
+                budgetEnd = NO_BUDGET;
+                return false;
+            }
+        } catch (RuntimeException | StackOverflowError e) {
+            budgetEnd = NO_BUDGET;
+            return fail(describe(e, "computing the shortest completion"));
+        }
+        budgetEnd = (int) Math.min(Integer.MAX_VALUE - 1L, (long) history.depth + tokens);
+        return true;
+    }
+
+    /** Tokens left in the budget (the stop token included), or -1 without a budget. */
+    public int tokenBudget() { return budgetEnd == NO_BUDGET ? -1 : Math.max(0, budgetEnd - history.depth); }
+
+    /**
+     * Fewest bytes that complete the output from here (0 when it is a sentence): with a
+     * vocabulary of every single byte, at most that many tokens, then a stop token.
+     */
+    public int shortestCompletion() { return TokenBudget.of(artifact).cost(history.configs); }
+
+    /** How many masks and token checks the budget made refuse a token the grammar allowed (diagnostics). */
+    public int budgetRestrictions() { return budgetRestrictions; }
+
+    /** Whether the output may go on with {@code next} (null: never) and still finish within the budget. */
+    private boolean withinBudget(Configurations next) {
+        if (budgetEnd == NO_BUDGET || next == null) return next != null;
+        int left = budgetEnd - history.depth;
+        if ((long) TokenBudget.costWithin(this, next, left - 2) + 2 <= left) return true;
+        budgetRestrictions++;
+        return false;
     }
 
     /** An independent matcher at the same point (shares all history). */
@@ -174,10 +240,24 @@ public final class Matcher {
     private boolean commit(int tokenId) {
         Vocabulary v = artifact.vocabulary();
         boolean stop = isStopToken(tokenId);
-        if (stop && isSentence(history.configs)) {
+        if (stop && isSentence(history.configs) && (budgetEnd == NO_BUDGET || budgetEnd > history.depth)) {
             history = history.next(history.configs, true, history.unique);
             return true;
         }
+        UniqueArrays.Advance next = checkedSuccessors(tokenId);
+        if (next == null || !withinBudget(next.configs())) return false;
+        history = history.next(next.configs().mergedByScanState(parser), false, next.state());
+        artifact.maskAhead(this);
+        return true;
+    }
+
+    /**
+     * Where the output stands after token {@code tokenId}: the configurations (the lookahead bound applied) and the
+     * arrays of distinct items; null when the token is not allowed.
+     */
+    private UniqueArrays.Advance checkedSuccessors(int tokenId) {
+        Vocabulary v = artifact.vocabulary();
+        boolean stop = isStopToken(tokenId);
         UniqueState unique = history.unique;
         Configurations next = null;
         if (!stop && v.isGrammarToken(tokenId) && (lookahead == UNLIMITED_LOOKAHEAD || withinLookahead(history.configs, v.bytes(tokenId)))) {
@@ -185,10 +265,21 @@ public final class Matcher {
             if (a != null) { next = a.configs(); unique = a.state(); }
         }
         if (artifact.tokenTerminals.length > 0) next = union(next, advanceByTokenTerminals(history.configs, tokenId, stop));
-        if (next == null) return false;
-        history = history.next(next.mergedByScanState(parser), false, unique);
-        artifact.maskAhead(this);
-        return true;
+        return next == null ? null : new UniqueArrays.Advance(next, unique);
+    }
+
+    /**
+     * The configurations after token {@code tokenId} (the lookahead bound applied), by the grammar alone (the
+     * shortest-completion search of {@link TokenBudget}); null when it is not allowed.
+     */
+    Configurations successors(Configurations c, int tokenId) {
+        Vocabulary v = artifact.vocabulary();
+        boolean stop = isStopToken(tokenId);
+        Configurations next = stop || !v.isGrammarToken(tokenId)
+                || lookahead != UNLIMITED_LOOKAHEAD && !withinLookahead(c, v.bytes(tokenId))
+                ? null : advance(c, v.bytes(tokenId));
+        if (artifact.tokenTerminals.length > 0) next = union(next, advanceByTokenTerminals(c, tokenId, stop));
+        return next;
     }
 
     /**
@@ -206,6 +297,7 @@ public final class Matcher {
         }
         if (!missing) return false;
         buildingAhead = true;
+        budgetEnd = NO_BUDGET; // a snapshot that builds trees: the budget's filter builds none
         computeMask(scratch, 0);
         return true;
     }
@@ -326,7 +418,7 @@ public final class Matcher {
         } catch (ParserLimitException e) {
             return fail(describe(e, "committing " + bytes.length + " bytes"));
         }
-        if (next == null) return false;
+        if (next == null || !withinBudget(next.configs())) return false;
         history = history.next(next.configs().mergedByScanState(parser), false, next.state());
         artifact.maskAhead(this);
         return true;
@@ -347,7 +439,12 @@ public final class Matcher {
         if (history.terminated) return false;
         Vocabulary v = artifact.vocabulary();
         if (isStopToken(tokenId)) {
+            if (budgetEnd != NO_BUDGET && budgetEnd <= history.depth) return false;
             return isSentence(history.configs) || artifact.tokenTerminals.length > 0 && namedByTokenTerminal(history.configs, tokenId);
+        }
+        if (budgetEnd != NO_BUDGET) {
+            UniqueArrays.Advance next = checkedSuccessors(tokenId);
+            return next != null && withinBudget(next.configs());
         }
         if (v.isGrammarToken(tokenId) && (lookahead == UNLIMITED_LOOKAHEAD || withinLookahead(history.configs, v.bytes(tokenId)))
                 && (artifact.uniqueArrays == null ? lookahead != UNLIMITED_LOOKAHEAD || isViable(history.configs, v.bytes(tokenId))
@@ -456,6 +553,7 @@ public final class Matcher {
         if (errorReason == null) {
             try {
                 computeGrammarMask(mask, base);
+                if (budgetEnd != NO_BUDGET) applyBudget(mask, base);
                 return;
             } catch (RuntimeException | StackOverflowError e) {
                 setError(describe(e, "computing the mask after " + history.depth + " tokens"));
@@ -463,6 +561,20 @@ public final class Matcher {
             }
         }
         for (int stop : stopIds) mask[base + (stop >>> 5)] |= 1 << stop;
+    }
+
+    /** Removes the tokens after which no completion fits in the budget (see {@link #setTokenBudget}). */
+    private void applyBudget(int[] mask, int base) {
+        int left = budgetEnd - history.depth;
+        int cleared = left >= 1 ? 0 : clearStops(mask, base);
+        cleared += TokenBudget.filter(this, TokenBudget.of(artifact), history.configs, mask, base, left - 2);
+        if (cleared > 0) budgetRestrictions++;
+    }
+
+    private int clearStops(int[] mask, int base) {
+        int n = 0;
+        for (int stop : stopIds) if ((mask[base + (stop >>> 5)] & (1 << stop)) != 0) { mask[base + (stop >>> 5)] &= ~(1 << stop); n++; }
+        return n;
     }
 
     private void computeGrammarMask(int[] mask, int base) {

@@ -83,7 +83,8 @@ class PublicApiTest {
         }
         for (Field f : Artifact.class.getDeclaredFields()) assertThat(Modifier.isPublic(f.getModifiers())).as("Artifact." + f.getName()).isFalse();
         for (Field f : Vocabulary.class.getDeclaredFields()) assertThat(Modifier.isPublic(f.getModifiers())).as("Vocabulary." + f.getName()).isFalse();
-        for (String name : List.of("configurations", "currentConfigurations", "collectParserStates", "liveConfigurations", "advance")) {
+        for (String name : List.of("configurations", "currentConfigurations", "collectParserStates", "liveConfigurations", "advance",
+                "successors")) {
             for (Method m : Matcher.class.getDeclaredMethods()) {
                 if (m.getName().equals(name)) assertThat(Modifier.isPublic(m.getModifiers())).as("Matcher." + name).isFalse();
             }
@@ -96,6 +97,15 @@ class PublicApiTest {
         assertThat(Modifier.isPublic(Artifact.class.getMethod("load", java.io.InputStream.class).getModifiers())).isTrue();
         assertThat(Modifier.isPublic(Artifact.class.getMethod("save", Path.class).getModifiers())).isTrue();
         assertThat(Modifier.isPublic(Artifact.class.getMethod("write", java.io.OutputStream.class).getModifiers())).isTrue();
+    }
+
+    /** The token budget's API on Matcher: four methods of ints and booleans, nothing else (TokenBudget is package-private). */
+    @Test void tokenBudgetApi() throws Exception {
+        assertThat(Matcher.class.getMethod("setTokenBudget", int.class).getReturnType()).isEqualTo(boolean.class);
+        assertThat(Matcher.class.getMethod("tokenBudget").getReturnType()).isEqualTo(int.class);
+        assertThat(Matcher.class.getMethod("shortestCompletion").getReturnType()).isEqualTo(int.class);
+        assertThat(Matcher.class.getMethod("budgetRestrictions").getReturnType()).isEqualTo(int.class);
+        assertThat(Modifier.isPublic(TokenBudget.class.getModifiers())).isFalse();
     }
 
     private static boolean visible(int modifiers) { return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers); }

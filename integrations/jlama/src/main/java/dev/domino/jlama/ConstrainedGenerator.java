@@ -94,12 +94,20 @@ public final class ConstrainedGenerator {
      * @param maxTokens     limit on generated tokens (EOS excluded)
      * @param opportunistic check the sampled token before building a mask (ignored for top-p &lt; 1)
      * @param jumpForward   how forced text is appended
+     * @param finish        outputs always finish within the limit: only tokens after which the shortest completion
+     *                      of the output (and EOS) still fits are allowed ({@code Matcher.setTokenBudget}); on by default
      */
-    public record Options(int maxTokens, Sampling sampling, long seed, boolean opportunistic, JumpForward jumpForward) {
+    public record Options(int maxTokens, Sampling sampling, long seed, boolean opportunistic, JumpForward jumpForward,
+                          boolean finish) {
         public Options {
             if (maxTokens < 1) throw new IllegalArgumentException("token limit must be >= 1, got " + maxTokens);
             if (sampling == null) throw new IllegalArgumentException("sampling is required");
             if (jumpForward == null) throw new IllegalArgumentException("jump-forward mode is required");
+        }
+
+        /** Outputs that always finish within the limit ({@code finish} on). */
+        public Options(int maxTokens, Sampling sampling, long seed, boolean opportunistic, JumpForward jumpForward) {
+            this(maxTokens, sampling, seed, opportunistic, jumpForward, true);
         }
 
         /** Opportunistic masking and byte-level jump-forward. */
@@ -196,6 +204,11 @@ public final class ConstrainedGenerator {
             this.control = control;
             this.vocabulary = artifact.vocabulary();
             this.matcher = artifact.newMatcher();
+            // the budget counts EOS too: maxTokens generated tokens, then EOS
+            if (options.finish() && !matcher.setTokenBudget(options.maxTokens() + 1)) {
+                throw new IllegalArgumentException("the shortest output of the grammar (" + matcher.shortestCompletion()
+                        + " bytes) does not fit in the token limit " + options.maxTokens());
+            }
             this.speculator = options.jumpForward() == JumpForward.NONE ? null : speculator(artifact);
             this.random = new SplittableRandom(options.seed());
             this.text = new StreamedText(control.stop(), control.listener());
@@ -244,6 +257,11 @@ public final class ConstrainedGenerator {
                         }
                     }
                     if (error == null) n = commit(token, probs);
+                    if (error == null && stop == Generation.Stop.LIMIT && tokens >= options.maxTokens() && options.finish()
+                            && matcher.acceptToken(vocabulary.eosIds()[0])) {
+                        stop = Generation.Stop.EOS; // the budget left only EOS: the output is complete
+                        forced++;
+                    }
                     maskMs[steps] = (System.nanoTime() - m0 - sampling0) / 1e6;
                     sampleMs[steps++] = sampling0 / 1e6;
                     if (error != null || stop != Generation.Stop.LIMIT || tokens >= options.maxTokens()) break;
@@ -252,7 +270,7 @@ public final class ConstrainedGenerator {
             String output = text.finish();
             return new Generation(output, tokens, stop, Arrays.copyOf(forwardMs, forwards), Arrays.copyOf(maskMs, steps),
                     Arrays.copyOf(sampleMs, steps), built, skipped, forced, promptTokens.length, waitMs,
-                    logprobs.toArray(Generation.TokenLogprob[]::new), error);
+                    logprobs.toArray(Generation.TokenLogprob[]::new), error, matcher.budgetRestrictions());
         }
 
         /** Appends the sampled token and then the forced ones; returns how many go to the next forward pass. */

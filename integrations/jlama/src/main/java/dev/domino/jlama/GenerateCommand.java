@@ -45,8 +45,11 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--prompt", required = true) String prompt;
     @Option(names = "-n", defaultValue = "1", description = "number of outputs (default ${DEFAULT-VALUE}); output i uses seed S+i")
     int outputs;
-    @Option(names = "--max-tokens", defaultValue = "256", description = "token limit per output (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-tokens", defaultValue = "256", description = "token limit per output, EOS excluded (default "
+            + "${DEFAULT-VALUE}); outputs always finish within it (only tokens after which the shortest completion fits)")
     int maxTokens;
+    @Option(names = "--no-finish", description = "no token budget: an output may run to the limit and stop unfinished")
+    boolean noFinish;
     @Option(names = "--seed", defaultValue = "0") long seed;
     @Option(names = "--temperature", defaultValue = "1.0", description = "0 = greedy (default ${DEFAULT-VALUE})")
     double temperature;
@@ -97,9 +100,9 @@ public final class GenerateCommand implements Callable<Integer> {
         int[] promptTokens = generator.encodePrompt(prompt);
 
         List<Double> forward = new ArrayList<>(), mask = new ArrayList<>(), sample = new ArrayList<>();
-        int eos = 0, built = 0, skipped = 0, forced = 0, tokens = 0, passes = 0;
+        int eos = 0, built = 0, skipped = 0, forced = 0, tokens = 0, passes = 0, restrictedOutputs = 0, restrictions = 0;
         for (int i = 0; i < outputs; i++) {
-            var options = new ConstrainedGenerator.Options(maxTokens, sampling, seed + i, !noOpportunistic, jump);
+            var options = new ConstrainedGenerator.Options(maxTokens, sampling, seed + i, !noOpportunistic, jump, !noFinish);
             Generation g = generator.generate(promptTokens, options);
             if (g.stop() == Generation.Stop.ERROR) {
                 throw new DeadEndException("output " + i + ": " + g.error());
@@ -109,6 +112,8 @@ public final class GenerateCommand implements Callable<Integer> {
             skipped += g.masksSkipped();
             forced += g.forcedTokens();
             tokens += g.tokens();
+            restrictions += g.budgetRestrictions();
+            if (g.budgetRestrictions() > 0) restrictedOutputs++;
             passes += g.forwardMs().length - 1;
             for (int k = 1; k < g.forwardMs().length; k++) forward.add(g.forwardMs()[k]); // decode steps, not the prompt
             for (double x : g.maskMs()) mask.add(x);
@@ -127,6 +132,7 @@ public final class GenerateCommand implements Callable<Integer> {
                 line.put("masks_built", g.masksBuilt());
                 line.put("masks_skipped", g.masksSkipped());
                 line.put("forced_tokens", g.forcedTokens());
+                line.put("budget_restrictions", g.budgetRestrictions());
                 System.out.println(JSON.writeValueAsString(line));
             } else {
                 System.out.println(g.output());
@@ -146,6 +152,8 @@ public final class GenerateCommand implements Callable<Integer> {
         s.put("masks_built", built);
         s.put("masks_skipped", skipped);
         s.put("forced_tokens", forced);
+        s.put("budget_restrictions", restrictions);
+        s.put("outputs_budget_restricted", restrictedOutputs);
         s.put(constraint.spec != null ? "vocab_and_compile_ms" : "vocab_and_artifact_load_ms", round(artifactMs));
         s.put("model_load_ms", round(modelMs));
         ObjectNode summary = JSON.createObjectNode();

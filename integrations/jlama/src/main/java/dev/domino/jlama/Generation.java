@@ -23,10 +23,12 @@ package dev.domino.jlama;
  * @param logprobs        per generated token (EOS excluded), the natural log of its probability under the model's
  *                        unmasked distribution; empty unless asked for
  * @param error           why the output stopped with {@link Stop#ERROR} (a dead end, a matcher error), else null
+ * @param budgetRestrictions masks and token checks where the token budget ({@code Options.finish}) refused a token
+ *                        the grammar allowed
  */
 public record Generation(String output, int tokens, Stop stop, double[] forwardMs, double[] maskMs, double[] sampleMs,
                          int masksBuilt, int masksSkipped, int forcedTokens, int promptTokens, double waitMs,
-                         TokenLogprob[] logprobs, String error) {
+                         TokenLogprob[] logprobs, String error, int budgetRestrictions) {
     public enum Stop {
         /** The grammar's output is complete and the model (or jump-forward) chose EOS. */
         EOS("eos"),

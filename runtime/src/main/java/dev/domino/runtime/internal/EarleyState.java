@@ -57,6 +57,9 @@ public final class EarleyState {
      */
     volatile long[] waiting;
 
+    /** {@link ShortestCompletion}'s memo for this state (null until first asked; immutable once set). */
+    volatile Object completionCosts;
+
     public EarleyState(int[] rules, EarleyState[] origins, long[] expected, boolean accepting) {
         this(rules, origins, null, expected, accepting);
     }

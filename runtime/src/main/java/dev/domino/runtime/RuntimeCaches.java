@@ -17,7 +17,7 @@ import java.util.Map;
  * <table>
  * <caption>caches and their default bounds ({@link RuntimeLimits#applyToProcess()} or {@link #setMaxBytes} change them; the CLI from these properties)</caption>
  * <tr><th>name</th><th>holds</th><th>default</th></tr>
- * <tr><td>{@code terminal automata}</td><td>(compiler) byte automata of terminals, shared by the grammars compiled in this process</td><td>64 MB, {@code -Ddomino.cache.languageBytes}</td></tr>
+ * <tr><td>{@code terminal automata}</td><td>(compiler) byte automata of terminals, shared by the grammars compiled in this process</td><td>64 MB, {@code RuntimeCaches.setMaxBytes}</td></tr>
  * <tr><td>{@code unicode categories}</td><td>(compiler) code point sets of regex {@code \p{..}} classes</td><td>4 MB</td></tr>
  * <tr><td>{@code vocabulary tries}</td><td>one byte trie per vocabulary, shared by its artifacts</td><td>512 MB, {@code -Ddomino.cache.trieBytes}</td></tr>
  * <tr><td>{@code terminal walks}</td><td>per automaton and state, what the vocabulary does inside the terminal (lazy trees)</td><td>256 MB per vocabulary, {@code -Ddomino.cache.walkBytes}</td></tr>

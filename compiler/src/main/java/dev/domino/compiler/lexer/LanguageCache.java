@@ -16,7 +16,7 @@ import dev.domino.runtime.internal.ProcessCaches;
 final class LanguageCache {
     static final String NAME = "terminal automata";
     private static final BoundedCache<Expr, DfaBuilder.Language> CACHE = ProcessCaches.register(
-            new BoundedCache<>(NAME, Long.getLong("domino.cache.languageBytes", 64L << 20)));
+            new BoundedCache<>(NAME, 64L << 20)); // RuntimeCaches.setMaxBytes(NAME, ...) changes the bound
 
     private LanguageCache() {}
 

@@ -24,10 +24,10 @@ public final class TreeDemand {
         DIRECT_ONLY
     }
 
-    /** Default of {@link #buildAfterUses()} ({@code -Ddomino.mask.buildAfterUses}; 0: never built by a mask). */
-    public static final int BUILD_AFTER_USES = Integer.getInteger("domino.mask.buildAfterUses", 4);
+    /** Default of {@link #buildAfterUses()} (0: never built by a mask). */
+    public static final int BUILD_AFTER_USES = 4;
 
-    private volatile Mode mode = Mode.valueOf(System.getProperty("domino.mask.trees", Mode.DIRECT_THEN_BUILD.name()));
+    private volatile Mode mode = Mode.DIRECT_THEN_BUILD;
     private volatile int buildAfter = BUILD_AFTER_USES;
     private final AtomicIntegerArray treeUses;
     private final AtomicIntegerArray rootUses;

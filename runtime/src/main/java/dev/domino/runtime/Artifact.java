@@ -45,6 +45,8 @@ public final class Artifact {
     private TreeBuilder lazyBuilder; // guarded by this
     /** Set while trees are built in the background: masks tell it where decoding is. */
     private volatile BackgroundTrees background;
+    /** The token budget's shortest-completion tables (see {@link Matcher#setTokenBudget}); built on first use. */
+    private volatile dev.domino.runtime.internal.ShortestCompletion shortestCompletion;
     private boolean backgroundStarted; // guarded by this
 
     // derived
@@ -312,6 +314,18 @@ public final class Artifact {
         BackgroundTrees bg = background;
         if (bg != null) bg.near(scannerState);
         return lazyTrees.get(slot);
+    }
+
+    /** The shortest-completion tables of this artifact's grammar, built once (racing threads build equal tables). */
+    dev.domino.runtime.internal.ShortestCompletion shortestCompletion() {
+        dev.domino.runtime.internal.ShortestCompletion c = shortestCompletion;
+        if (c == null) {
+            synchronized (this) {
+                c = shortestCompletion;
+                if (c == null) shortestCompletion = c = new dev.domino.runtime.internal.ShortestCompletion(scanner, RuntimeAccess.of(this).grammar(), parser);
+            }
+        }
+        return c;
     }
 
     /** True when the root tree of terminal t is stored or built. */

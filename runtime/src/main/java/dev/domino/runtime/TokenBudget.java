@@ -33,29 +33,11 @@ import java.util.WeakHashMap;
 final class TokenBudget {
     private TokenBudget() {}
 
-    private static final Map<EarleyParser, ShortestCompletion> COMPLETIONS = new WeakHashMap<>();
-    private static final Map<Vocabulary, Boolean> ALL_BYTES = new WeakHashMap<>();
-
     /** The artifact's shortest-completion tables (built on first use, shared by its matchers). */
-    static ShortestCompletion of(Artifact a) {
-        synchronized (COMPLETIONS) {
-            return COMPLETIONS.computeIfAbsent(a.parser, p -> new ShortestCompletion(a.scanner, RuntimeAccess.of(a).grammar(), p));
-        }
-    }
+    static ShortestCompletion of(Artifact a) { return a.shortestCompletion(); }
 
     /** Whether every byte value is a grammar token of its own (so n bytes take at most n tokens). */
-    static boolean hasEverySingleByte(Vocabulary v) {
-        synchronized (ALL_BYTES) {
-            return ALL_BYTES.computeIfAbsent(v, voc -> {
-                boolean[] seen = new boolean[256];
-                int n = 0;
-                for (int id = 0; id < voc.size(); id++) {
-                    byte[] b = voc.bytes(id);
-                    if (b.length == 1 && voc.isGrammarToken(id) && !seen[b[0] & 0xFF]) { seen[b[0] & 0xFF] = true; n++; }
-                }
-                return n == 256;
-            });
-        }
+    static boolean hasEverySingleByte(Vocabulary v) { return v.hasEverySingleByte(); }
     }
 
     /**

@@ -22,6 +22,8 @@ public final class Vocabulary {
     private final byte[][] tokenBytes;
     private final BitSet special;
     private final int[] eosIds;
+    /** Whether every byte value is a grammar token of its own: null until first asked (see {@link #hasEverySingleByte}). */
+    private volatile Boolean everySingleByte;
     /** This vocabulary's encoded artifact section, once written or read (see {@link VocabularySection}). */
     volatile byte[] sectionBlob;
     private volatile String fingerprint; // computed on first use: loading stays cheap
@@ -134,5 +136,20 @@ public final class Vocabulary {
 
     private static void putInt(byte[] out, int v) {
         out[0] = (byte) (v >>> 24); out[1] = (byte) (v >>> 16); out[2] = (byte) (v >>> 8); out[3] = (byte) v;
+    }
+
+    /** Whether every byte value is a grammar token of its own, so that n bytes take at most n tokens (the token budget). */
+    boolean hasEverySingleByte() {
+        Boolean b = everySingleByte;
+        if (b == null) {
+            boolean[] seen = new boolean[256];
+            int n = 0;
+            for (int id = 0; id < size(); id++) {
+                byte[] t = bytes(id);
+                if (t.length == 1 && isGrammarToken(id) && !seen[t[0] & 0xFF]) { seen[t[0] & 0xFF] = true; n++; }
+            }
+            everySingleByte = b = n == 256;
+        }
+        return b;
     }
 }

@@ -9,8 +9,6 @@ import dev.domino.runtime.internal.RuntimeAccess;
 import dev.domino.runtime.internal.ShortestCompletion;
 import dev.domino.runtime.internal.VocabTrie;
 
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * The token budget of a {@link Matcher} ({@link Matcher#setTokenBudget}): which tokens keep a
@@ -38,7 +36,6 @@ final class TokenBudget {
 
     /** Whether every byte value is a grammar token of its own (so n bytes take at most n tokens). */
     static boolean hasEverySingleByte(Vocabulary v) { return v.hasEverySingleByte(); }
-    }
 
     /**
      * Clears from the mask the non-stop tokens after which the shortest completion exceeds

@@ -226,8 +226,13 @@ public final class Engine implements AutoCloseable {
                 int choice = i;
                 var control = new ConstrainedGenerator.Control(r.stop(), sink == null ? null : delta -> sink.text(choice, delta),
                         cancelled, p.deadlineNanos(), r.logprobs());
-                Generation g = generator.generate(p.promptTokens(), p.artifact(),
-                        new ConstrainedGenerator.Options(options.maxTokens(), options.sampling(), seed + i, true, options.jumpForward()), control);
+                Generation g;
+                try {
+                    g = generator.generate(p.promptTokens(), p.artifact(),
+                            new ConstrainedGenerator.Options(options.maxTokens(), options.sampling(), seed + i, true, options.jumpForward()), control);
+                } catch (IllegalArgumentException tooShort) { // the grammar's shortest output does not fit in max_tokens
+                    throw ApiException.invalid("max_tokens", tooShort.getMessage());
+                }
                 metrics.output(g);
                 completion += g.tokens();
                 if (g.stop() == Generation.Stop.ERROR) {

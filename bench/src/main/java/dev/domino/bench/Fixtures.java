@@ -70,19 +70,22 @@ public final class Fixtures {
         return out.toByteArray();
     }
 
+    /** The grammar compiled once per JVM (shared by the benchmarks of a fork). */
     public static Artifact compile(String grammar, String vocab, boolean lazy) {
-        return ARTIFACTS.computeIfAbsent(grammar + "|" + vocab + "|" + lazy, k -> {
-            Path file = grammarFile(grammar);
-            String text;
-            try {
-                text = Files.readString(file, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            SourceFormat format = grammar.equals("json") ? SourceFormat.GBNF : grammar.equals("reasoning") ? SourceFormat.LARK : SourceFormat.JSON_SCHEMA;
-            return DominoCompiler.forVocabulary(vocabulary(vocab)).compile(file.getFileName().toString(), text, format,
-                    CompileOptions.builder().lazy(lazy).build());
-        });
+        return ARTIFACTS.computeIfAbsent(grammar + "|" + vocab + "|" + lazy, k -> compileNew(grammar, vocab, CompileOptions.builder().lazy(lazy).build()));
+    }
+
+    /** A new artifact of the grammar, not shared: for benchmarks that change its settings (such as its tree demand). */
+    public static Artifact compileNew(String grammar, String vocab, CompileOptions options) {
+        Path file = grammarFile(grammar);
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        SourceFormat format = grammar.equals("json") ? SourceFormat.GBNF : grammar.equals("reasoning") ? SourceFormat.LARK : SourceFormat.JSON_SCHEMA;
+        return DominoCompiler.forVocabulary(vocabulary(vocab)).compile(file.getFileName().toString(), text, format, options);
     }
 
     /** A representative decoding state: the text so far and what the model writes next. */
@@ -90,7 +93,7 @@ public final class Fixtures {
 
     /**
      * States named {@code start} (nothing written), {@code key} (between members, a key comes next),
-     * {@code string} (inside a string value), {@code number} (inside a number), {@code value}
+     * {@code colon} (JSON only: right after a key's colon, before its value), {@code string} (inside a string value), {@code number} (inside a number), {@code value}
      * (inside an array, after a comma: any value may start).
      */
     public static Point point(String grammar, String state) {
@@ -107,6 +110,7 @@ public final class Fixtures {
             return switch (state) {
                 case "start" -> new Point("", "{\"a\": 1}");
                 case "key" -> new Point("{\"id\": 7, ", "\"name\": \"x\"}");
+                case "colon" -> new Point("{\"name\":", " \"x\"}");
                 case "string" -> new Point("{\"name\": \"Jo", "hn Smith\"}");
                 case "number" -> new Point("{\"age\": 4", "2}");
                 case "value" -> new Point("{\"items\": [1, \"two\", ", "3.5]}");

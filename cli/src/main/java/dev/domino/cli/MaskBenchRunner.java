@@ -53,6 +53,7 @@ final class MaskBenchRunner {
         // profile
         long parseNs, compileNs, serializeNs, loadNs, maskNs, commitNs, artifactBytes;
         MatcherStats.Snapshot stats;
+        MatcherStats.TreeBuilds treeBuilds;
         /** Per way a mask was served (see {@link #SERVED}): masks, and their TBM in µs. */
         long[] servedMasks = new long[SERVED.length];
         double[] servedUs = new double[SERVED.length];
@@ -135,8 +136,6 @@ final class MaskBenchRunner {
             long warmLimit = Math.min(config.timeLimitMillis, 20_000);
             for (MaskBenchInput.Schema s : head) runWithLimit(s, warmLimit, false);
         }
-        MatcherStats.enable(config.profile);
-        MatcherStats.reset();
         Summary summary = new Summary();
         Iterator<MaskBenchInput.Schema> all = concat(head.iterator(), schemas);
         int n = 0;
@@ -150,7 +149,6 @@ final class MaskBenchRunner {
             progress.schemas(n, r.file);
         }
         progress.done();
-        MatcherStats.enable(false);
         if (background != null) background.shutdownNow();
         summary.backgroundTrees = backgroundTrees;
         summary.slowest = new ArrayList<>(slowest);
@@ -296,10 +294,12 @@ final class MaskBenchRunner {
         double[] cpuUs = profile && CPU_TIME ? new double[total] : null;
         int n = 0;
         int vocabSize = artifact.vocabulary().size();
-        MatcherStats.Snapshot before = profile ? MatcherStats.snapshot() : null;
+        MatcherStats.Snapshot work = MatcherStats.Snapshot.ZERO;
+        MatcherStats.TreeBuilds builds = profile ? MatcherStats.treeBuilds(artifact) : null;
         for (int ti = 0; ti < schema.tests().size(); ti++) {
             MaskBenchInput.Test test = schema.tests().get(ti);
             Matcher m = artifact.newMatcher();
+            MatcherStats stats = profile ? MatcherStats.count(m) : null;
             int[] bitmask = new int[m.bitmaskInts()];
             boolean rejected = false;
             int[] tokens = test.tokens();
@@ -307,9 +307,11 @@ final class MaskBenchRunner {
                 int tok = tokens[i];
                 int configs = 0;
                 MatcherStats.Snapshot s0 = null;
+                MatcherStats.TreeBuilds b0 = null;
                 if (profile) {
                     configs = ArtifactDiagnostics.liveConfigurations(m);
-                    s0 = MatcherStats.snapshot();
+                    s0 = stats.snapshot();
+                    b0 = MatcherStats.treeBuilds(artifact);
                 }
                 if (config.gapMicros > 0) java.util.concurrent.locks.LockSupport.parkNanos(config.gapMicros * 1000); // a GPU forward pass
                 long[] served0 = dev.domino.runtime.internal.MaskServing.snapshot();
@@ -335,8 +337,9 @@ final class MaskBenchRunner {
                         r.slowMasks++;
                         if (offCpu >= 2_000_000) { r.slowMasksOffCpu++; r.offCpuNs += offCpu; }
                     }
-                    MatcherStats.Snapshot d = MatcherStats.snapshot().minus(s0);
-                    noteSlow(new SlowMask(tbm, schema.file(), ti, i, configs, d.treeNodes(), d.earleyScans(), d.treesBuilt()));
+                    MatcherStats.Snapshot d = stats.snapshot().minus(s0);
+                    long built = MatcherStats.treeBuilds(artifact).minus(b0).trees();
+                    noteSlow(new SlowMask(tbm, schema.file(), ti, i, configs, d.treeNodes(), d.earleyScans(), built));
                 }
                 if (inMask != accepted) r.mismatches++;
                 if (!accepted) {
@@ -344,6 +347,7 @@ final class MaskBenchRunner {
                     break;
                 }
             }
+            if (profile) work = work.plus(stats.snapshot());
             boolean ok = !rejected && m.isAccepting();
             if (test.valid()) {
                 if (ok) r.validOk++; else r.validRejected++;
@@ -353,7 +357,10 @@ final class MaskBenchRunner {
         }
         r.maskUs = Arrays.copyOf(us, n);
         if (cpuUs != null) r.cpuUs = Arrays.copyOf(cpuUs, n);
-        if (profile) r.stats = MatcherStats.snapshot().minus(before);
+        if (profile) {
+            r.stats = work;
+            r.treeBuilds = MatcherStats.treeBuilds(artifact).minus(builds);
+        }
     }
 
     /**
@@ -457,8 +464,8 @@ final class MaskBenchRunner {
                 statDynamic += r.stats.dynamicChecks();
                 statGroups += r.stats.groupsSeen();
                 statTokensOred += r.stats.tokensOred();
-                statTreesBuilt += r.stats.treesBuilt();
-                statTreeBuildNs += r.stats.treeBuildNanos();
+                statTreesBuilt += r.treeBuilds.trees();
+                statTreeBuildNs += r.treeBuilds.nanos();
             }
         }
 

@@ -226,7 +226,6 @@ class MaskBenchCommandTest {
         assertThat(p.get("work").get("configurations_per_mask").asDouble()).isGreaterThanOrEqualTo(1.0);
         assertThat(p.get("slowest_masks").size()).isPositive();
         assertThat(r.stderr()).doesNotContain("most common errors");
-        assertThat(dev.domino.runtime.diagnostics.MatcherStats.isEnabled()).isFalse();
     }
 
     @Test

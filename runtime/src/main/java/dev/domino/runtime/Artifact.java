@@ -1,7 +1,6 @@
 package dev.domino.runtime;
 
 import dev.domino.runtime.internal.*;
-import dev.domino.runtime.diagnostics.*;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -339,20 +338,20 @@ public final class Artifact {
 
     /** Builds the root tree of a terminal: called once per terminal by {@link LazyTrees}. */
     private TokenTree buildRootTree(int t) {
-        long t0 = MatcherStats.enabled ? System.nanoTime() : 0;
+        long t0 = System.nanoTime();
         TokenTree tree = lazyTreeBuilder().buildRoot(t);
-        if (MatcherStats.enabled) MatcherStats.treeBuilt(System.nanoTime() - t0);
+        treeBuilds.built(System.nanoTime() - t0);
         return tree;
     }
 
     /** Builds the tree of a slot's (canonical) scanner state: called once per slot by {@link LazyTrees}. */
     private TokenTree buildTree(int slot) {
         int scannerState = slots.state(slot);
-        long t0 = MatcherStats.enabled ? System.nanoTime() : 0;
+        long t0 = System.nanoTime();
         TokenTree t = lazyTreeBuilder().build(scanner.terminalOf(scannerState), scanner.localOf(scannerState));
         Runnable hook = onLazyBuild;
         if (hook != null) hook.run();
-        if (MatcherStats.enabled) MatcherStats.treeBuilt(System.nanoTime() - t0);
+        treeBuilds.built(System.nanoTime() - t0);
         return t;
     }
 
@@ -402,6 +401,9 @@ public final class Artifact {
 
     /** Tests: called after each lazy tree build. */
     private volatile Runnable onLazyBuild;
+
+    /** The lazy trees built so far and their build time (profiling). */
+    private final TreeBuildCounter treeBuilds = new TreeBuildCounter();
 
     /** The internals, for {@link RuntimeAccess}. */
     private final class Internals implements ArtifactInternals {
@@ -455,6 +457,7 @@ public final class Artifact {
         }
         @Override public void onLazyBuild(Runnable hook) { onLazyBuild = hook; }
         @Override public TreeDemand treeDemand() { return demand; }
+        @Override public TreeBuildCounter treeBuilds() { return treeBuilds; }
     }
 
     /** The shared secrets of this package's API classes (see {@link RuntimeAccess}). */
@@ -469,6 +472,7 @@ public final class Artifact {
         @Override public boolean expectsTokenTerminal(Matcher matcher) { return matcher.expectsTokenTerminal(); }
         @Override public void collectParserStates(Matcher matcher, java.util.List<EarleyState> out) { matcher.collectParserStates(out); }
         @Override public int[][] liveConfigurations(Matcher matcher) { return matcher.liveConfigurations(); }
+        @Override public MaskWork countWork(Matcher matcher) { return matcher.countWork(); }
         @Override public byte[] sectionBlob(Vocabulary vocabulary) { return vocabulary.sectionBlob; }
         @Override public void setSectionBlob(Vocabulary vocabulary, byte[] blob) { vocabulary.sectionBlob = blob; }
     }

@@ -1,7 +1,6 @@
 package dev.domino.runtime;
 
 import dev.domino.runtime.internal.*;
-import dev.domino.runtime.diagnostics.*;
 
 import java.util.Arrays;
 import java.util.List;

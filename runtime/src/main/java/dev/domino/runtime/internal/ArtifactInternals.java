@@ -72,4 +72,6 @@ public interface ArtifactInternals {
     void onLazyBuild(Runnable hook);
     /** When masks build missing trees, or walk without them (see {@link TreeDemand}). */
     TreeDemand treeDemand();
+    /** The lazy trees built so far and their build time. */
+    TreeBuildCounter treeBuilds();
 }

@@ -1,7 +1,6 @@
 package dev.domino.runtime.internal;
 
 import dev.domino.runtime.*;
-import dev.domino.runtime.diagnostics.*;
 
 /**
  * A deterministic automaton over bytes for one terminal, -1 = no transition. Every state can

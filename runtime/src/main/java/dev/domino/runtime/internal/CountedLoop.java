@@ -1,7 +1,6 @@
 package dev.domino.runtime.internal;
 
 import dev.domino.runtime.*;
-import dev.domino.runtime.diagnostics.*;
 
 /**
  * A terminal {@code body{min,max}} (min ≥ 1; a JSON string's characters under minLength and

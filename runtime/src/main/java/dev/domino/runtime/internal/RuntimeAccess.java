@@ -64,6 +64,9 @@ public abstract class RuntimeAccess {
     /** Live configurations as pairs {scannerState, parserItemCount}, for inspection. */
     public abstract int[][] liveConfigurations(Matcher matcher);
 
+    /** The matcher's work counters, created (and counting from then on) on the first call. */
+    public abstract MaskWork countWork(Matcher matcher);
+
     /** The vocabulary's encoded artifact section, once written or read; null before (see {@link VocabularySection}). */
     public abstract byte[] sectionBlob(Vocabulary vocabulary);
 

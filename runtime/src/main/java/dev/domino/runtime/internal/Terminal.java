@@ -1,7 +1,6 @@
 package dev.domino.runtime.internal;
 
 import dev.domino.runtime.*;
-import dev.domino.runtime.diagnostics.*;
 
 /**
  * A terminal of the parser-level grammar: a regular language over bytes.

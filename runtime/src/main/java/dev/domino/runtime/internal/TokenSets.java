@@ -1,7 +1,6 @@
 package dev.domino.runtime.internal;
 
 import dev.domino.runtime.*;
-import dev.domino.runtime.diagnostics.*;
 
 /** An indexed list of token sets: a tree's groups name their sets by index here. */
 public final class TokenSets {

@@ -1,7 +1,6 @@
 package dev.domino.runtime.internal;
 
 import dev.domino.runtime.*;
-import dev.domino.runtime.diagnostics.*;
 
 /**
  * The subterminal prefix tree of one scanner state (DOMINO's T_q), flattened into arrays.

@@ -1,4 +1,7 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
+
+import dev.domino.cli.CompilerOptions;
+import dev.domino.cli.SystemPropertyDefaults;
 
 import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.DominoCompiler;

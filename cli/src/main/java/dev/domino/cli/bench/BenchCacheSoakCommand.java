@@ -1,4 +1,6 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
+
+import dev.domino.cli.VocabOptions;
 
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.constraints.ConstraintCache;

@@ -1,4 +1,10 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
+
+import dev.domino.cli.Corpus;
+import dev.domino.cli.Json;
+import dev.domino.cli.SystemPropertyDefaults;
+import dev.domino.cli.TrainCommand;
+import dev.domino.cli.VocabOptions;
 
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.runtime.Artifact;

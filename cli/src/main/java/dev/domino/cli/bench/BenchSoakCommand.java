@@ -1,4 +1,7 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
+
+import dev.domino.cli.CompilerOptions;
+import dev.domino.cli.Json;
 
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;

@@ -1,4 +1,7 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
+
+import dev.domino.cli.Json;
+import dev.domino.cli.Main;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

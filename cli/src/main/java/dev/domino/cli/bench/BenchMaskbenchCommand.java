@@ -1,4 +1,7 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
+
+import dev.domino.cli.CompilerOptions;
+import dev.domino.cli.Json;
 
 import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.jsonschema.JsonSchemaOptions;
@@ -25,7 +28,7 @@ import java.util.concurrent.Callable;
         description = {"Run the MaskBench protocol: per schema, compile + load (TTFM); per test instance and token, "
                 + "full mask + commit (TBM); valid instances must be accepted to EOS, invalid ones rejected.",
                 "Prints one JSON summary line; --out gets one JSON line per schema."})
-final class BenchMaskbenchCommand implements Callable<Integer> {
+public final class BenchMaskbenchCommand implements Callable<Integer> {
     @Spec picocli.CommandLine.Model.CommandSpec spec;
 
     @Parameters(paramLabel = "INPUT", arity = "0..*", description = "MaskBench JSON files or directories of them")
@@ -140,7 +143,7 @@ final class BenchMaskbenchCommand implements Callable<Integer> {
     }
 
     /** How the runner compiles and measures: every compile option of the command line in one {@link CompileOptions}. */
-    MaskBenchRunner.Config config(dev.domino.runtime.Vocabulary vocabulary, SourceFormat format) {
+    public MaskBenchRunner.Config config(dev.domino.runtime.Vocabulary vocabulary, SourceFormat format) {
         CompileOptions.Builder options = compiler.compileOptions().threads(compileThreads).lazy(!eager)
                 .prebuildMillis(prebuildMillis != null ? prebuildMillis : backgroundThreads > 0 ? 1 : 1000);
         if (!compiler.unknownFormatsGiven()) {

@@ -1,4 +1,4 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
 
 import dev.domino.runtime.Vocabulary;
 import picocli.CommandLine.Command;

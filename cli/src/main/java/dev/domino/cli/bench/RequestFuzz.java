@@ -1,4 +1,4 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
 
 import dev.domino.constraints.ConstraintCache;
 import dev.domino.constraints.ConstraintException;

@@ -1,4 +1,4 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Workload benchmarks.",
         subcommands = {BenchMaskbenchCommand.class, BenchSpeculateCommand.class, BenchSoakCommand.class, BenchCacheSoakCommand.class, BenchKCommand.class,
                 BenchToolsCommand.class, BenchFuzzCommand.class})
-final class BenchCommand implements Runnable {
+public final class BenchCommand implements Runnable {
     @Spec CommandLine.Model.CommandSpec spec;
 
     @Override public void run() {

@@ -1,4 +1,8 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
+
+import dev.domino.cli.Errors;
+import dev.domino.cli.Progress;
+import dev.domino.cli.SystemPropertyDefaults;
 
 import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.DominoCompiler;
@@ -33,9 +37,9 @@ import java.util.regex.Pattern;
  * instance, and at the end EOS must be allowed. Each schema runs on a fresh daemon thread
  * under a time limit; the measurement itself is single-threaded.
  */
-final class MaskBenchRunner {
+public final class MaskBenchRunner {
     /** How to run. */
-    record Config(Vocabulary vocab, SourceFormat format, CompileOptions compile,
+    public record Config(Vocabulary vocab, SourceFormat format, CompileOptions compile,
                   long timeLimitMillis, int warmup, boolean profile,
                   String stallFile, long stallMillis,
                   long gapMicros, int backgroundThreads) {}

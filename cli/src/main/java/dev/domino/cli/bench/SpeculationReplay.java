@@ -1,4 +1,4 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
 
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;
@@ -18,14 +18,14 @@ import java.util.Map;
  * only a rejected token costs a full mask (and, for an output of the grammar's language, never
  * happens: such a rejection would mean constraining changed what the model wanted to write).
  */
-final class SpeculationReplay {
+public final class SpeculationReplay {
     private SpeculationReplay() {}
 
-    static final class Result {
-        long outputs, tokens, forwardPasses, draftsProposed, draftsAccepted, forcedProposed, forcedTokens;
-        long fullMasks, opportunisticChecks, modelTokenRejections, maskDisagreements, engineNanos;
+    public static final class Result {
+        public long outputs, tokens, forwardPasses, draftsProposed, draftsAccepted, forcedProposed, forcedTokens;
+        public long fullMasks, opportunisticChecks, modelTokenRejections, maskDisagreements, engineNanos;
 
-        double tokensPerForwardPass() { return forwardPasses == 0 ? 0 : (double) tokens / forwardPasses; }
+        public double tokensPerForwardPass() { return forwardPasses == 0 ? 0 : (double) tokens / forwardPasses; }
         double draftAcceptance() { return draftsProposed == 0 ? 0 : (double) draftsAccepted / draftsProposed; }
 
         Map<String, Object> toMap() {
@@ -53,7 +53,7 @@ final class SpeculationReplay {
      * Replays every output. With {@code online}, counts are updated from each committed token (the
      * priors learn during the replay); otherwise they stay fixed, as in the paper's measurement.
      */
-    static Result run(Speculator speculator, List<int[]> outputs, int s, double threshold, boolean online) {
+    public static Result run(Speculator speculator, List<int[]> outputs, int s, double threshold, boolean online) {
         Artifact artifact = speculator.artifact();
         Result r = new Result();
         for (int[] seq : outputs) {

@@ -1,4 +1,4 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
 
 import dev.domino.compiler.CompileLimits;
 import dev.domino.compiler.CompileOptions;

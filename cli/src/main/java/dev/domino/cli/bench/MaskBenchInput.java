@@ -1,4 +1,8 @@
-package dev.domino.cli;
+package dev.domino.cli.bench;
+
+import dev.domino.cli.Errors;
+import dev.domino.cli.Json;
+import dev.domino.cli.PythonJson;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.domino.compiler.SourceFormat;

@@ -5,8 +5,8 @@
  * {@code Matcher}, {@code BatchMasks}, {@code Vocabulary}, {@code Speculator}, {@code SpeculationPriors},
  * {@code RuntimeCaches}, the exceptions and info records); {@code dev.domino.runtime.diagnostics} explains
  * masks and counts their work. {@code dev.domino.runtime.internal} (the parser, trees, artifact format,
- * tree builder, the byte-stepping kernel) is exported only to the compiler, CLI, bench and jlama: no
- * compatibility promise. The API classes keep their internals package-private and hand them to those
+ * tree builder, the byte-stepping kernel) is exported only to the compiler (which builds artifacts from
+ * those parts) and the CLI (whose inspect commands show them): no compatibility promise. The API classes keep their internals package-private and hand them to those
  * modules through {@code RuntimeAccess} (the JDK's "shared secrets" pattern), so the exported
  * packages show no internal type (checked by {@code PublicApiTest}).
  */
@@ -15,5 +15,5 @@ module dev.domino.runtime {
 
     exports dev.domino.runtime;
     exports dev.domino.runtime.diagnostics;
-    exports dev.domino.runtime.internal to dev.domino.compiler, dev.domino.cli, dev.domino.bench, dev.domino.jlama;
+    exports dev.domino.runtime.internal to dev.domino.compiler, dev.domino.cli;
 }

@@ -13,7 +13,7 @@ import java.util.List;
  * runtime's own packages, the compiler, the CLI and the tools reach them: the "shared secrets"
  * pattern of the JDK ({@code jdk.internal.access.SharedSecrets}). The API classes keep their
  * internals package-private, and {@code Artifact}'s static initializer registers an implementation
- * of this class; this package is exported only to the compiler, CLI, bench and jlama modules, so a
+ * of this class; this package is exported only to the compiler and CLI modules, so a
  * server that embeds the runtime sees none of it. Not part of the API: no compatibility promise.
  *
  * <p>Thread-safe: the accessor is registered once, during {@code Artifact}'s class initialization.

@@ -1,4 +1,6 @@
-package dev.domino.runtime;
+package dev.domino.compiler;
+
+import dev.domino.runtime.*;
 
 import dev.domino.runtime.internal.*;
 

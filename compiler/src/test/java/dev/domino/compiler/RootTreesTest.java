@@ -3,6 +3,8 @@ package dev.domino.compiler;
 import dev.domino.runtime.*;
 
 import dev.domino.runtime.internal.*;
+import dev.domino.runtime.internal.format.*;
+import dev.domino.runtime.internal.trees.*;
 
 import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.jsonschema.JsonSchemaOptions;
@@ -51,7 +53,7 @@ class RootTreesTest {
         }
         assertThat(references).as("root references").isGreaterThan(0);
 
-        Artifact loaded = Artifact.load(new ByteArrayInputStream(dev.domino.runtime.internal.ArtifactFormat.toBytes(eager)));
+        Artifact loaded = Artifact.load(new ByteArrayInputStream(dev.domino.runtime.internal.format.ArtifactFormat.toBytes(eager)));
         assertThat(RuntimeAccess.of(loaded).storedRootTreeIndex()).isEqualTo(in.storedRootTreeIndex());
         Random random = new Random(7);
         for (int output = 0; output < 30; output++) {

@@ -3,6 +3,9 @@ package dev.domino.compiler;
 import dev.domino.runtime.*;
 
 import dev.domino.runtime.internal.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+import dev.domino.runtime.internal.vocab.*;
 import dev.domino.runtime.diagnostics.*;
 
 import dev.domino.compiler.CompileOptions;

@@ -3,6 +3,8 @@ package dev.domino.compiler;
 import dev.domino.runtime.*;
 
 import dev.domino.runtime.internal.*;
+import dev.domino.runtime.internal.trees.*;
+import dev.domino.runtime.internal.vocab.*;
 
 import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.jsonschema.JsonSchemaOptions;

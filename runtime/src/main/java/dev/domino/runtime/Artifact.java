@@ -1,6 +1,13 @@
 package dev.domino.runtime;
 
 import dev.domino.runtime.internal.*;
+import dev.domino.runtime.internal.format.*;
+import dev.domino.runtime.internal.json.*;
+import dev.domino.runtime.internal.mask.*;
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+import dev.domino.runtime.internal.vocab.*;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +52,7 @@ public final class Artifact {
     /** Set while trees are built in the background: masks tell it where decoding is. */
     private volatile BackgroundTrees background;
     /** The token budget's shortest-completion tables (see {@link Matcher#setTokenBudget}); built on first use. */
-    private volatile dev.domino.runtime.internal.ShortestCompletion shortestCompletion;
+    private volatile dev.domino.runtime.internal.parse.ShortestCompletion shortestCompletion;
     private boolean backgroundStarted; // guarded by this
 
     // derived
@@ -316,12 +323,12 @@ public final class Artifact {
     }
 
     /** The shortest-completion tables of this artifact's grammar, built once (racing threads build equal tables). */
-    dev.domino.runtime.internal.ShortestCompletion shortestCompletion() {
-        dev.domino.runtime.internal.ShortestCompletion c = shortestCompletion;
+    dev.domino.runtime.internal.parse.ShortestCompletion shortestCompletion() {
+        dev.domino.runtime.internal.parse.ShortestCompletion c = shortestCompletion;
         if (c == null) {
             synchronized (this) {
                 c = shortestCompletion;
-                if (c == null) shortestCompletion = c = new dev.domino.runtime.internal.ShortestCompletion(scanner, RuntimeAccess.of(this).grammar(), parser);
+                if (c == null) shortestCompletion = c = new dev.domino.runtime.internal.parse.ShortestCompletion(scanner, RuntimeAccess.of(this).grammar(), parser);
             }
         }
         return c;

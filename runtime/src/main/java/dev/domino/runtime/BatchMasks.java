@@ -1,6 +1,5 @@
 package dev.domino.runtime;
 
-import dev.domino.runtime.internal.*;
 
 import java.util.IdentityHashMap;
 import java.util.Map;

@@ -1,6 +1,12 @@
 package dev.domino.runtime;
 
 import dev.domino.runtime.internal.*;
+import dev.domino.runtime.internal.json.*;
+import dev.domino.runtime.internal.mask.*;
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+import dev.domino.runtime.internal.vocab.*;
 
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;

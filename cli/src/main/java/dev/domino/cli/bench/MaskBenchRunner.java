@@ -100,9 +100,9 @@ public final class MaskBenchRunner {
     static final String[] SERVED = {"tree", "direct", "built", "waited"};
 
     private static int served(long[] before, long[] after) {
-        if (after[dev.domino.runtime.internal.MaskServing.WAITED] > before[dev.domino.runtime.internal.MaskServing.WAITED]) return 3;
-        if (after[dev.domino.runtime.internal.MaskServing.BUILT] > before[dev.domino.runtime.internal.MaskServing.BUILT]) return 2;
-        if (after[dev.domino.runtime.internal.MaskServing.DIRECT] > before[dev.domino.runtime.internal.MaskServing.DIRECT]) return 1;
+        if (after[dev.domino.runtime.internal.mask.MaskServing.WAITED] > before[dev.domino.runtime.internal.mask.MaskServing.WAITED]) return 3;
+        if (after[dev.domino.runtime.internal.mask.MaskServing.BUILT] > before[dev.domino.runtime.internal.mask.MaskServing.BUILT]) return 2;
+        if (after[dev.domino.runtime.internal.mask.MaskServing.DIRECT] > before[dev.domino.runtime.internal.mask.MaskServing.DIRECT]) return 1;
         return 0;
     }
 
@@ -318,7 +318,7 @@ public final class MaskBenchRunner {
                     b0 = MatcherStats.treeBuilds(artifact);
                 }
                 if (config.gapMicros > 0) java.util.concurrent.locks.LockSupport.parkNanos(config.gapMicros * 1000); // a GPU forward pass
-                long[] served0 = dev.domino.runtime.internal.MaskServing.snapshot();
+                long[] served0 = dev.domino.runtime.internal.mask.MaskServing.snapshot();
                 long cpu0 = profile && CPU_TIME ? CPU.getCurrentThreadCpuTime() : 0;
                 long a = System.nanoTime();
                 m.fillNextTokenBitmask(bitmask, 0);
@@ -328,7 +328,7 @@ public final class MaskBenchRunner {
                 long c = System.nanoTime();
                 double tbm = Math.round((c - a) / 100.0) / 10.0;
                 us[n++] = tbm;
-                int way = served(served0, dev.domino.runtime.internal.MaskServing.snapshot());
+                int way = served(served0, dev.domino.runtime.internal.mask.MaskServing.snapshot());
                 r.servedMasks[way]++;
                 r.servedUs[way] += tbm;
                 r.maskNs += b - a;

@@ -2,10 +2,10 @@ package dev.domino.runtime.diagnostics;
 
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;
-import dev.domino.runtime.internal.EarleyState;
-import dev.domino.runtime.internal.MaskWork;
+import dev.domino.runtime.internal.parse.EarleyState;
+import dev.domino.runtime.internal.mask.MaskWork;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.TreeBuildCounter;
+import dev.domino.runtime.internal.trees.TreeBuildCounter;
 
 import java.util.ArrayList;
 import java.util.List;

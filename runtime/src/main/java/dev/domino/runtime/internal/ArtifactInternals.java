@@ -1,5 +1,9 @@
 package dev.domino.runtime.internal;
 
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+
 import dev.domino.runtime.Artifact;
 
 import java.util.BitSet;

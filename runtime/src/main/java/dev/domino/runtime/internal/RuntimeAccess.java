@@ -1,5 +1,11 @@
 package dev.domino.runtime.internal;
 
+import dev.domino.runtime.internal.format.*;
+import dev.domino.runtime.internal.mask.*;
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.ArtifactInfo;
 import dev.domino.runtime.Matcher;

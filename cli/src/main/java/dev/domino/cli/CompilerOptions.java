@@ -21,16 +21,16 @@ import java.util.Locale;
  * (the library's: {@link JsonSchemaOptions#defaults()}, {@link CompileOptions#defaults()}), so no
  * command can drift from another or drop one on the way to the compiler.
  */
-final class CompilerOptions {
+public final class CompilerOptions {
     /** With fixed whitespace: the separators of Python's {@code json.dumps}. */
     static final String FIXED_ITEM_SEPARATOR = ", ", FIXED_KEY_SEPARATOR = ": ";
 
-    @Mixin VocabOptions vocab;
+    @Mixin public VocabOptions vocab;
 
     @Option(names = "--json-whitespace", paramLabel = "flexible|compact|fixed",
             description = "JSON Schema output whitespace: flexible (default; any JSON whitespace, see --json-max-whitespace), "
                     + "compact (none) or fixed (', ' and ': ' as json.dumps writes)")
-    Whitespace jsonWhitespace = Whitespace.FLEXIBLE;
+    public Whitespace jsonWhitespace = Whitespace.FLEXIBLE;
 
     @Option(names = "--json-property-order", paramLabel = "any|schema",
             description = "JSON Schema object properties: any order (default; additional properties anywhere) or schema order")
@@ -59,12 +59,12 @@ final class CompilerOptions {
 
     @Option(names = "--dynamic-cap", paramLabel = "N",
             description = "paths per trie node before tokens are checked at run time (default " + CompileOptions.DEFAULT_DYNAMIC_CAP + ")")
-    int dynamicCap = CompileOptions.DEFAULT_DYNAMIC_CAP;
+    public int dynamicCap = CompileOptions.DEFAULT_DYNAMIC_CAP;
 
-    boolean unknownFormatsGiven() { return unknownFormats != null; }
+    public boolean unknownFormatsGiven() { return unknownFormats != null; }
 
     /** The JSON Schema options given (the library's default for each one not given). */
-    JsonSchemaOptions jsonSchema() {
+    public JsonSchemaOptions jsonSchema() {
         return JsonSchemaOptions.builder().whitespace(jsonWhitespace)
                 .itemSeparator(jsonWhitespace == Whitespace.FIXED ? FIXED_ITEM_SEPARATOR : ",")
                 .keySeparator(jsonWhitespace == Whitespace.FIXED ? FIXED_KEY_SEPARATOR : ":")
@@ -74,7 +74,7 @@ final class CompilerOptions {
     }
 
     /** Compile options holding every option of this mixin; the command adds its own (threads, lazy, ...). */
-    CompileOptions.Builder compileOptions() {
+    public CompileOptions.Builder compileOptions() {
         if (dynamicCap < 1) throw new IllegalArgumentException("--dynamic-cap must be at least 1");
         return CompileOptions.builder().jsonSchema(jsonSchema()).dynamicCap(dynamicCap)
                 .limits(SystemPropertyDefaults.compileLimits());

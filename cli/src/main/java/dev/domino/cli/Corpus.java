@@ -23,10 +23,10 @@ import java.util.stream.Stream;
  * </ul>
  * A directory stands for its regular files, in name order.
  */
-final class Corpus {
+public final class Corpus {
     private Corpus() {}
 
-    static List<String> read(List<Path> paths) throws IOException {
+    public static List<String> read(List<Path> paths) throws IOException {
         List<String> out = new ArrayList<>();
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
@@ -78,7 +78,7 @@ final class Corpus {
     }
 
     /** Canonical tokens of each output, plus the first EOS id when {@code eos} (as a model would end). */
-    static List<int[]> tokenize(Tokenizer tokenizer, List<String> outputs, boolean eos) {
+    public static List<int[]> tokenize(Tokenizer tokenizer, List<String> outputs, boolean eos) {
         int[] eosIds = tokenizer.vocabulary().eosIds();
         boolean addEos = eos && eosIds.length > 0;
         List<int[]> out = new ArrayList<>(outputs.size());

@@ -7,11 +7,11 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 
 /** Turns exceptions into the one-line messages and exit codes the CLI promises. */
-final class Errors {
+public final class Errors {
     private Errors() {}
 
     /** The message on one line: a library's multi-line message (Jackson's "at [Source: ...]") is joined. */
-    static String describe(Throwable e) {
+    public static String describe(Throwable e) {
         return describeRaw(e).replaceAll("\\s*\\R\\s*", " ");
     }
 

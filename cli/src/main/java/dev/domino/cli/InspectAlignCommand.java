@@ -4,7 +4,7 @@ import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.internal.ArtifactInternals;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.ScannerStates;
+import dev.domino.runtime.internal.scan.ScannerStates;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.diagnostics.TokenTrace;
 import dev.domino.runtime.Vocabulary;

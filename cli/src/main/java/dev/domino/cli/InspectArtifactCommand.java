@@ -3,11 +3,11 @@ package dev.domino.cli;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.internal.ArtifactInternals;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.ScannerStates;
+import dev.domino.runtime.internal.scan.ScannerStates;
 import dev.domino.runtime.diagnostics.ArtifactDiagnostics;
 import dev.domino.runtime.ArtifactInfo;
 import dev.domino.runtime.diagnostics.ArtifactStats;
-import dev.domino.runtime.internal.Terminal;
+import dev.domino.runtime.internal.scan.Terminal;
 import dev.domino.runtime.Vocabulary;
 import picocli.CommandLine.Command;
 

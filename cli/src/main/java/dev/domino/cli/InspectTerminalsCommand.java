@@ -3,9 +3,9 @@ package dev.domino.cli;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.internal.ArtifactInternals;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.ScannerStates;
-import dev.domino.runtime.internal.ByteDfa;
-import dev.domino.runtime.internal.Terminal;
+import dev.domino.runtime.internal.scan.ScannerStates;
+import dev.domino.runtime.internal.scan.ByteDfa;
+import dev.domino.runtime.internal.scan.Terminal;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;

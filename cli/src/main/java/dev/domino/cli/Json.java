@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** One-line JSON output for --json modes. */
-final class Json {
-    static final ObjectMapper MAPPER = new ObjectMapper();
+public final class Json {
+    public static final ObjectMapper MAPPER = new ObjectMapper();
 
     private Json() {}
 
-    static String write(Object value) {
+    public static String write(Object value) {
         try {
             return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {

@@ -1,5 +1,7 @@
 package dev.domino.cli;
 
+import dev.domino.cli.bench.BenchCommand;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -3,14 +3,14 @@ package dev.domino.cli;
 import java.util.function.IntConsumer;
 
 /** A progress counter on stderr, shown only on an interactive terminal (quiet when piped). */
-final class Progress implements IntConsumer {
+public final class Progress implements IntConsumer {
     private final String label;
     private final boolean enabled;
     private volatile long lastPrint;
 
     private Progress(String label, boolean enabled) { this.label = label; this.enabled = enabled; }
 
-    static Progress forTerminal(String label) { return new Progress(label, System.console() != null); }
+    public static Progress forTerminal(String label) { return new Progress(label, System.console() != null); }
 
     @Override public void accept(int done) {
         if (!enabled) return;
@@ -22,7 +22,7 @@ final class Progress implements IntConsumer {
     }
 
     /** Schema-count progress (bench). */
-    void schemas(int n, String name) {
+    public void schemas(int n, String name) {
         if (!enabled) return;
         long now = System.nanoTime();
         if (now - lastPrint < 100_000_000L) return;
@@ -32,7 +32,7 @@ final class Progress implements IntConsumer {
         System.err.flush();
     }
 
-    void done() {
+    public void done() {
         if (enabled && lastPrint != 0) { System.err.print("\r\033[K"); System.err.flush(); }
     }
 }

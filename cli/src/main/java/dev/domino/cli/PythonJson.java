@@ -24,7 +24,7 @@ import java.util.Map;
  * every other number as Python's shortest round-trip float repr ({@code 1e-05}, {@code 1.0},
  * {@code 1e+16}, {@code 1000000000000000.0}, {@code Infinity}).
  */
-final class PythonJson {
+public final class PythonJson {
     private PythonJson() {}
 
     static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
@@ -40,7 +40,7 @@ final class PythonJson {
      * Parses JSON as Python's {@code json.loads} does: integers exactly (BigInteger), other numbers
      * as the nearest double ({@code -0.0} keeps its sign, {@code 1e400} is infinite).
      */
-    static JsonNode parse(String text) {
+    public static JsonNode parse(String text) {
         try {
             return MAPPER.readTree(text);
         } catch (IOException e) {
@@ -49,7 +49,7 @@ final class PythonJson {
     }
 
     /** {@code json.dumps(value, indent=None, ensure_ascii=False)}. */
-    static String dumps(JsonNode node) {
+    public static String dumps(JsonNode node) {
         StringBuilder sb = new StringBuilder();
         write(node, sb);
         return sb.toString();

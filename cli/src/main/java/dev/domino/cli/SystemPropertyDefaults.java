@@ -7,7 +7,7 @@ import dev.domino.runtime.RuntimeLimits;
  * The one place the command line reads {@code -Ddomino.*} system properties: as defaults, turned
  * into values that are passed on (the compiler and runtime read no system property).
  */
-final class SystemPropertyDefaults {
+public final class SystemPropertyDefaults {
     private SystemPropertyDefaults() {}
 
     /** {@link CompileLimits.Values#DEFAULTS}, with each {@code -Ddomino.limit.NAME=N} given. */
@@ -21,7 +21,7 @@ final class SystemPropertyDefaults {
     }
 
     /** {@link RuntimeLimits#DEFAULTS}, with each {@code -Ddomino.parser.*}, {@code -Ddomino.cache.*}, ... given. */
-    static RuntimeLimits runtimeLimits() {
+    public static RuntimeLimits runtimeLimits() {
         RuntimeLimits d = RuntimeLimits.DEFAULTS;
         return new RuntimeLimits(
                 Long.getLong("domino.parser.maxStepWork", d.parserMaxStepWork()),

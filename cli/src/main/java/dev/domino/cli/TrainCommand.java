@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
         description = "Learn speculation priors P(token | scanner state, parser core) from example outputs.",
         footer = {"", "CORPUS files: *.jsonl (one JSON string per line), *.json (MaskBench instance: its valid tests' data,",
                 "serialized like Python's json.dumps), anything else: one output per line. Directories: their files."})
-final class TrainCommand implements Callable<Integer> {
+public final class TrainCommand implements Callable<Integer> {
     @Spec picocli.CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "ARTIFACT") Path artifactPath;
@@ -37,9 +37,9 @@ final class TrainCommand implements Callable<Integer> {
     @Mixin VocabOptions vocab;
 
     /** Outputs learned from and outputs skipped because the grammar rejects them. */
-    record Stats(int used, int skipped, long tokens) {}
+    public record Stats(int used, int skipped, long tokens) {}
 
-    static Stats train(SpeculationPriors priors, Artifact artifact, List<int[]> outputs) {
+    public static Stats train(SpeculationPriors priors, Artifact artifact, List<int[]> outputs) {
         int used = 0, skipped = 0;
         long tokens = 0;
         for (int[] t : outputs) {

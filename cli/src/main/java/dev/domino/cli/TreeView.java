@@ -3,9 +3,9 @@ package dev.domino.cli;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.internal.ArtifactInternals;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.ScannerStates;
-import dev.domino.runtime.internal.TokenSets;
-import dev.domino.runtime.internal.TokenTree;
+import dev.domino.runtime.internal.scan.ScannerStates;
+import dev.domino.runtime.internal.trees.TokenSets;
+import dev.domino.runtime.internal.trees.TokenTree;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -6,7 +6,7 @@ import dev.domino.runtime.Artifact;
 import picocli.CommandLine.Option;
 
 /** The --vocab/--eos options every command shares, and loading a tokenizer that fits an artifact. */
-final class VocabOptions {
+public final class VocabOptions {
     @Option(names = "--vocab", paramLabel = "VOCAB",
             description = "o200k_base (default), cl100k_base, a HuggingFace tokenizer.json or a .tiktoken file")
     String vocab;
@@ -14,10 +14,10 @@ final class VocabOptions {
     @Option(names = "--eos", split = ",", paramLabel = "ID", description = "EOS token id(s), overriding the vocabulary's own")
     int[] eos;
 
-    Tokenizer load() { return VocabularyLoader.load(vocab == null ? "o200k_base" : vocab, eos); }
+    public Tokenizer load() { return VocabularyLoader.load(vocab == null ? "o200k_base" : vocab, eos); }
 
     /** The tokenizer of the artifact's vocabulary: --vocab if given, else the built-in it names. */
-    Tokenizer forArtifact(Artifact artifact) {
+    public Tokenizer forArtifact(Artifact artifact) {
         String spec = vocab != null ? vocab : artifact.vocabulary().name();
         Tokenizer t;
         try {

@@ -30,7 +30,7 @@ class EmbeddingApiTest {
     }
 
     @Test void internalsAreNotReachable() throws Exception {
-        String errors = compileAgainstApi("dev.domino.runtime.internal.EarleyParser p = null;", "");
+        String errors = compileAgainstApi("dev.domino.runtime.internal.parse.EarleyParser p = null;", "");
         assertThat(errors).contains("dev.domino.runtime.internal");
     }
 

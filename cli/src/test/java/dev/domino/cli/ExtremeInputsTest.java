@@ -1,7 +1,7 @@
 package dev.domino.cli;
 
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.internal.ArtifactFormat;
+import dev.domino.runtime.internal.format.ArtifactFormat;
 import dev.domino.runtime.Matcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.ByteDfa;
+import dev.domino.runtime.internal.scan.ByteDfa;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.diagnostics.TokenTrace;
 import org.junit.jupiter.api.Test;
@@ -55,7 +55,7 @@ class InspectCommandTest {
         Run r = run("inspect", "artifact", file());
         assertThat(r.code()).isZero();
         assertThat(r.err()).isEmpty();
-        assertThat(r.out()).contains("format version " + dev.domino.runtime.internal.ArtifactFormat.FORMAT_VERSION, "pairs.gbnf (gbnf), sha256 ", "o200k_base: 200,019 tokens",
+        assertThat(r.out()).contains("format version " + dev.domino.runtime.internal.format.ArtifactFormat.FORMAT_VERSION, "pairs.gbnf (gbnf), sha256 ", "o200k_base: 200,019 tokens",
                 "fingerprint " + TestArtifacts.artifact().vocabulary().fingerprint(), "EOS", "scanner states",
                 "trees", "token entries", "dynamic tokens  0 (cap", "bytes by section", "vocabulary", "token_sets",
                 "tree_index", "ignored keywords none");
@@ -65,7 +65,7 @@ class InspectCommandTest {
     @Test void artifactJson() throws Exception {
         JsonNode j = run("inspect", "artifact", file(), "--json").json();
         Artifact a = TestArtifacts.artifact();
-        assertThat(j.get("format_version").asInt()).isEqualTo(dev.domino.runtime.internal.ArtifactFormat.FORMAT_VERSION);
+        assertThat(j.get("format_version").asInt()).isEqualTo(dev.domino.runtime.internal.format.ArtifactFormat.FORMAT_VERSION);
         assertThat(j.get("grammar").get("name").asText()).isEqualTo("pairs.gbnf");
         assertThat(j.get("grammar").get("sha256").asText()).hasSize(64);
         assertThat(j.get("vocabulary").get("size").asInt()).isEqualTo(a.vocabulary().size());

@@ -1,5 +1,8 @@
 package dev.domino.cli;
 
+import dev.domino.cli.bench.BenchMaskbenchCommand;
+import dev.domino.cli.bench.MaskBenchRunner;
+
 import dev.domino.compiler.CompileOptions;
 import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.SourceFormat;

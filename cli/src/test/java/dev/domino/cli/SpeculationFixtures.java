@@ -58,7 +58,7 @@ final class SpeculationFixtures {
 
     static Path write(Path dir, Artifact a, String name) throws IOException {
         Path p = dir.resolve(name);
-        dev.domino.runtime.internal.ArtifactFormat.write(a, p);
+        dev.domino.runtime.internal.format.ArtifactFormat.write(a, p);
         return p;
     }
 

@@ -1,5 +1,7 @@
 package dev.domino.cli;
 
+import dev.domino.cli.bench.SpeculationReplay;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.runtime.Artifact;

@@ -6,7 +6,7 @@ import dev.domino.compiler.frontend.GbnfParser;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.internal.ArtifactFormat;
+import dev.domino.runtime.internal.format.ArtifactFormat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

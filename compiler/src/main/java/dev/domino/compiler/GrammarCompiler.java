@@ -6,11 +6,11 @@ import dev.domino.compiler.lexer.TerminalDerivation;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.ArtifactInfo;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.Terminal;
-import dev.domino.runtime.internal.TokenTree;
-import dev.domino.runtime.internal.TreeBuilder;
-import dev.domino.runtime.internal.TreeOrder;
-import dev.domino.runtime.internal.VocabTrie;
+import dev.domino.runtime.internal.scan.Terminal;
+import dev.domino.runtime.internal.trees.TokenTree;
+import dev.domino.runtime.internal.trees.TreeBuilder;
+import dev.domino.runtime.internal.trees.TreeOrder;
+import dev.domino.runtime.internal.vocab.VocabTrie;
 import dev.domino.runtime.Vocabulary;
 
 import java.nio.charset.StandardCharsets;
@@ -44,7 +44,7 @@ public final class GrammarCompiler {
 
     private static Artifact compileHere(Grammar grammar, Vocabulary vocab, String sourceName, String sourceFormat,
                                         String sourceText, CompileOptions options) {
-        java.util.function.Function<dev.domino.compiler.ir.Expr.TokenRef, dev.domino.runtime.internal.TokenMatch> tokens =
+        java.util.function.Function<dev.domino.compiler.ir.Expr.TokenRef, dev.domino.runtime.internal.scan.TokenMatch> tokens =
                 ref -> TokenReferences.resolve(ref, vocab);
         LexedGrammar lexed = options.fineTerminals() ? TerminalDerivation.deriveFine(grammar, tokens) : TerminalDerivation.derive(grammar, tokens);
         Terminal[] terminals = lexed.terminals().toArray(new Terminal[0]);

@@ -2,7 +2,7 @@ package dev.domino.compiler;
 
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.GrammarException;
-import dev.domino.runtime.internal.TokenMatch;
+import dev.domino.runtime.internal.scan.TokenMatch;
 import dev.domino.runtime.Vocabulary;
 
 import java.nio.charset.StandardCharsets;

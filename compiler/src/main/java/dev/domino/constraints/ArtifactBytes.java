@@ -3,8 +3,8 @@ package dev.domino.constraints;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.internal.ArtifactInternals;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.TokenSet;
-import dev.domino.runtime.internal.TokenTree;
+import dev.domino.runtime.internal.trees.TokenSet;
+import dev.domino.runtime.internal.trees.TokenTree;
 
 import java.util.Collections;
 import java.util.IdentityHashMap;

@@ -12,7 +12,7 @@ import dev.domino.runtime.BackgroundBuild;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.Vocabulary;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.TreeDemand;
+import dev.domino.runtime.internal.trees.TreeDemand;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -70,7 +70,7 @@ class LargeCountsTest {
             dev.domino.runtime.internal.ArtifactInternals ai = RuntimeAccess.of(a);
             assertThat(ai.scannerStateCount()).isGreaterThan(1_000_000);
             assertThat(ai.treeCount()).as("tree slots").isLessThan(1_000);
-            java.util.List<int[]> states = dev.domino.runtime.internal.TreeOrder.treeStates(ai.terminals(), vocab.maxTokenBytes());
+            java.util.List<int[]> states = dev.domino.runtime.internal.trees.TreeOrder.treeStates(ai.terminals(), vocab.maxTokenBytes());
             assertThat(ai.treeSlots().count()).isEqualTo(states.size());
             for (int q = 0; q < states.size(); q++) {
                 assertThat(ai.treeSlots().state(q)).isEqualTo(states.get(q)[2]);

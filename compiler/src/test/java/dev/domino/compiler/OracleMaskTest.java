@@ -91,7 +91,7 @@ class OracleMaskTest {
         Grammar g = Grammar.of("root", r);
         Artifact a = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true));
         int big = 0;
-        for (dev.domino.runtime.internal.Terminal t : dev.domino.runtime.internal.RuntimeAccess.of(a).terminals()) {
+        for (dev.domino.runtime.internal.scan.Terminal t : dev.domino.runtime.internal.RuntimeAccess.of(a).terminals()) {
             if (t.dfa().stateCount() > 1000) { big++; assertThat(t.dfa().isDense()).isFalse(); }
         }
         assertThat(big).as("the word set (and \",\" word) as whole terminals").isBetween(1, 2);
@@ -248,8 +248,8 @@ class OracleMaskTest {
         Artifact compiled = GrammarCompiler.compile(g, o200k.vocabulary(), "test", "ir", "test", options);
         Artifact artifact;
         try {
-            artifact = roundTrip ? dev.domino.runtime.internal.ArtifactFormat.read(new java.io.ByteArrayInputStream(
-                    dev.domino.runtime.internal.ArtifactFormat.toBytes(compiled))) : compiled;
+            artifact = roundTrip ? dev.domino.runtime.internal.format.ArtifactFormat.read(new java.io.ByteArrayInputStream(
+                    dev.domino.runtime.internal.format.ArtifactFormat.toBytes(compiled))) : compiled;
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }

@@ -5,7 +5,7 @@ import dev.domino.compiler.vocab.VocabularyLoader;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.Vocabulary;
-import dev.domino.runtime.internal.ArtifactFormat;
+import dev.domino.runtime.internal.format.ArtifactFormat;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package dev.domino.compiler;
 
 import dev.domino.runtime.RuntimeCaches;
-import dev.domino.runtime.internal.BoundedCache;
-import dev.domino.runtime.internal.ProcessCaches;
-import dev.domino.runtime.internal.VocabTrie;
+import dev.domino.runtime.internal.util.BoundedCache;
+import dev.domino.runtime.internal.util.ProcessCaches;
+import dev.domino.runtime.internal.vocab.VocabTrie;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Field;
@@ -29,11 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StaticCachesTest {
     /** Static mutable state that is not a cache: field, why. */
     static final Map<String, String> NOT_CACHES = Map.of(
-            "dev.domino.runtime.internal.ProcessCaches.REGISTERED", "the registry of caches RuntimeCaches reads",
-            "dev.domino.runtime.internal.VocabularySection.KNOWN", "weak references to live vocabularies, cleared by RuntimeCaches.clear()",
+            "dev.domino.runtime.internal.util.ProcessCaches.REGISTERED", "the registry of caches RuntimeCaches reads",
+            "dev.domino.runtime.internal.format.VocabularySection.KNOWN", "weak references to live vocabularies, cleared by RuntimeCaches.clear()",
             "dev.domino.runtime.BatchMasks$Mailbox.BY_EXECUTOR", "weak keys: one mailbox per live executor",
-            "dev.domino.runtime.internal.AtomicFiles.PENDING", "temporary files being written, removed when written",
-            "dev.domino.runtime.internal.TerminalWalks.DEFAULT_MAX", "settings: one bound per cache name");
+            "dev.domino.runtime.internal.format.AtomicFiles.PENDING", "temporary files being written, removed when written",
+            "dev.domino.runtime.internal.trees.TerminalWalks.DEFAULT_MAX", "settings: one bound per cache name");
 
     static List<Path> classRoots() throws URISyntaxException {
         return List.of(Path.of(GrammarCompiler.class.getProtectionDomain().getCodeSource().getLocation().toURI()),

@@ -1,7 +1,13 @@
 package dev.domino.runtime;
 
 import dev.domino.runtime.internal.*;
-import dev.domino.runtime.diagnostics.*;
+import dev.domino.runtime.internal.format.*;
+import dev.domino.runtime.internal.json.*;
+import dev.domino.runtime.internal.mask.*;
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+import dev.domino.runtime.internal.vocab.*;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,7 +52,7 @@ public final class Artifact {
     /** Set while trees are built in the background: masks tell it where decoding is. */
     private volatile BackgroundTrees background;
     /** The token budget's shortest-completion tables (see {@link Matcher#setTokenBudget}); built on first use. */
-    private volatile dev.domino.runtime.internal.ShortestCompletion shortestCompletion;
+    private volatile dev.domino.runtime.internal.parse.ShortestCompletion shortestCompletion;
     private boolean backgroundStarted; // guarded by this
 
     // derived
@@ -317,12 +323,12 @@ public final class Artifact {
     }
 
     /** The shortest-completion tables of this artifact's grammar, built once (racing threads build equal tables). */
-    dev.domino.runtime.internal.ShortestCompletion shortestCompletion() {
-        dev.domino.runtime.internal.ShortestCompletion c = shortestCompletion;
+    dev.domino.runtime.internal.parse.ShortestCompletion shortestCompletion() {
+        dev.domino.runtime.internal.parse.ShortestCompletion c = shortestCompletion;
         if (c == null) {
             synchronized (this) {
                 c = shortestCompletion;
-                if (c == null) shortestCompletion = c = new dev.domino.runtime.internal.ShortestCompletion(scanner, RuntimeAccess.of(this).grammar(), parser);
+                if (c == null) shortestCompletion = c = new dev.domino.runtime.internal.parse.ShortestCompletion(scanner, RuntimeAccess.of(this).grammar(), parser);
             }
         }
         return c;
@@ -339,20 +345,20 @@ public final class Artifact {
 
     /** Builds the root tree of a terminal: called once per terminal by {@link LazyTrees}. */
     private TokenTree buildRootTree(int t) {
-        long t0 = MatcherStats.enabled ? System.nanoTime() : 0;
+        long t0 = System.nanoTime();
         TokenTree tree = lazyTreeBuilder().buildRoot(t);
-        if (MatcherStats.enabled) MatcherStats.treeBuilt(System.nanoTime() - t0);
+        treeBuilds.built(System.nanoTime() - t0);
         return tree;
     }
 
     /** Builds the tree of a slot's (canonical) scanner state: called once per slot by {@link LazyTrees}. */
     private TokenTree buildTree(int slot) {
         int scannerState = slots.state(slot);
-        long t0 = MatcherStats.enabled ? System.nanoTime() : 0;
+        long t0 = System.nanoTime();
         TokenTree t = lazyTreeBuilder().build(scanner.terminalOf(scannerState), scanner.localOf(scannerState));
         Runnable hook = onLazyBuild;
         if (hook != null) hook.run();
-        if (MatcherStats.enabled) MatcherStats.treeBuilt(System.nanoTime() - t0);
+        treeBuilds.built(System.nanoTime() - t0);
         return t;
     }
 
@@ -402,6 +408,9 @@ public final class Artifact {
 
     /** Tests: called after each lazy tree build. */
     private volatile Runnable onLazyBuild;
+
+    /** The lazy trees built so far and their build time (profiling). */
+    private final TreeBuildCounter treeBuilds = new TreeBuildCounter();
 
     /** The internals, for {@link RuntimeAccess}. */
     private final class Internals implements ArtifactInternals {
@@ -455,6 +464,7 @@ public final class Artifact {
         }
         @Override public void onLazyBuild(Runnable hook) { onLazyBuild = hook; }
         @Override public TreeDemand treeDemand() { return demand; }
+        @Override public TreeBuildCounter treeBuilds() { return treeBuilds; }
     }
 
     /** The shared secrets of this package's API classes (see {@link RuntimeAccess}). */
@@ -469,6 +479,7 @@ public final class Artifact {
         @Override public boolean expectsTokenTerminal(Matcher matcher) { return matcher.expectsTokenTerminal(); }
         @Override public void collectParserStates(Matcher matcher, java.util.List<EarleyState> out) { matcher.collectParserStates(out); }
         @Override public int[][] liveConfigurations(Matcher matcher) { return matcher.liveConfigurations(); }
+        @Override public MaskWork countWork(Matcher matcher) { return matcher.countWork(); }
         @Override public byte[] sectionBlob(Vocabulary vocabulary) { return vocabulary.sectionBlob; }
         @Override public void setSectionBlob(Vocabulary vocabulary, byte[] blob) { vocabulary.sectionBlob = blob; }
     }

@@ -1,7 +1,5 @@
 package dev.domino.runtime;
 
-import dev.domino.runtime.internal.*;
-import dev.domino.runtime.diagnostics.*;
 
 import java.io.IOException;
 

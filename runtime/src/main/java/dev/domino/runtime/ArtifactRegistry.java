@@ -1,7 +1,6 @@
 package dev.domino.runtime;
 
-import dev.domino.runtime.internal.*;
-import dev.domino.runtime.diagnostics.*;
+import dev.domino.runtime.internal.format.*;
 
 import java.io.IOException;
 import java.nio.file.Files;

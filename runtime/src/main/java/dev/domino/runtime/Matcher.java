@@ -1,7 +1,12 @@
 package dev.domino.runtime;
 
 import dev.domino.runtime.internal.*;
-import dev.domino.runtime.diagnostics.*;
+import dev.domino.runtime.internal.json.*;
+import dev.domino.runtime.internal.mask.*;
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+import dev.domino.runtime.internal.vocab.*;
 
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
@@ -56,6 +61,8 @@ public final class Matcher {
     private int budgetEnd = NO_BUDGET;
     private int budgetRestrictions;
     private static final int NO_BUDGET = -1;
+    /** The work of this matcher's masks, once a profiler asked for it (see {@link MaskWork}); null until then. */
+    private MaskWork work;
 
     /**
      * Immutable history node: the configurations after {@code depth} committed tokens, and where the output
@@ -580,7 +587,8 @@ public final class Matcher {
     private void computeGrammarMask(int[] mask, int base) {
         Configurations c = history.configs;
         Vocabulary v = artifact.vocabulary();
-        if (MatcherStats.enabled) { MatcherStats.masks++; MatcherStats.configurations += c.size(); }
+        MaskWork work = this.work;
+        if (work != null) { work.masks++; work.configurations += c.size(); }
         oredSets = c.size() > 1 ? new SerialSet() : null;
         dynamicRoots = null;
         for (int i = 0; i < c.size(); i++) {
@@ -601,13 +609,13 @@ public final class Matcher {
             if (tree.dynamicTokens.length > 0 || dynamicRoots != null) {
                 Configurations single = new Configurations(new EarleyState[] {c.parsers[i]}, new int[] {c.scanStates[i]});
                 if (tree.dynamicTokens.length > 0) {
-                    if (MatcherStats.enabled) MatcherStats.dynamicChecks += tree.dynamicTokens.length;
+                    if (work != null) work.dynamicChecks += tree.dynamicTokens.length;
                     checkDynamic(tree.dynamicTokens, single, mask, base);
                 }
                 if (dynamicRoots != null) {
                     // checked from the configuration, as if the root tree's tokens were in its tree
                     for (TokenTree root : dynamicRoots) {
-                        if (MatcherStats.enabled) MatcherStats.dynamicChecks += root.dynamicTokens.length;
+                        if (work != null) work.dynamicChecks += root.dynamicTokens.length;
                         checkDynamic(root.dynamicTokens, single, mask, base);
                     }
                     dynamicRoots = null;
@@ -692,9 +700,10 @@ public final class Matcher {
      */
     private void walk(TokenTree tree, int node, EarleyState p, int depth, int need, int room, int[] mask, int base) {
         TokenSets sets = tree.sets;
-        if (MatcherStats.enabled) MatcherStats.treeNodes++;
+        MaskWork work = this.work;
+        if (work != null) work.treeNodes++;
         for (int g = tree.groupStart[node], end = tree.groupStart[node + 1]; g < end; g++) {
-            if (MatcherStats.enabled) MatcherStats.groupsSeen++;
+            if (work != null) work.groupsSeen++;
             int gt = tree.groupTerminal[g];
             if (gt >= 0 ? !p.expects(gt) : !expectsAny(p, tree.terminalClasses[~gt])) continue;
             TokenTree.Copies copies = tree.copies == null ? null : tree.copies[g];
@@ -702,7 +711,7 @@ public final class Matcher {
             if (copies == null || copies.min() >= lo && copies.max() <= room) {
                 TokenSet set = sets.get(tree.groupSet[g]);
                 if (oredSets != null && set.size() >= 64 && !oredSets.add(set.serial)) continue;
-                if (MatcherStats.enabled) { MatcherStats.groupsOred++; MatcherStats.tokensOred += set.size(); }
+                if (work != null) { work.groupsOred++; work.tokensOred += set.size(); }
                 set.orInto(mask, base);
                 continue;
             }
@@ -746,7 +755,7 @@ public final class Matcher {
             int t = tree.edgeTerminal[e];
             if (!p.expects(t)) continue;
             EarleyState next = parser.scan(p, t);
-            if (MatcherStats.enabled) MatcherStats.earleyScans++;
+            if (work != null) work.earleyScans++;
             if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, need, room, mask, base);
         }
     }
@@ -923,7 +932,7 @@ public final class Matcher {
 
     private ByteStep byteStep;
 
-    /** The parser states of every history node (for {@link MatcherStats#reachableParserStates}). */
+    /** The parser states of every history node (for {@code MatcherStats.reachableParserStates}). */
     void collectParserStates(java.util.List<EarleyState> out) {
         for (History h = history; h != null; h = h.previous) out.addAll(java.util.Arrays.asList(h.configs.parsers));
     }
@@ -1000,6 +1009,12 @@ public final class Matcher {
     Configurations configurations() { return history.configs; }
 
     /** Live configurations, for inspection: pairs {scannerState, parserItemCount}. */
+    /** This matcher's work counters, created on the first call (profiling). */
+    MaskWork countWork() {
+        if (work == null) work = new MaskWork();
+        return work;
+    }
+
     int[][] liveConfigurations() {
         Configurations c = history.configs;
         int[][] out = new int[c.size()][];

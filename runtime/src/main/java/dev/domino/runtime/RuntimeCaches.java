@@ -1,7 +1,9 @@
 package dev.domino.runtime;
 
-import dev.domino.runtime.internal.*;
-import dev.domino.runtime.diagnostics.*;
+import dev.domino.runtime.internal.format.*;
+import dev.domino.runtime.internal.trees.*;
+import dev.domino.runtime.internal.util.*;
+import dev.domino.runtime.internal.vocab.*;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package dev.domino.runtime;
 
-import dev.domino.runtime.internal.ByteDfa;
-import dev.domino.runtime.internal.TerminalWalks;
-import dev.domino.runtime.internal.TreeBuilder;
+import dev.domino.runtime.internal.scan.ByteDfa;
+import dev.domino.runtime.internal.trees.TerminalWalks;
+import dev.domino.runtime.internal.trees.TreeBuilder;
 
 /**
  * The runtime's limits and bounds as values. The runtime reads no system property: an embedding

@@ -1,7 +1,10 @@
 package dev.domino.runtime;
 
 import dev.domino.runtime.internal.*;
-import dev.domino.runtime.diagnostics.*;
+import dev.domino.runtime.internal.format.*;
+import dev.domino.runtime.internal.mask.*;
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,7 +1,8 @@
 package dev.domino.runtime;
 
-import dev.domino.runtime.internal.*;
-import dev.domino.runtime.diagnostics.*;
+import dev.domino.runtime.internal.mask.*;
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.domino.runtime;
 
-import dev.domino.runtime.internal.ByteStep;
-import dev.domino.runtime.internal.Configurations;
-import dev.domino.runtime.internal.EarleyParser;
-import dev.domino.runtime.internal.EarleyState;
-import dev.domino.runtime.internal.ForcedTokens;
+import dev.domino.runtime.internal.mask.ByteStep;
+import dev.domino.runtime.internal.mask.Configurations;
+import dev.domino.runtime.internal.parse.EarleyParser;
+import dev.domino.runtime.internal.parse.EarleyState;
+import dev.domino.runtime.internal.vocab.ForcedTokens;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.ShortestCompletion;
-import dev.domino.runtime.internal.VocabTrie;
+import dev.domino.runtime.internal.parse.ShortestCompletion;
+import dev.domino.runtime.internal.vocab.VocabTrie;
 
 
 /**

@@ -2,7 +2,7 @@ package dev.domino.runtime;
 
 import dev.domino.runtime.internal.ArtifactInternals;
 import dev.domino.runtime.internal.RuntimeAccess;
-import dev.domino.runtime.internal.TreeOrder;
+import dev.domino.runtime.internal.trees.TreeOrder;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -99,6 +99,32 @@ class PublicApiTest {
         assertThat(Modifier.isPublic(Artifact.class.getMethod("write", java.io.OutputStream.class).getModifiers())).isTrue();
     }
 
+    /** Counters live per matcher or per artifact: no exported type holds a public mutable static field. */
+    @Test void exportedTypesHoldNoMutableStaticField() throws Exception {
+        Set<String> mutable = new TreeSet<>();
+        for (Class<?> c : exportedTypes()) {
+            for (Field f : c.getDeclaredFields()) {
+                int m = f.getModifiers();
+                if (Modifier.isStatic(m) && visible(m) && !Modifier.isFinal(m)) mutable.add(c.getName() + "." + f.getName());
+            }
+        }
+        assertThat(mutable).isEmpty();
+    }
+
+    /** Diagnostics read the API classes, never the other way: no cycle Artifact -> MatcherStats -> Matcher. */
+    @Test void apiAndInternalsDoNotNameDiagnostics() throws Exception {
+        Set<String> naming = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(SOURCES.resolve("dev/domino/runtime"))) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                if (!f.toString().endsWith(".java") || f.startsWith(SOURCES.resolve("dev/domino/runtime/diagnostics"))) continue;
+                for (String line : Files.readAllLines(f)) {
+                    if (line.startsWith("import ") && line.contains("dev.domino.runtime.diagnostics")) naming.add(f.getFileName() + ": " + line);
+                }
+            }
+        }
+        assertThat(naming).isEmpty();
+    }
+
     /** The token budget's API on Matcher: four methods of ints and booleans, nothing else (TokenBudget is package-private). */
     @Test void tokenBudgetApi() throws Exception {
         assertThat(Matcher.class.getMethod("setTokenBudget", int.class).getReturnType()).isEqualTo(boolean.class);

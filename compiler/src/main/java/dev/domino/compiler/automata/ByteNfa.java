@@ -3,7 +3,7 @@ package dev.domino.compiler.automata;
 import dev.domino.compiler.ir.CodePointAutomaton;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
-import dev.domino.runtime.internal.ByteDfa;
+import dev.domino.runtime.internal.scan.ByteDfa;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

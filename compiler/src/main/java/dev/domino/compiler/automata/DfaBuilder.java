@@ -1,7 +1,7 @@
 package dev.domino.compiler.automata;
 
 import dev.domino.compiler.ir.Expr;
-import dev.domino.runtime.internal.ByteDfa;
+import dev.domino.runtime.internal.scan.ByteDfa;
 
 import java.util.ArrayList;
 import java.util.Arrays;

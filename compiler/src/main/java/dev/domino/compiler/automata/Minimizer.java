@@ -1,6 +1,6 @@
 package dev.domino.compiler.automata;
 
-import dev.domino.runtime.internal.ByteDfa;
+import dev.domino.runtime.internal.scan.ByteDfa;
 
 import java.util.Arrays;
 

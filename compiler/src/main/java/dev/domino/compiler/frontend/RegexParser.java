@@ -667,8 +667,8 @@ public final class RegexParser {
 
     /** Unicode general categories by short or long name. */
     static final class UnicodeCategories {
-        private static final dev.domino.runtime.internal.BoundedCache<String, CodePointSet> CACHE = dev.domino.runtime.internal.ProcessCaches.register(
-                new dev.domino.runtime.internal.BoundedCache<>("unicode categories", 4L << 20));
+        private static final dev.domino.runtime.internal.util.BoundedCache<String, CodePointSet> CACHE = dev.domino.runtime.internal.util.ProcessCaches.register(
+                new dev.domino.runtime.internal.util.BoundedCache<>("unicode categories", 4L << 20));
         /** Estimated bytes of a cached set: two ints per range and the object. */
         private static final java.util.function.ToLongFunction<CodePointSet> SIZE = set -> 64 + 8L * set.rangeCount();
         private static final java.util.Map<String, String> LONG = java.util.Map.ofEntries(

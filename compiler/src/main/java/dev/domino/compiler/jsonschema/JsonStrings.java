@@ -67,10 +67,10 @@ public final class JsonStrings {
      * in every schema that uses it.
      */
     private static final int CACHED_STATES = 1000;
-    private static final dev.domino.runtime.internal.BoundedCache<CodePointAutomaton, CodePointAutomaton> ENCODED_ALL =
-            dev.domino.runtime.internal.ProcessCaches.register(new dev.domino.runtime.internal.BoundedCache<>("JSON-encoded string automata", 16L << 20));
-    private static final dev.domino.runtime.internal.BoundedCache<CodePointAutomaton, CodePointAutomaton> ENCODED_CANONICAL =
-            dev.domino.runtime.internal.ProcessCaches.register(new dev.domino.runtime.internal.BoundedCache<>("JSON-encoded string automata (canonical)", 16L << 20));
+    private static final dev.domino.runtime.internal.util.BoundedCache<CodePointAutomaton, CodePointAutomaton> ENCODED_ALL =
+            dev.domino.runtime.internal.util.ProcessCaches.register(new dev.domino.runtime.internal.util.BoundedCache<>("JSON-encoded string automata", 16L << 20));
+    private static final dev.domino.runtime.internal.util.BoundedCache<CodePointAutomaton, CodePointAutomaton> ENCODED_CANONICAL =
+            dev.domino.runtime.internal.util.ProcessCaches.register(new dev.domino.runtime.internal.util.BoundedCache<>("JSON-encoded string automata (canonical)", 16L << 20));
 
     private static CodePointAutomaton encoded(CodePointAutomaton a, boolean all) {
         if (a.stateCount() < CACHED_STATES) return JsonStringAutomaton.encode(a, all);

@@ -111,7 +111,7 @@ final class StringSchemas {
         } catch (CodePointDfa.TooComplex e) {
             return false;
         }
-        return 16L * states * (maxL + 1L) <= dev.domino.runtime.internal.CountedLoop.MAX_STATES
+        return 16L * states * (maxL + 1L) <= dev.domino.runtime.internal.scan.CountedLoop.MAX_STATES
                 && 16L * states <= dev.domino.compiler.lexer.TerminalDerivation.UNITS_PRODUCT_STATES;
     }
 

@@ -1,7 +1,7 @@
 package dev.domino.compiler.lexer;
 
-import dev.domino.runtime.internal.ParserGrammar;
-import dev.domino.runtime.internal.Permutation;
+import dev.domino.runtime.internal.parse.ParserGrammar;
+import dev.domino.runtime.internal.parse.Permutation;
 
 import java.util.ArrayList;
 import java.util.BitSet;

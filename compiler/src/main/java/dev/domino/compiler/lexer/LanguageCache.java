@@ -2,8 +2,8 @@ package dev.domino.compiler.lexer;
 
 import dev.domino.compiler.automata.DfaBuilder;
 import dev.domino.compiler.ir.Expr;
-import dev.domino.runtime.internal.BoundedCache;
-import dev.domino.runtime.internal.ProcessCaches;
+import dev.domino.runtime.internal.util.BoundedCache;
+import dev.domino.runtime.internal.util.ProcessCaches;
 
 /**
  * Process-wide cache of terminal automata, keyed by the (reference-free) expression's structure.

@@ -1,7 +1,7 @@
 package dev.domino.compiler.lexer;
 
-import dev.domino.runtime.internal.ParserGrammar;
-import dev.domino.runtime.internal.Terminal;
+import dev.domino.runtime.internal.parse.ParserGrammar;
+import dev.domino.runtime.internal.scan.Terminal;
 
 import java.util.BitSet;
 import java.util.List;

@@ -6,12 +6,12 @@ import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.ExprPrinter;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
-import dev.domino.runtime.internal.ByteDfa;
-import dev.domino.runtime.internal.CountedLoop;
-import dev.domino.runtime.internal.ParserGrammar;
-import dev.domino.runtime.internal.Permutation;
-import dev.domino.runtime.internal.Terminal;
-import dev.domino.runtime.internal.TokenMatch;
+import dev.domino.runtime.internal.scan.ByteDfa;
+import dev.domino.runtime.internal.scan.CountedLoop;
+import dev.domino.runtime.internal.parse.ParserGrammar;
+import dev.domino.runtime.internal.parse.Permutation;
+import dev.domino.runtime.internal.scan.Terminal;
+import dev.domino.runtime.internal.scan.TokenMatch;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -902,7 +902,7 @@ public final class TerminalDerivation {
 
     /**
      * Bound on the counted states of all counted terminals of a grammar: their sum must stay an
-     * int (see {@link dev.domino.runtime.internal.ScannerStates#MAX_STATES}); repeats past it are
+     * int (see {@link dev.domino.runtime.internal.scan.ScannerStates#MAX_STATES}); repeats past it are
      * chunks, patterns under length bounds past it an error naming the limit.
      */
     static final int COUNTED_TOTAL_STATES = 1 << 29;

@@ -4,7 +4,7 @@ import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.TokenReferences;
-import dev.domino.runtime.internal.TokenMatch;
+import dev.domino.runtime.internal.scan.TokenMatch;
 import dev.domino.runtime.Vocabulary;
 
 import java.nio.charset.StandardCharsets;
@@ -775,7 +775,7 @@ public final class ByteEarleyOracle {
             } else if (e instanceof Expr.Lazy u) {
                 // right-linear over the body's automaton: N_q -> b N_q' while nothing has matched;
                 // N_q -> ε where the text may end (at the first match, or before any)
-                dev.domino.runtime.internal.ByteDfa dfa = dev.domino.compiler.automata.LazyAutomaton.of(u.body(), g.rules()::get);
+                dev.domino.runtime.internal.scan.ByteDfa dfa = dev.domino.compiler.automata.LazyAutomaton.of(u.body(), g.rules()::get);
                 int[] nt = new int[dfa.stateCount()];
                 for (int q = 0; q < nt.length; q++) nt[q] = newNt();
                 for (int q = 0; q < nt.length; q++) {
@@ -878,7 +878,7 @@ public final class ByteEarleyOracle {
             int start = newNt();
             if (text.nullable() && u.min() == 0) add(start);
             if (text.dfa() == null) return start;
-            dev.domino.runtime.internal.ByteDfa a = text.dfa();
+            dev.domino.runtime.internal.scan.ByteDfa a = text.dfa();
             Map<List<Integer>, Integer> nts = new HashMap<>();
             List<int[]> work = new ArrayList<>();
             nts.put(List.of(a.start(), loop.start(), 0), start);

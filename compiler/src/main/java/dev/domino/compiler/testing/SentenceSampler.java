@@ -140,11 +140,11 @@ public final class SentenceSampler {
         return dist;
     }
 
-    private final Map<Expr, dev.domino.runtime.internal.ByteDfa> unitLoops = new HashMap<>();
+    private final Map<Expr, dev.domino.runtime.internal.scan.ByteDfa> unitLoops = new HashMap<>();
 
     /** Units of {@code u} in text (a unit starts where the unit loop is at its start or accepts); -1 if not units. */
     private int units(Expr.Units u, String text) {
-        dev.domino.runtime.internal.ByteDfa loop = unitLoops.computeIfAbsent(u.unit(), k ->
+        dev.domino.runtime.internal.scan.ByteDfa loop = unitLoops.computeIfAbsent(u.unit(), k ->
                 new dev.domino.compiler.automata.DfaBuilder(grammar.rules()::get).build(new Expr.Repeat(k, 1, Expr.Repeat.UNBOUNDED)).dfa());
         int q = loop.start(), n = 0;
         for (byte b : text.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {

@@ -2,7 +2,7 @@ package dev.domino.compiler.automata;
 
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
-import dev.domino.runtime.internal.ByteDfa;
+import dev.domino.runtime.internal.scan.ByteDfa;
 import dk.brics.automaton.Automaton;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,7 @@ import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.testing.ByteEarleyOracle;
 import dev.domino.compiler.testing.SentenceSampler;
-import dev.domino.runtime.internal.ByteDfa;
+import dev.domino.runtime.internal.scan.ByteDfa;
 import dk.brics.automaton.Automaton;
 import org.junit.jupiter.api.Test;
 

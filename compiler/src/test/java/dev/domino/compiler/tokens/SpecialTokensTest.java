@@ -6,7 +6,7 @@ import dev.domino.compiler.frontend.LarkParser;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.testing.ByteEarleyOracle;
 import dev.domino.runtime.Artifact;
-import dev.domino.runtime.internal.ArtifactFormat;
+import dev.domino.runtime.internal.format.ArtifactFormat;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.Vocabulary;
 import org.junit.jupiter.api.Assumptions;

@@ -2,7 +2,7 @@ package dev.domino.runtime.diagnostics;
 
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.Matcher;
-import dev.domino.runtime.internal.ArtifactFormat;
+import dev.domino.runtime.internal.format.ArtifactFormat;
 import dev.domino.runtime.internal.RuntimeAccess;
 
 import java.util.Map;

@@ -2,6 +2,7 @@ package dev.domino.runtime.diagnostics;
 
 import dev.domino.runtime.*;
 import dev.domino.runtime.internal.*;
+import dev.domino.runtime.internal.trees.*;
 
 /**
  * Size figures of an artifact, for compile summaries and inspection.

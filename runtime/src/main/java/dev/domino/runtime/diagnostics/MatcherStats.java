@@ -1,51 +1,43 @@
 package dev.domino.runtime.diagnostics;
 
-import dev.domino.runtime.*;
-import dev.domino.runtime.internal.*;
+import dev.domino.runtime.Artifact;
+import dev.domino.runtime.Matcher;
+import dev.domino.runtime.internal.parse.EarleyState;
+import dev.domino.runtime.internal.mask.MaskWork;
+import dev.domino.runtime.internal.RuntimeAccess;
+import dev.domino.runtime.internal.trees.TreeBuildCounter;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Optional counters of the work masks do, for profiling ({@code bench maskbench --profile}).
- * Off by default; when off, {@link Matcher} pays one static boolean read per counted event.
- * Process-wide and not thread-safe: meant for single-threaded measurement runs. Turn on with
- * {@link #enable(boolean)}, read with {@link #snapshot()}, zero with {@link #reset()}.
+ * Counters of the work one matcher's masks do, for profiling ({@code bench maskbench --profile}).
+ * A matcher counts nothing until {@link #count(Matcher)} is called for it (then its masks pay one
+ * field read and an add per counted event); other matchers, of this artifact or another, are not
+ * affected. Read as the matcher is, by the thread that uses it. {@link #treeBuilds(Artifact)} gives
+ * the artifact's lazy tree builds (on any thread; always counted).
  */
 public final class MatcherStats {
-    private MatcherStats() {}
+    private final MaskWork work;
 
-    public static boolean enabled;
+    private MatcherStats(MaskWork work) { this.work = work; }
 
-    /** Masks computed. */
-    public static long masks;
-    /** Live configurations (parser state, scanner state) the masks walked. */
-    public static long configurations;
-    /** Tree nodes visited by the walks. */
-    public static long treeNodes;
-    /** Parser scans (Earley steps) taken by the walks. */
-    public static long earleyScans;
-    /** Tokens checked at run time byte by byte (tree nodes too wide to precompute). */
-    public static long dynamicChecks;
-    /** Groups (terminal or terminal class, token set) the walks looked at. */
-    public static long groupsSeen;
-    /** Groups whose tokens the walks ORed into masks, and the tokens those groups held. */
-    public static long groupsOred, tokensOred;
-
-    /** Lazy trees built (on any thread, masks or background tasks) and the time their builds took. */
-    private static final java.util.concurrent.atomic.AtomicLong treesBuilt = new java.util.concurrent.atomic.AtomicLong();
-    private static final java.util.concurrent.atomic.AtomicLong treeBuildNanos = new java.util.concurrent.atomic.AtomicLong();
-
-    public static void treeBuilt(long nanos) {
-        treesBuilt.incrementAndGet();
-        treeBuildNanos.addAndGet(nanos);
+    /** Starts counting the work of this matcher's masks (from now on; a second call changes nothing). */
+    public static MatcherStats count(Matcher matcher) {
+        return new MatcherStats(RuntimeAccess.get().countWork(matcher));
     }
 
-    public static void enable(boolean on) { enabled = on; }
+    /** The counters so far. */
+    public Snapshot snapshot() {
+        MaskWork w = work;
+        return new Snapshot(w.masks, w.configurations, w.treeNodes, w.earleyScans, w.dynamicChecks, w.groupsSeen,
+                w.groupsOred, w.tokensOred);
+    }
 
-    public static boolean isEnabled() { return enabled; }
-
-    public static void reset() {
-        masks = configurations = treeNodes = earleyScans = dynamicChecks = groupsSeen = groupsOred = tokensOred = 0;
-        treesBuilt.set(0);
-        treeBuildNanos.set(0);
+    /** Lazy trees the artifact built so far, on any thread, and the nanoseconds their builds took. */
+    public static TreeBuilds treeBuilds(Artifact artifact) {
+        TreeBuildCounter c = RuntimeAccess.of(artifact).treeBuilds();
+        return new TreeBuilds(c.trees(), c.nanos());
     }
 
     /**
@@ -54,25 +46,43 @@ public final class MatcherStats {
      * shared-state budget plus what the live matchers reach.
      */
     public static long reachableParserStates(Artifact artifact, Iterable<Matcher> live) {
-        java.util.List<EarleyState> roots = new java.util.ArrayList<>();
+        List<EarleyState> roots = new ArrayList<>();
         for (Matcher m : live) RuntimeAccess.get().collectParserStates(m, roots);
         return RuntimeAccess.of(artifact).parser().reachableStates(roots);
     }
 
-    /** The counters so far. */
-    public static Snapshot snapshot() {
-        return new Snapshot(masks, configurations, treeNodes, earleyScans, dynamicChecks, groupsSeen, groupsOred, tokensOred,
-                treesBuilt.get(), treeBuildNanos.get());
-    }
-
+    /**
+     * @param masks          masks computed
+     * @param configurations live configurations (parser state, scanner state) the masks walked
+     * @param treeNodes      tree nodes visited by the walks
+     * @param earleyScans    parser scans (Earley steps) taken by the walks
+     * @param dynamicChecks  tokens checked at run time byte by byte (tree nodes too wide to precompute)
+     * @param groupsSeen     groups (terminal or terminal class, token set) the walks looked at
+     * @param groupsOred     groups whose tokens the walks ORed into masks
+     * @param tokensOred     tokens those groups held
+     */
     public record Snapshot(long masks, long configurations, long treeNodes, long earleyScans, long dynamicChecks,
-                           long groupsSeen, long groupsOred, long tokensOred, long treesBuilt, long treeBuildNanos) {
+                           long groupsSeen, long groupsOred, long tokensOred) {
+        public static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0);
+
         /** This minus an earlier snapshot. */
         public Snapshot minus(Snapshot o) {
             return new Snapshot(masks - o.masks, configurations - o.configurations, treeNodes - o.treeNodes,
                     earleyScans - o.earleyScans, dynamicChecks - o.dynamicChecks, groupsSeen - o.groupsSeen,
-                    groupsOred - o.groupsOred, tokensOred - o.tokensOred, treesBuilt - o.treesBuilt,
-                    treeBuildNanos - o.treeBuildNanos);
+                    groupsOred - o.groupsOred, tokensOred - o.tokensOred);
         }
+
+        /** This plus another matcher's figures. */
+        public Snapshot plus(Snapshot o) {
+            return new Snapshot(masks + o.masks, configurations + o.configurations, treeNodes + o.treeNodes,
+                    earleyScans + o.earleyScans, dynamicChecks + o.dynamicChecks, groupsSeen + o.groupsSeen,
+                    groupsOred + o.groupsOred, tokensOred + o.tokensOred);
+        }
+    }
+
+    /** Lazy trees built and the nanoseconds their builds took. */
+    public record TreeBuilds(long trees, long nanos) {
+        /** This minus an earlier reading. */
+        public TreeBuilds minus(TreeBuilds o) { return new TreeBuilds(trees - o.trees, nanos - o.nanos); }
     }
 }

@@ -2,6 +2,9 @@ package dev.domino.runtime.diagnostics;
 
 import dev.domino.runtime.*;
 import dev.domino.runtime.internal.*;
+import dev.domino.runtime.internal.mask.*;
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,9 @@
 package dev.domino.runtime.internal;
 
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+
 import dev.domino.runtime.Artifact;
 
 import java.util.BitSet;
@@ -72,4 +76,6 @@ public interface ArtifactInternals {
     void onLazyBuild(Runnable hook);
     /** When masks build missing trees, or walk without them (see {@link TreeDemand}). */
     TreeDemand treeDemand();
+    /** The lazy trees built so far and their build time. */
+    TreeBuildCounter treeBuilds();
 }

@@ -1,5 +1,11 @@
 package dev.domino.runtime.internal;
 
+import dev.domino.runtime.internal.format.*;
+import dev.domino.runtime.internal.mask.*;
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.ArtifactInfo;
 import dev.domino.runtime.Matcher;
@@ -13,7 +19,7 @@ import java.util.List;
  * runtime's own packages, the compiler, the CLI and the tools reach them: the "shared secrets"
  * pattern of the JDK ({@code jdk.internal.access.SharedSecrets}). The API classes keep their
  * internals package-private, and {@code Artifact}'s static initializer registers an implementation
- * of this class; this package is exported only to the compiler, CLI, bench and jlama modules, so a
+ * of this class; this package is exported only to the compiler and CLI modules, so a
  * server that embeds the runtime sees none of it. Not part of the API: no compatibility promise.
  *
  * <p>Thread-safe: the accessor is registered once, during {@code Artifact}'s class initialization.
@@ -63,6 +69,9 @@ public abstract class RuntimeAccess {
 
     /** Live configurations as pairs {scannerState, parserItemCount}, for inspection. */
     public abstract int[][] liveConfigurations(Matcher matcher);
+
+    /** The matcher's work counters, created (and counting from then on) on the first call. */
+    public abstract MaskWork countWork(Matcher matcher);
 
     /** The vocabulary's encoded artifact section, once written or read; null before (see {@link VocabularySection}). */
     public abstract byte[] sectionBlob(Vocabulary vocabulary);

@@ -1,0 +1,110 @@
+package dev.domino.compiler;
+
+import dev.domino.runtime.*;
+
+import dev.domino.runtime.internal.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+import dev.domino.runtime.internal.vocab.*;
+import dev.domino.runtime.diagnostics.*;
+
+import dev.domino.compiler.CompileOptions;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
+import dev.domino.compiler.GrammarCompiler;
+import dev.domino.compiler.GrammarSources;
+import dev.domino.compiler.SourceFormat;
+import dev.domino.compiler.vocab.VocabularyLoader;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Shared walks (by residual, by loop core, by loop core below a first byte) must equal the
+ * plain walk of every automaton state: same tokens, same places where the terminal may end.
+ */
+class TerminalWalksTest {
+    static final String SCHEMA = """
+            {"type": "object",
+             "properties": {"departure": {"type": "string"}, "destination": {"type": "string", "maxLength": 12},
+                            "passengers": {"type": "integer"}, "price": {"type": "number"},
+                            "déjà": {"type": "string", "pattern": "^[a-z]+$"}},
+             "required": ["departure"],
+             "additionalProperties": {"type": "boolean"}}
+            """;
+
+    @Test void sharedWalksEqualPlainWalks() {
+        Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
+        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
+        Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", SCHEMA,
+                parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
+        TerminalWalks walks = new TerminalWalks(VocabTrie.of(vocab)); // fresh: nothing cached from other tests
+        int checked = 0, big = 0;
+        Terminal[] terminals = RuntimeAccess.of(a).terminals();
+        for (int t = 0; t < terminals.length; t++) {
+            ByteDfa dfa = terminals[t].dfa();
+            for (int s = 0; s < dfa.stateCount(); s++) {
+                TerminalWalks.Walk shared = walks.get(dfa, s, vocab.size());
+                TerminalWalks.Walk plain = walks.compute(dfa, s, vocab.size());
+                String where = terminals[t].name() + " state " + s;
+                assertThat(shared.continuation().toArray()).as(where).isEqualTo(plain.continuation().toArray());
+                assertThat(shared.endsAtRoot()).as(where).isEqualTo(plain.endsAtRoot());
+                assertThat(endChildren(shared)).as(where).isEqualTo(endChildren(plain));
+                assertThat(loopEnds(shared)).as(where).isEqualTo(loopEnds(plain));
+                checked++;
+                if (plain.continuation().size() > vocab.size() / 2) big++;
+            }
+        }
+        assertThat(checked).isGreaterThan(100);
+        assertThat(big).as("states keeping most of the vocabulary (inside strings, other keys)").isGreaterThan(10);
+    }
+
+    /** A sparse automaton (byte ranges per state) walks the vocabulary exactly as its dense table does. */
+    @Test void sparseWalksEqualDenseWalks() {
+        Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
+        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
+        Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", SCHEMA,
+                parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
+        int checked = 0;
+        Terminal[] terminals = RuntimeAccess.of(a).terminals();
+        for (int t = 0; t < terminals.length; t++) {
+            ByteDfa dense = terminals[t].dfa().dense(), sparse = dense.sparse();
+            assertThat(sparse.isDense()).isFalse();
+            assertThat(sparse).isEqualTo(dense);
+            TerminalWalks denseWalks = new TerminalWalks(VocabTrie.of(vocab)), sparseWalks = new TerminalWalks(VocabTrie.of(vocab));
+            for (int s = 0; s < dense.stateCount(); s++) {
+                for (int b = 0; b < 256; b++) assertThat(sparse.step(s, b)).isEqualTo(dense.step(s, b));
+                String where = terminals[t].name() + " state " + s;
+                for (boolean shared : new boolean[] {false, true}) {
+                    TerminalWalks.Walk d = shared ? denseWalks.get(dense, s, vocab.size()) : denseWalks.compute(dense, s, vocab.size());
+                    TerminalWalks.Walk w = shared ? sparseWalks.get(sparse, s, vocab.size()) : sparseWalks.compute(sparse, s, vocab.size());
+                    assertThat(w.continuation().toArray()).as(where).isEqualTo(d.continuation().toArray());
+                    assertThat(w.endsAtRoot()).as(where).isEqualTo(d.endsAtRoot());
+                    assertThat(endChildren(w)).as(where).isEqualTo(endChildren(d));
+                    assertThat(loopEnds(w)).as(where).isEqualTo(loopEnds(d));
+                }
+                checked++;
+            }
+        }
+        assertThat(checked).isGreaterThan(100);
+    }
+
+    /** (byte, node) pairs, sorted: the order within a byte is the walk's, not part of the contract. */
+    private static long[] endChildren(TerminalWalks.Walk w) {
+        long[] out = new long[w.endChildNode().length];
+        int k = 0;
+        for (int b = 0; b < 256; b++) {
+            for (int i = w.endChildStart()[b]; i < w.endChildStart()[b + 1]; i++) out[k++] = ((long) b << 32) | w.endChildNode()[i];
+        }
+        Arrays.sort(out);
+        return out;
+    }
+
+    private static long[] loopEnds(TerminalWalks.Walk w) {
+        long[] out = new long[w.loopEndNodes().length];
+        for (int i = 0; i < out.length; i++) out[i] = ((long) w.loopEndNodes()[i] << 32) | (w.loopEndBytes()[2 * i] & 0xffffffffL) ^ (w.loopEndBytes()[2 * i + 1] * 31);
+        Arrays.sort(out);
+        return out;
+    }
+}

@@ -1,0 +1,355 @@
+package dev.domino.runtime.internal.mask;
+
+import dev.domino.runtime.internal.parse.*;
+import dev.domino.runtime.internal.scan.*;
+import dev.domino.runtime.internal.trees.*;
+import dev.domino.runtime.internal.vocab.*;
+
+/**
+ * The part of a mask that a configuration contributes, computed without its tree (llguidance's
+ * method): the vocabulary trie walked depth first from the configuration, each byte stepped with
+ * the byte kernel ({@link ByteStep}) for every live (parser state, scanner state) pair, a trie
+ * subtree pruned as soon as no pair survives its edge, and the tokens ending at surviving nodes
+ * allowed. A token is allowed exactly when some lexing of its bytes survives, completing at most
+ * {@code lookahead + 1} terminals: what the tree walk and {@code Matcher}'s byte-by-byte checks
+ * allow, by construction, counted terminals included (their counts are stepped, not looked up).
+ *
+ * <p>Why: a lazy artifact builds a state's tree on first use, tens of milliseconds for a JSON
+ * string's tree over a 128k vocabulary, which is most of the mask time on schemas a server has
+ * not seen. A direct walk costs what the parser allows, not the whole vocabulary:
+ * <ul>
+ *   <li>where a configuration is inside a terminal at the trie root, the terminal's shared walk
+ *       ({@link TerminalWalks}, per vocabulary: llguidance's "slices") gives at once the tokens
+ *       that stay inside it (a JSON string's body: nearly the whole vocabulary, one precomputed
+ *       set) and the trie nodes where it may end; only the paths after such an end are stepped;</li>
+ *   <li>the same where a terminal starts at the token's first byte;</li>
+ *   <li>below the root, a lone configuration whose state loops on every byte of the subtree, and
+ *       can neither leave it nor end the terminal into something the parser expects, allows the
+ *       whole subtree as one range.</li>
+ * </ul>
+ * The pairs live at one trie depth are deduplicated (one pair, the fewest terminals completed).
+ *
+ * <p>One per matcher (not thread-safe), or per thread.
+ */
+public final class DirectMask {
+    private final ScannerStates scanner;
+    private final EarleyParser parser;
+    private final VocabTrie trie;
+    private final int vocabSize;
+    /** The vocabulary's longest token in bytes (Λ of {@link CountedLoop}). */
+    private final int lambda;
+    private final ByteStep step;
+    /** Most terminals a token may complete: lookahead + 1 (a long: unlimited lookahead is Integer.MAX_VALUE). */
+    private final long maxCompleted;
+    /** Per recursion depth, the live pairs. */
+    private Level[] levels = new Level[0];
+
+    // the mask being filled
+    private int[] mask;
+    private int base;
+
+    /** Trie nodes and pairs stepped in this object's life (profiling). */
+    private long nodesVisited;
+
+    public DirectMask(ScannerStates scanner, EarleyParser parser, VocabTrie trie, int vocabSize, int lookahead) {
+        this.scanner = scanner;
+        this.parser = parser;
+        this.trie = trie;
+        this.vocabSize = vocabSize;
+        this.lambda = trie.maxTokenBytes();
+        this.step = new ByteStep(scanner, parser);
+        this.maxCompleted = (long) lookahead + 1;
+    }
+
+    public long nodesVisited() { return nodesVisited; }
+
+    /**
+     * ORs into {@code mask[base..]} (32 tokens per int) the grammar tokens configuration (p, q)
+     * allows, as its tree's walk would.
+     */
+    public void addConfiguration(EarleyState p, int q, int[] mask, int base) {
+        this.mask = mask;
+        this.base = base;
+        if (q == ScannerStates.BETWEEN) {
+            startAllAtRoot(p, 0);
+            return;
+        }
+        int t = scanner.terminalOf(q);
+        Terminal terminal = scanner.terminal(t);
+        int local = q - scanner.offset(t);
+        CountedLoop counted = terminal.counted();
+        if (counted == null) {
+            walkFrom(p, t, terminal.dfa(), local, 0);
+        } else if (counted.sharesLoopTree(local, lambda)) {
+            // no token reaches a bound of the count from here: the loop automaton alone decides (as its shared tree)
+            walkFrom(p, t, terminal.dfa(), counted.loopState(local), 0);
+        } else {
+            Level start = level(0);
+            start.clear();
+            start.add(p, q, 0);
+            below(0, 0);
+        }
+    }
+
+    /**
+     * ORs the tokens whose first byte starts terminal t from parser state p (which expects t),
+     * after {@code completed} terminals: what a tree's reference to t's root tree stands for.
+     */
+    public void addStarting(EarleyState p, int t, int completed, int[] mask, int base) {
+        this.mask = mask;
+        this.base = base;
+        startAtRoot(p, t, completed);
+    }
+
+    // ---------------------------------------------------------------- at the trie root
+
+    /** Every terminal p expects, started at the token's first byte. */
+    private void startAllAtRoot(EarleyState p, int completed) {
+        long[] expected = p.expected;
+        for (int w = 0; w < expected.length; w++) {
+            for (long x = expected[w]; x != 0; x &= x - 1) startAtRoot(p, (w << 6) + Long.numberOfTrailingZeros(x), completed);
+        }
+    }
+
+    private void startAtRoot(EarleyState p, int t, int completed) {
+        Terminal terminal = scanner.terminal(t);
+        if (terminal.tokens() != null) return; // matches whole tokens by id (the matcher's own pass)
+        CountedLoop counted = terminal.counted();
+        ByteDfa dfa = terminal.dfa();
+        if (counted == null || counted.plainEntry(lambda)) {
+            walkFrom(p, t, dfa, dfa.start(), completed);
+            return;
+        }
+        // a count a token can take to its bounds: stepped
+        Level start = level(0);
+        int offset = scanner.offset(t);
+        for (int c = trie.firstChild(0), end = trie.endChild(0); c < end; c++) {
+            int s = terminal.startStep(trie.childByte(c));
+            if (s < 0) continue;
+            start.clear();
+            start.add(p, offset + s, completed);
+            enter(trie.childNode(c), 0);
+        }
+    }
+
+    /**
+     * Inside terminal t at state s of its automaton {@code dfa} (the loop automaton of a counted
+     * terminal whose bounds no token reaches), at the trie root: its shared walk's tokens, then the
+     * paths where it ends, stepped from the parser state after it.
+     */
+    private void walkFrom(EarleyState p, int t, ByteDfa dfa, int s, int completed) {
+        TerminalWalks.Walk w = trie.walks().get(dfa, s, vocabSize);
+        w.continuation().orInto(mask, base);
+        if (!w.endsAtRoot() && w.endChildCount() == 0) return;
+        if (completed + 1 > maxCompleted) return;
+        EarleyState after = parser.scan(p, t);
+        if (after == parser.dead) return;
+        int done = completed + 1;
+        if (w.endsAtRoot()) startAllAtRoot(after, done);
+        Level next = level(0);
+        int[] byteStart = w.endChildStart(), children = w.endChildNode();
+        for (int b = 0; b < 256; b++) {
+            int from = byteStart[b], to = byteStart[b + 1];
+            if (from == to || !startsAfter(after, b, done, next)) continue;
+            for (int i = from; i < to; i++) enter(children[i], 0);
+        }
+        int[] loopNodes = w.loopEndNodes();
+        if (loopNodes.length == 0) return;
+        // the terminal may end anywhere in such a subtree, whose bytes all loop: the next terminal starts
+        // with a loop byte, and only bytes that start something the parser expects matter
+        long startLo = 0, startHi = 0;
+        for (int b = 0; b < 128; b++) if (startsWith(after, b)) { if (b < 64) startLo |= 1L << b; else startHi |= 1L << b; }
+        if ((startLo | startHi) == 0) return;
+        long[] loopBytes = w.loopEndBytes();
+        for (int i = 0; i < loopNodes.length; i++) {
+            long lo = loopBytes[2 * i] & startLo, hi = loopBytes[2 * i + 1] & startHi;
+            while ((lo | hi) != 0) {
+                int b;
+                if (lo != 0) { b = Long.numberOfTrailingZeros(lo); lo &= lo - 1; }
+                else { b = 64 + Long.numberOfTrailingZeros(hi); hi &= hi - 1; }
+                int from = trie.byteEdgesFrom(b, loopNodes[i]), to = trie.byteEdgesTo(b, loopNodes[i]);
+                if (from == to || !startsAfter(after, b, done, next)) continue;
+                for (int e = from; e < to; e++) enter(trie.childNode(trie.byteEdge(e)), 0);
+            }
+        }
+    }
+
+    /** Whether byte b starts a terminal p expects. */
+    private boolean startsWith(EarleyState p, int b) {
+        long[] starters = scanner.startersBits(b), expected = p.expected;
+        for (int w = 0; w < starters.length; w++) if ((starters[w] & expected[w]) != 0) return true;
+        return false;
+    }
+
+    /** Fills {@code out} with the terminals p expects that byte b starts; false when there is none. */
+    private boolean startsAfter(EarleyState p, int b, int completed, Level out) {
+        out.clear();
+        long[] starters = scanner.startersBits(b), expected = p.expected;
+        for (int w = 0; w < starters.length; w++) {
+            for (long x = starters[w] & expected[w]; x != 0; x &= x - 1) {
+                int t = (w << 6) + Long.numberOfTrailingZeros(x);
+                out.add(p, scanner.offset(t) + scanner.terminal(t).startStep(b), completed);
+            }
+        }
+        return out.size > 0;
+    }
+
+    // ---------------------------------------------------------------- below the root
+
+    /** Trie node n was reached with the (non-empty) pairs of {@code levels[d]}: its tokens, then below it. */
+    private void enter(int n, int d) {
+        orTokens(trie.tokenStart(n), trie.tokenEnd(n));
+        if (trie.firstChild(n) == trie.endChild(n) || wholeSubtree(n, levels[d])) return;
+        below(n, d);
+    }
+
+    /** Steps the pairs of {@code levels[d]} (at trie node n) over each child edge of n. */
+    private void below(int n, int d) {
+        Level cur = levels[d];
+        Level next = level(d + 1);
+        for (int c = trie.firstChild(n), end = trie.endChild(n); c < end; c++) {
+            int b = trie.childByte(c);
+            next.clear();
+            for (int i = 0; i < cur.size; i++) {
+                step.reset(cur.parsers[i], cur.states[i], b);
+                int done = cur.completed[i];
+                while (step.next()) {
+                    int k = step.crossed() ? done + 1 : done;
+                    if (k <= maxCompleted) next.add(step.parser(), step.state(), k);
+                }
+            }
+            nodesVisited++;
+            if (next.size > 0) enter(trie.childNode(c), d + 1);
+        }
+    }
+
+    /**
+     * True (and the subtree's tokens ORed) when one pair is live and every byte below n keeps its
+     * automaton in its state, where it either cannot end or, ended, cannot start anything the
+     * parser expects with such a byte: every token below survives, nothing else can happen.
+     */
+    private boolean wholeSubtree(int n, Level level) {
+        if (level.size != 1 || trie.subtreeEnd(n) - n < 8) return false;
+        int q = level.states[0];
+        if (q == ScannerStates.BETWEEN) return false;
+        int t = scanner.terminalOf(q);
+        Terminal terminal = scanner.terminal(t);
+        int local = q - scanner.offset(t);
+        CountedLoop counted = terminal.counted();
+        boolean plain = counted == null || counted.sharesLoopTree(local, lambda);
+        int s = counted == null ? local : counted.loopState(local);
+        ByteDfa dfa = terminal.dfa();
+        long[] loops = dfa.asciiLoops();
+        long lo = loops[2 * s], hi = loops[2 * s + 1];
+        if ((lo | hi) == 0 || !trie.subtreeWithin(n, lo, hi)) return false;
+        // (a counted terminal's loop state may be accepting before the count allows an end: a bound, not exact)
+        if (dfa.isAccepting(s) && level.completed[0] + 1 <= maxCompleted) {
+            EarleyState after = parser.scan(level.parsers[0], t);
+            if (after != parser.dead && startsWithAny(after, lo, hi)) return false;
+        }
+        if (plain || !counted.startsCopy(s)) {
+            orTokens(trie.tokenStart(n), trie.subtreeTokenEnd(n));
+        } else {
+            // each byte below starts a copy: a token d bytes below n is allowed while the count has room for d more
+            // copies and those still needed to finish (see CountedLoop#step)
+            long depth = (long) counted.remaining(local) - counted.unitsToFinish(s);
+            orTokensWithin(n, (int) Math.min(depth, lambda));
+        }
+        return true;
+    }
+
+    /** ORs the tokens of the nodes at most {@code depth} edges below n (n's own are ORed already). */
+    private void orTokensWithin(int n, int depth) {
+        if (depth <= 0) return;
+        for (int c = trie.firstChild(n), end = trie.endChild(n); c < end; c++) {
+            int child = trie.childNode(c);
+            orTokens(trie.tokenStart(child), trie.tokenEnd(child));
+            orTokensWithin(child, depth - 1);
+        }
+    }
+
+    /** Whether p expects a terminal whose first byte can be one of the ASCII bytes in lo/hi. */
+    private boolean startsWithAny(EarleyState p, long lo, long hi) {
+        for (int b = 0; b < 128; b++) if (((b < 64 ? lo : hi) & (1L << b)) != 0 && startsWith(p, b)) return true;
+        return false;
+    }
+
+    private void orTokens(int from, int to) {
+        int[] m = mask;
+        for (int i = from; i < to; i++) {
+            int id = trie.token(i);
+            m[base + (id >>> 5)] |= 1 << id;
+        }
+    }
+
+    private Level level(int d) {
+        if (d >= levels.length) {
+            int old = levels.length;
+            levels = java.util.Arrays.copyOf(levels, Math.max(d + 1, old * 2 + 4));
+            for (int i = old; i < levels.length; i++) levels[i] = new Level();
+        }
+        return levels[d];
+    }
+
+    /** The live pairs at one depth, each once with the fewest terminals completed (fewer allows more). */
+    private static final class Level {
+        private static final int INDEXED = 8;
+        EarleyState[] parsers = new EarleyState[4];
+        int[] states = new int[4];
+        int[] completed = new int[4];
+        int size;
+        /** Open addressing over entry index + 1 (0 = free); null while size <= INDEXED. */
+        private int[] index;
+
+        void clear() {
+            size = 0;
+            index = null;
+        }
+
+        private static int hash(EarleyState p, int q) { return (p.hashCode() * 31 + q) * 0x9E3779B1; }
+
+        void add(EarleyState p, int q, int done) {
+            int found = find(p, q);
+            if (found >= 0) {
+                if (done < completed[found]) completed[found] = done;
+                return;
+            }
+            if (size == parsers.length) {
+                parsers = java.util.Arrays.copyOf(parsers, size * 2);
+                states = java.util.Arrays.copyOf(states, size * 2);
+                completed = java.util.Arrays.copyOf(completed, size * 2);
+            }
+            parsers[size] = p;
+            states[size] = q;
+            completed[size] = done;
+            size++;
+            if (size > INDEXED && (index == null || size * 2 > index.length)) reindex();
+            else if (index != null) insert(size - 1);
+        }
+
+        private int find(EarleyState p, int q) {
+            if (index == null) {
+                for (int i = 0; i < size; i++) if (states[i] == q && (parsers[i] == p || parsers[i].equals(p))) return i;
+                return -1;
+            }
+            int m = index.length - 1;
+            for (int h = hash(p, q) & m; index[h] != 0; h = (h + 1) & m) {
+                int i = index[h] - 1;
+                if (states[i] == q && (parsers[i] == p || parsers[i].equals(p))) return i;
+            }
+            return -1;
+        }
+
+        private void reindex() {
+            index = new int[Integer.highestOneBit(size * 4 - 1) << 1];
+            for (int i = 0; i < size; i++) insert(i);
+        }
+
+        private void insert(int i) {
+            int m = index.length - 1;
+            int h = hash(parsers[i], states[i]) & m;
+            while (index[h] != 0) h = (h + 1) & m;
+            index[h] = i + 1;
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package dev.domino.runtime.internal.mask;
+
+/**
+ * Per thread, how masks were served where a tree was missing (for {@code bench maskbench}): parts
+ * walked directly ({@link DirectMask}), trees a mask built on its own thread, and trees a mask
+ * waited for while another thread built them. A mask with none of these used trees only.
+ */
+public final class MaskServing {
+    private MaskServing() {}
+
+    public static final int DIRECT = 0, BUILT = 1, WAITED = 2;
+
+    private static final ThreadLocal<long[]> COUNTS = ThreadLocal.withInitial(() -> new long[3]);
+
+    public static void note(int what) { COUNTS.get()[what]++; }
+
+    /** This thread's counts so far, indexed by {@link #DIRECT}, {@link #BUILT}, {@link #WAITED}. */
+    public static long[] snapshot() { return COUNTS.get().clone(); }
+}

@@ -1,0 +1,542 @@
+package dev.domino.runtime.internal.parse;
+
+import dev.domino.runtime.*;
+
+import java.util.Arrays;
+
+/**
+ * Earley recognition over terminals, producing immutable {@link EarleyState}s. Shared by all
+ * matchers of an artifact; thread-safe.
+ * Empty rules are handled the Aycock–Horspool way: predicting a nullable nonterminal also
+ * advances over it, so completion never needs to look into the set under construction.
+ *
+ * <p>Memory stays bounded by sharing states per <em>generation</em>. Each state memoizes its
+ * transitions (see {@link EarleyState}), so every state reachable from a root stays reachable
+ * as long as that root does. Matchers therefore start from the current generation's root
+ * ({@link #initial()}), and once the states created since that root was made exceed
+ * {@link #sharedBytes} (an estimate of their heap bytes) the next matcher gets a fresh root:
+ * requests still running keep the old generation alive, and it is collected when they end.
+ * The heap held by parser states is then at most about {@code sharedBytes} per generation in
+ * use, plus what live requests reach. One root for the artifact's lifetime grows without bound
+ * (see {@code bench soak} and docs/performance.md).
+ *
+ * <p>{@link Permutation}s run on items that carry the set of members seen (see {@link ParserGrammar}):
+ * such an item predicts only the members not seen yet, and completes only when every required
+ * member was seen. Items of a permutation with member count bounds also carry the count: they
+ * predict only members after which the bounds can still be met, and complete only at the minimum.
+ */
+public final class EarleyParser {
+    /** Default {@link #sharedBytes} (see {@code RuntimeLimits.parserSharedBytes}). */
+    public static final long DEFAULT_SHARED_BYTES = 4L << 20;
+    /**
+     * Default of the items one Earley step (one terminal at one position) may look at while completing
+     * and predicting ({@code RuntimeLimits.parserMaxStepWork}; {@link #setMaxStepWork}). Past it the step fails with a {@link ParserLimitException}
+     * (a commit or mask puts its matcher in the error state) instead of running on: a highly ambiguous
+     * grammar such as {@code s ::= s s | "a"} costs Earley O(n²) per position (every origin completes,
+     * each looking at the items of its set), about n² items at byte n, O(n³) for the output. The
+     * default is far above the largest step of real grammars (docs/limits.md).
+     */
+    public static final long MAX_STEP_WORK = 1_000_000;
+    private volatile long maxStepWork = MAX_STEP_WORK;
+    private final ParserGrammar g;
+    private final boolean[] ignoredTerminal;
+    private final long[] ignoredMask;
+    private final int words;
+    /** Returned for a failed scan; never expects anything. */
+    public final EarleyState dead;
+    /** The start state's items (every origin is the state itself); each generation's root copies them. */
+    private final EarleyState template;
+    private volatile long sharedBytes;
+    /** Estimated bytes of the states created since this parser was made (memo misses). */
+    private final java.util.concurrent.atomic.LongAdder createdBytes = new java.util.concurrent.atomic.LongAdder();
+    private volatile Generation generation;
+
+    /** A root and the value of {@link #createdBytes} when it was made. */
+    private record Generation(EarleyState root, long startBytes) {}
+
+    public EarleyParser(ParserGrammar grammar, boolean[] ignoredTerminal) {
+        this(grammar, ignoredTerminal, DEFAULT_SHARED_BYTES);
+    }
+
+    /** @param sharedBytes bytes of parser states a generation shares before new matchers start a fresh one */
+    public EarleyParser(ParserGrammar grammar, boolean[] ignoredTerminal, long sharedBytes) {
+        this.g = grammar;
+        this.ignoredTerminal = ignoredTerminal;
+        this.words = (grammar.terminalCount() + 63) >>> 6;
+        this.ignoredMask = new long[words];
+        for (int t = 0; t < ignoredTerminal.length; t++) if (ignoredTerminal[t]) ignoredMask[t >>> 6] |= 1L << t;
+        this.dead = new EarleyState(new int[0], new EarleyState[0], new long[words], false);
+        this.template = closure(new int[] {g.startRule}, new EarleyState[] {null}, new long[1][], 1);
+        this.sharedBytes = sharedBytes;
+        this.generation = new Generation(freshRoot(), 0);
+    }
+
+    /**
+     * The start state of the current generation: equal to every other generation's, but a
+     * different object with its own memo (see the class comment).
+     */
+    public EarleyState initial() {
+        Generation gen = generation;
+        if (createdBytes.sum() - gen.startBytes <= sharedBytes) return gen.root;
+        synchronized (this) {
+            if (generation == gen) generation = new Generation(freshRoot(), createdBytes.sum());
+            return generation.root;
+        }
+    }
+
+    /** Sets the bytes of parser states a generation shares (see the class comment); 0 = one generation per matcher. */
+    public void setSharedBytes(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("shared parser-state bytes must be >= 0");
+        sharedBytes = bytes;
+    }
+
+    /** Sets the items one Earley step may look at (see {@link #MAX_STEP_WORK}). */
+    public void setMaxStepWork(long items) {
+        if (items < 1) throw new IllegalArgumentException("parser step work must be >= 1");
+        maxStepWork = items;
+    }
+
+    /** Drops the current generation: the next matcher starts from a fresh root. */
+    public void clearSharedStates() {
+        synchronized (this) { generation = new Generation(freshRoot(), createdBytes.sum()); }
+    }
+
+    /** Estimated bytes of the states created since the current generation's root was made. */
+    public long sharedStateBytes() { return createdBytes.sum() - generation.startBytes; }
+
+    /**
+     * Number of distinct states reachable (through memos and origins) from the current root and
+     * from {@code more}: what the parser holds on to. A graph walk, for diagnostics only.
+     */
+    public long reachableStates(Iterable<EarleyState> more) {
+        java.util.Set<EarleyState> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        java.util.ArrayDeque<EarleyState> todo = new java.util.ArrayDeque<>();
+        java.util.function.Consumer<EarleyState> visit = s -> { if (s != null && seen.add(s)) todo.add(s); };
+        visit.accept(generation.root);
+        for (EarleyState s : more) visit.accept(s);
+        while (!todo.isEmpty()) {
+            EarleyState s = todo.poll();
+            for (EarleyState o : s.origins) visit.accept(o);
+            s.forEachMemoized(visit);
+        }
+        return seen.size();
+    }
+
+    private EarleyState freshRoot() {
+        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting);
+    }
+
+    public boolean isDead(EarleyState s) { return s == dead; }
+
+    /** The set after scanning {@code terminal} from {@code from}; {@link #dead} if impossible. */
+    public EarleyState scan(EarleyState from, int terminal) {
+        if (ignoredTerminal[terminal]) return from;
+        if (from == dead || !from.expects(terminal)) return dead;
+        EarleyState memo = from.memoGet(terminal);
+        if (memo != null) return memo;
+        int symbol = -1 - terminal;
+        int n = 0;
+        for (int r : from.rules) if (g.ruleNext[r] == symbol) n++;
+        int[] kernelRules = new int[n];
+        EarleyState[] kernelOrigins = new EarleyState[n];
+        long[][] kernelSeen = new long[n][];
+        int k = 0;
+        for (int i = 0; i < from.rules.length; i++) {
+            int r = from.rules[i];
+            if (g.ruleNext[r] == symbol) {
+                kernelRules[k] = r + 1;
+                kernelOrigins[k] = from.origins[i] == null ? from : from.origins[i];
+                kernelSeen[k] = from.seenAt(i); // a permutation's separator keeps its members seen
+                k++;
+            }
+        }
+        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n);
+        from.memoPut(terminal, next);
+        createdBytes.add(next.estimatedBytes());
+        return next;
+    }
+
+    /** Predict/complete to a fixpoint, starting from the kernel items. */
+    private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, long[][] kernelSeen, int kernelSize) {
+        ItemSet items = new ItemSet(Math.max(16, kernelSize * 4));
+        for (int i = 0; i < kernelSize; i++) items.add(kernelRules[i], kernelOrigins[i], kernelSeen[i]);
+        for (int i = 0; i < items.size; i++) {
+            if (items.work > maxStepWork) {
+                throw new ParserLimitException("the grammar is too ambiguous here: one Earley step looked at more than "
+                        + maxStepWork + " items (limit -Ddomino.parser.maxStepWork=N, RuntimeLimits.parserMaxStepWork)");
+            }
+            int r = items.rules[i];
+            EarleyState origin = items.origins[i];
+            int perm = g.rulePerm[r];
+            if (perm >= 0) {
+                permutationItem(items, r, origin, items.seen[i], perm);
+                continue;
+            }
+            int next = g.ruleNext[r];
+            if (next == ParserGrammar.NONE) {
+                if (origin == null) continue; // empty derivation: already advanced at prediction
+                int lhs = g.ruleLhs[r];
+                if (lhs < 0) continue; // augmented start
+                complete(items, lhs, origin);
+            } else if (next >= 0) {
+                predict(items, next);
+                if (g.nullable[next]) items.add(r + 1, origin, items.seen[i]);
+            }
+        }
+        if (items.size == 0) return dead;
+        return canonical(items);
+    }
+
+    private void predict(ItemSet items, int nonterminal) {
+        for (int p : g.predictions[nonterminal]) {
+            int perm = g.rulePerm[p];
+            items.add(p, null, perm >= 0 ? g.permNoneSeen[perm] : null);
+        }
+    }
+
+    /**
+     * Sets with more items than this are completed into through an index of their waiting items
+     * ({@link #waiting}) instead of a scan of all their items: a value position of a large schema
+     * predicts over a thousand items, and every completion into it scanned them all.
+     */
+    static final int INDEXED_ITEMS = 32;
+
+    /** Key of {@link #waiting} for the items of permutation {@code perm} that expect a member (nonterminals are their own key). */
+    private static int membersKey(int perm) { return -2 - perm; }
+
+    /** The items of {@code o} that wait for a nonterminal or a permutation's members, as sorted {@code key << 32 | item}. */
+    private long[] waiting(EarleyState o) {
+        long[] w = o.waiting;
+        if (w != null) return w;
+        int[] rules = o.rules;
+        long[] keys = new long[rules.length];
+        int n = 0;
+        for (int j = 0; j < rules.length; j++) {
+            int next = g.ruleNext[rules[j]];
+            if (next >= 0) keys[n++] = ((long) next << 32) | j;
+            else if (next == ParserGrammar.MEMBERS) keys[n++] = ((long) membersKey(g.rulePerm[rules[j]]) << 32) | j;
+        }
+        w = Arrays.copyOf(keys, n);
+        Arrays.sort(w); // by key, then item index: the items of one key in set order
+        o.waiting = w;
+        return w;
+    }
+
+    /** Index in {@code w} of the first entry with {@code key}, or of the next key's. */
+    private static int firstWaiting(long[] w, int key) {
+        long target = (long) key << 32;
+        int lo = 0, hi = w.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (w[mid] < target) lo = mid + 1; else hi = mid;
+        }
+        return lo;
+    }
+
+    /** Advances the items of {@code o} waiting for {@code lhs}, which was derived from o to here. */
+    private void complete(ItemSet items, int lhs, EarleyState o) {
+        // an ambiguous span completes the same (lhs, origin) again: the same items, already added
+        if (!items.firstCompletion(lhs, o.serial)) return;
+        int[] rules = o.rules;
+        items.work += rules.length; // the step limit counts as if every item were looked at (see MAX_STEP_WORK)
+        EarleyState[] origins = o.origins;
+        long[] serials = o.originSerials; // hashed without touching the origin objects (scattered over the heap)
+        long[] w = rules.length > INDEXED_ITEMS ? waiting(o) : null;
+        if (w == null) {
+            for (int j = 0; j < rules.length; j++) {
+                if (g.ruleNext[rules[j]] == lhs) advance(items, o, j, origins, serials);
+            }
+        } else {
+            for (int i = firstWaiting(w, lhs); i < w.length && (int) (w[i] >> 32) == lhs; i++) advance(items, o, (int) w[i], origins, serials);
+        }
+        int perm = g.memberPerm[lhs];
+        if (perm < 0) return;
+        // a member (or the other) of a permutation: advance its items there that expect a member
+        if (w == null) {
+            for (int j = 0; j < rules.length; j++) {
+                int r = rules[j];
+                if (g.rulePerm[r] == perm && g.ruleNext[r] == ParserGrammar.MEMBERS) advanceMember(items, lhs, o, j, perm);
+            }
+        } else {
+            int key = membersKey(perm);
+            for (int i = firstWaiting(w, key); i < w.length && (int) (w[i] >> 32) == key; i++) advanceMember(items, lhs, o, (int) w[i], perm);
+        }
+    }
+
+    /** Item j of {@code o} moved over the nonterminal it waits for. */
+    private static void advance(ItemSet items, EarleyState o, int j, EarleyState[] origins, long[] serials) {
+        int r = o.rules[j];
+        if (origins[j] == null) items.add(r + 1, o, o.serial, o.seenAt(j));
+        else items.add(r + 1, origins[j], serials[j], o.seenAt(j));
+    }
+
+    /** Permutation item j of {@code o}, which expects a member, after member (or other) {@code lhs}. */
+    private void advanceMember(ItemSet items, int lhs, EarleyState o, int j, int perm) {
+        int slot = g.memberSlot[lhs];
+        int first = g.permFirstRule[perm];
+        Permutation p = g.permutation(perm);
+        int countWord = g.permCountWord[perm];
+        long[] seen = o.seen[j];
+        if (slot >= 0) {
+            if ((seen[slot >>> 6] & (1L << slot)) != 0) return;
+            seen = seen.clone();
+            seen[slot >>> 6] |= 1L << slot;
+        }
+        boolean full = p.other() < 0 && allSeen(seen, p.memberCount());
+        if (countWord >= 0) {
+            if (slot < 0) seen = seen.clone();
+            int count = (int) Math.min(seen[countWord] + 1, p.countCap());
+            seen[countWord] = count;
+            if (!viable(perm, seen)) return; // this member leaves too many or too few for the bounds
+            full |= p.maxCount() != Permutation.UNBOUNDED && count >= p.maxCount();
+        }
+        EarleyState origin = o.origins[j] == null ? o : o.origins[j];
+        items.add(first + (full ? ParserGrammar.PHASE_FULL : ParserGrammar.PHASE_AFTER), origin, seen);
+    }
+
+    /** Closure step of a permutation item: complete when allowed, predict the members it may take next. */
+    private void permutationItem(ItemSet items, int r, EarleyState origin, long[] seen, int perm) {
+        int phase = r - g.permFirstRule[perm];
+        int countWord = g.permCountWord[perm];
+        Permutation p = g.permutation(perm);
+        if (phase == ParserGrammar.PHASE_FULL || (phase == ParserGrammar.PHASE_AFTER && containsAll(seen, g.permRequired[perm])
+                && (countWord < 0 || seen[countWord] >= p.minCount()))) {
+            if (origin != null) complete(items, g.ruleLhs[r], origin); // origin null: derived ε, advanced at prediction
+        }
+        int next = g.ruleNext[r];
+        if (next == ParserGrammar.MEMBERS) {
+            if (countWord < 0) {
+                for (int i = 0; i < p.memberCount(); i++) {
+                    if ((seen[i >>> 6] & (1L << i)) == 0) predict(items, p.member(i));
+                }
+                if (p.other() >= 0) predict(items, p.other());
+                return;
+            }
+            // counted: predict only the members after which the permutation can still complete
+            long[] req = g.permRequired[perm];
+            int missing = 0;
+            for (int w = 0; w < req.length; w++) missing += Long.bitCount(req[w] & ~seen[w]);
+            int count = (int) seen[countWord];
+            if (p.maxCount() != Permutation.UNBOUNDED && count >= p.maxCount()) return;
+            for (int i = 0; i < p.memberCount(); i++) {
+                if ((seen[i >>> 6] & (1L << i)) != 0) continue;
+                int stillMissing = missing - (p.isRequired(i) ? 1 : 0);
+                if (fits(p, count + 1, stillMissing)) predict(items, p.member(i));
+            }
+            if (p.other() >= 0 && fits(p, count + 1, missing)) predict(items, p.other());
+        } else if (next >= 0) {
+            predict(items, next); // a separator nonterminal (never nullable)
+        }
+    }
+
+    /** Whether a counted permutation item (member bits, then the count word) can still complete. */
+    private boolean viable(int perm, long[] seen) {
+        long[] req = g.permRequired[perm];
+        int missing = 0;
+        for (int w = 0; w < req.length; w++) missing += Long.bitCount(req[w] & ~seen[w]);
+        return fits(g.permutation(perm), (int) seen[g.permCountWord[perm]], missing);
+    }
+
+    /**
+     * Whether some completion exists after {@code count} members (capped at
+     * {@link Permutation#countCap()}) with {@code missing} required members still to come: the
+     * fewest members it can end with ({@code count + missing}, at least minCount) must not exceed
+     * the most (maxCount; without an other, also the number of declared members). A capped count
+     * only occurs without a maximum, where it decides nothing.
+     */
+    private static boolean fits(Permutation p, int count, int missing) {
+        long lo = Math.max((long) count + missing, p.minCount());
+        long hi = p.maxCount() == Permutation.UNBOUNDED ? Long.MAX_VALUE : p.maxCount();
+        if (p.other() < 0) hi = Math.min(hi, p.memberCount());
+        return lo <= hi;
+    }
+
+    private static boolean containsAll(long[] seen, long[] required) {
+        for (int w = 0; w < required.length; w++) if ((required[w] & ~seen[w]) != 0) return false;
+        return true;
+    }
+
+    private static boolean allSeen(long[] seen, int count) {
+        for (int w = 0, words = (count + 63) >>> 6; w < words; w++) {
+            long all = w < count >>> 6 ? -1L : (1L << (count & 63)) - 1;
+            if ((seen[w] & all) != all) return false;
+        }
+        return true;
+    }
+
+    /**
+     * One set holding the items of both: what a parser in either state could do. Exact because
+     * closure works item by item (the union of closed sets is closed), and an item predicted at
+     * this position (origin "this set") means the same position in both. Used to merge
+     * configurations that differ only in how earlier bytes were lexed.
+     */
+    public EarleyState union(EarleyState a, EarleyState b) {
+        if (a == b || a.equals(b)) return a;
+        if (a == dead) return b;
+        if (b == dead) return a;
+        ItemSet items = new ItemSet(Math.max(16, (a.rules.length + b.rules.length) * 2));
+        for (int i = 0; i < a.rules.length; i++) items.add(a.rules[i], a.origins[i], a.seenAt(i));
+        for (int i = 0; i < b.rules.length; i++) items.add(b.rules[i], b.origins[i], b.seenAt(i));
+        return canonical(items);
+    }
+
+    /** The state of a closed item set, items in canonical order so equal sets compare equal. */
+    private EarleyState canonical(ItemSet items) {
+        long[] keys = new long[items.size];
+        for (int i = 0; i < items.size; i++) keys[i] = ((long) items.rules[i] << 32) | i;
+        Arrays.sort(keys); // by rule, then insertion
+        // within one rule, order by origin serial
+        int[] order = new int[items.size];
+        for (int i = 0; i < keys.length; i++) order[i] = (int) keys[i];
+        for (int start = 0, end; start < order.length; start = end) {
+            int r = items.rules[order[start]];
+            end = start + 1;
+            while (end < order.length && items.rules[order[end]] == r) end++;
+            if (end - start > 1) sortRunBySerial(order, start, end, items.serials, items.seen);
+        }
+        int[] rules = new int[items.size];
+        EarleyState[] origins = new EarleyState[items.size];
+        long[][] seen = items.anySeen ? new long[items.size][] : null;
+        long[] expected = ignoredMask.clone();
+        boolean accepting = false;
+        for (int i = 0; i < order.length; i++) {
+            int idx = order[i];
+            rules[i] = items.rules[idx];
+            origins[i] = items.origins[idx];
+            if (seen != null) seen[i] = items.seen[idx];
+            int next = g.ruleNext[rules[i]];
+            if (next < 0 && next > ParserGrammar.MEMBERS) {
+                int t = -1 - next;
+                expected[t >>> 6] |= 1L << t;
+            }
+            if (rules[i] == g.acceptRule) accepting = true;
+        }
+        return new EarleyState(rules, origins, seen, expected, accepting);
+    }
+
+    private static long serialOf(EarleyState origin) { return origin == null ? -1 : origin.serial; }
+
+    /** Items of one rule by origin serial, then (permutation items) by the members seen. */
+    private static int compareItems(int x, int y, long[] serials, long[][] seen) {
+        int c = Long.compare(serials[x], serials[y]);
+        if (c != 0 || seen[x] == null || seen[y] == null) return c;
+        return Arrays.compare(seen[x], seen[y]);
+    }
+
+    private static void sortRunBySerial(int[] order, int from, int to, long[] serials, long[][] seen) {
+        if (to - from <= 16) {
+            for (int i = from + 1; i < to; i++) {
+                int cur = order[i];
+                int j = i - 1;
+                while (j >= from && compareItems(order[j], cur, serials, seen) > 0) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = cur;
+            }
+            return;
+        }
+        Integer[] run = new Integer[to - from];
+        for (int i = from; i < to; i++) run[i - from] = order[i];
+        Arrays.sort(run, (x, y) -> compareItems(x, y, serials, seen));
+        for (int i = from; i < to; i++) order[i] = run[i - from];
+    }
+
+    /** Insertion-ordered set of (rule, origin, members seen) triples; origins compared by serial (unique per state). */
+    private static final class ItemSet {
+        public int[] rules; public EarleyState[] origins; public long[] serials; public long[][] seen; public int size;
+        public boolean anySeen;
+        public int[] table; // open addressing over indices+1
+        /** Items looked at while completing, and items added or found present: the step's work. */
+        public long work;
+        /** (lhs, origin serial) pairs completed so far, open addressing; null until the second completion. */
+        private long[] completedSerials;
+        private int[] completedLhs;
+        private int completedCount;
+        private long firstSerial = Long.MIN_VALUE;
+        private int firstLhs;
+
+        /** False when {@code (lhs, origin)} was completed before in this step. */
+        public boolean firstCompletion(int lhs, long serial) {
+            if (firstSerial == Long.MIN_VALUE) { // most steps complete once or a few times: no table until needed
+                firstSerial = serial;
+                firstLhs = lhs;
+                return true;
+            }
+            if (firstSerial == serial && firstLhs == lhs) return false;
+            if (completedSerials == null || completedCount * 2 >= completedSerials.length) growCompleted();
+            int mask = completedSerials.length - 1;
+            int h = lhs * 0x9E3779B1 + (int) ((serial * 0x9E3779B97F4A7C15L) >>> 32);
+            for (int i = (h ^ (h >>> 15)) & mask; ; i = (i + 1) & mask) {
+                if (completedLhs[i] == 0) {
+                    completedSerials[i] = serial;
+                    completedLhs[i] = lhs + 1;
+                    completedCount++;
+                    return true;
+                }
+                if (completedSerials[i] == serial && completedLhs[i] == lhs + 1) return false;
+            }
+        }
+
+        private void growCompleted() {
+            long[] oldSerials = completedSerials;
+            int[] oldLhs = completedLhs;
+            int capacity = oldSerials == null ? 16 : oldSerials.length * 2;
+            completedSerials = new long[capacity];
+            completedLhs = new int[capacity];
+            completedCount = 0;
+            if (oldSerials == null) return;
+            for (int i = 0; i < oldSerials.length; i++) {
+                if (oldLhs[i] != 0) firstCompletion(oldLhs[i] - 1, oldSerials[i]);
+            }
+        }
+
+        public ItemSet(int capacity) {
+            rules = new int[capacity]; origins = new EarleyState[capacity]; serials = new long[capacity]; seen = new long[capacity][];
+            table = new int[Integer.highestOneBit(capacity * 2 - 1) << 1];
+        }
+
+        private static int hash(int rule, long serial, long[] seen) {
+            int h = rule * 0x9E3779B1 + (int) ((serial * 0x9E3779B97F4A7C15L) >>> 32);
+            return seen == null ? h : h * 31 + Arrays.hashCode(seen);
+        }
+
+        public void add(int rule, EarleyState origin, long[] seenMembers) {
+            add(rule, origin, serialOf(origin), seenMembers);
+        }
+
+        /** {@code serial} is {@code origin}'s serial (-1 for null). */
+        public void add(int rule, EarleyState origin, long serial, long[] seenMembers) {
+            work++;
+            int h = hash(rule, serial, seenMembers);
+            int mask = table.length - 1;
+            int i = (h ^ (h >>> 15)) & mask;
+            while (table[i] != 0) {
+                int j = table[i] - 1;
+                if (rules[j] == rule && serials[j] == serial && (seen[j] == seenMembers || Arrays.equals(seen[j], seenMembers))) return;
+                i = (i + 1) & mask;
+            }
+            if (size == rules.length) {
+                rules = Arrays.copyOf(rules, size * 2);
+                origins = Arrays.copyOf(origins, size * 2);
+                serials = Arrays.copyOf(serials, size * 2);
+                seen = Arrays.copyOf(seen, size * 2);
+            }
+            rules[size] = rule; origins[size] = origin; serials[size] = serial; seen[size] = seenMembers; size++;
+            if (seenMembers != null) anySeen = true;
+            table[i] = size;
+            if (size * 2 > table.length) rehash();
+        }
+
+        private void rehash() {
+            table = new int[table.length * 2];
+            int mask = table.length - 1;
+            for (int j = 0; j < size; j++) {
+                int h = hash(rules[j], serials[j], seen[j]);
+                int i = (h ^ (h >>> 15)) & mask;
+                while (table[i] != 0) i = (i + 1) & mask;
+                table[i] = j + 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package dev.domino.runtime.internal.parse;
+
+import dev.domino.runtime.*;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One immutable Earley set: the parser's state after some sequence of terminals. Items point
+ * to the sets they started in, so committing creates new sets that share all old ones:
+ * rollback drops a reference, fork copies one.
+ *
+ * <p>Transitions (terminal → next set) are memoized on the set itself, so repeated mask walks
+ * from the same state do no Earley work. Two sets are equal when they hold the same items with
+ * the same origin sets; the matcher uses that to deduplicate configurations.
+ */
+public final class EarleyState {
+    private static final AtomicLong SERIALS = new AtomicLong();
+
+    public final long serial = SERIALS.incrementAndGet();
+    /** Dotted rules, sorted together with {@link #originSerials}. */
+    public final int[] rules;
+    /** Origin set of each item; {@code null} means this set itself. */
+    public final EarleyState[] origins;
+    public final long[] originSerials;
+    /**
+     * Members seen by each permutation item ({@link Permutation}; a counted one adds a word with
+     * the member count, see {@link ParserGrammar#permCountWord}); {@code null} for other items,
+     * and the whole array {@code null} when the set holds no permutation item.
+     */
+    public final long[][] seen;
+    /** Terminals that can be scanned next (ignored terminals included). */
+    public final long[] expected;
+    public final boolean accepting;
+    private final int hash;
+
+    /**
+     * Memo: open addressing terminal -> state, in an immutable table replaced on each insert
+     * (copy-on-write, writers synchronized on this). Reads take no lock: the walks of many
+     * matchers, on several threads, read the same shared states' memos all the time, and a
+     * monitor on each read costs a CAS even uncontended (no biased locking since JDK 15).
+     */
+    private static final class Memo {
+        public final int[] keys;           // terminal + 1; 0 = empty
+        public final EarleyState[] values;
+        public final int size;
+        public Memo(int[] keys, EarleyState[] values, int size) { this.keys = keys; this.values = values; this.size = size; }
+    }
+
+    private volatile Memo memo;
+
+    /**
+     * Built on the first completion into this set when it is large (see {@link EarleyParser}):
+     * its items waiting for a nonterminal or for a permutation's members, sorted by what they
+     * wait for. A cache: computed from the items, so a race only builds it twice.
+     */
+    volatile long[] waiting;
+
+    /** {@link ShortestCompletion}'s memo for this state (null until first asked; immutable once set). */
+    volatile Object completionCosts;
+
+    public EarleyState(int[] rules, EarleyState[] origins, long[] expected, boolean accepting) {
+        this(rules, origins, null, expected, accepting);
+    }
+
+    public EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting) {
+        this.rules = rules;
+        this.origins = origins;
+        this.seen = seen;
+        this.originSerials = new long[origins.length];
+        for (int i = 0; i < origins.length; i++) originSerials[i] = origins[i] == null ? -1 : origins[i].serial;
+        this.expected = expected;
+        this.accepting = accepting;
+        this.hash = 31 * (31 * Arrays.hashCode(rules) + Arrays.hashCode(originSerials)) + Arrays.deepHashCode(seen);
+    }
+
+    public boolean expects(int terminal) {
+        return (expected[terminal >>> 6] & (1L << terminal)) != 0;
+    }
+
+    /** The sentence so far is complete. */
+    public boolean isAccepting() { return accepting; }
+
+    public int itemCount() { return rules.length; }
+
+    /**
+     * Heap bytes of this state and its share of a memo (compressed oops): header and fields 48,
+     * four arrays of 16-byte headers plus 4 + 4 + 8 bytes per item and the expected words, and
+     * about 24 bytes for the memo entry that leads here; permutation items add their sets of
+     * members seen (shared sets counted once per item: an over-estimate).
+     */
+    public long estimatedBytes() {
+        long bytes = 48 + 4 * 16 + 16L * rules.length + 8L * expected.length + 24;
+        if (rules.length > EarleyParser.INDEXED_ITEMS) bytes += 16 + 8L * rules.length; // the completion index, when built
+        if (seen != null) {
+            bytes += 16 + 4L * seen.length; // the array of sets; each permutation item's own set
+            for (long[] s : seen) if (s != null) bytes += 16 + 8L * s.length;
+        }
+        return bytes;
+    }
+
+    /** Memoized successors (for counting reachable states). */
+    public void forEachMemoized(java.util.function.Consumer<EarleyState> action) {
+        Memo m = memo;
+        if (m == null) return;
+        for (int i = 0; i < m.keys.length; i++) if (m.keys[i] != 0) action.accept(m.values[i]);
+    }
+
+    /** The members seen by item i (null unless it is a permutation item). */
+    public long[] seenAt(int i) { return seen == null ? null : seen[i]; }
+
+    public EarleyState memoGet(int terminal) {
+        Memo m = memo;
+        if (m == null) return null;
+        int[] keys = m.keys;
+        int mask = keys.length - 1;
+        for (int i = (terminal * 0x9E3779B1) >>> 16 & mask; ; i = (i + 1) & mask) {
+            int k = keys[i];
+            if (k == terminal + 1) return m.values[i];
+            if (k == 0) return null;
+        }
+    }
+
+    public synchronized void memoPut(int terminal, EarleyState value) {
+        Memo m = memo;
+        int size = m == null ? 0 : m.size;
+        int capacity = m == null ? 4 : m.keys.length;
+        while ((size + 1) * 2 > capacity) capacity *= 2;
+        int[] keys = new int[capacity];
+        EarleyState[] values = new EarleyState[capacity];
+        int n = 0;
+        if (m != null) {
+            for (int i = 0; i < m.keys.length; i++) {
+                if (m.keys[i] != 0 && m.keys[i] != terminal + 1) n += insert(keys, values, m.keys[i], m.values[i]);
+            }
+        }
+        n += insert(keys, values, terminal + 1, value);
+        memo = new Memo(keys, values, n); // final fields + volatile write: readers see a complete table
+    }
+
+    private static int insert(int[] keys, EarleyState[] values, int key, EarleyState value) {
+        int mask = keys.length - 1;
+        for (int i = ((key - 1) * 0x9E3779B1) >>> 16 & mask; ; i = (i + 1) & mask) {
+            if (keys[i] == 0) { keys[i] = key; values[i] = value; return 1; }
+        }
+    }
+
+    @Override public boolean equals(Object o) {
+        if (this == o) return true;
+        return o instanceof EarleyState e && hash == e.hash && Arrays.equals(rules, e.rules)
+                && Arrays.equals(originSerials, e.originSerials) && Arrays.deepEquals(seen, e.seen);
+    }
+
+    @Override public int hashCode() { return hash; }
+}

@@ -56,6 +56,8 @@ final class MaskBenchRunner {
         /** Per way a mask was served (see {@link #SERVED}): masks, and their TBM in µs. */
         long[] servedMasks = new long[SERVED.length];
         double[] servedUs = new double[SERVED.length];
+        /** Under --profile: the mask thread's CPU µs per way a mask was served. */
+        double[] servedCpuUs = new double[SERVED.length];
         /** Profile: masks over 1 ms, those of them the thread spent 2 ms or more off the CPU, and that time. */
         long slowMasks, slowMasksOffCpu, offCpuNs;
 
@@ -330,6 +332,7 @@ final class MaskBenchRunner {
                 if (profile) {
                     long cpuNs = CPU_TIME ? CPU.getCurrentThreadCpuTime() - cpu0 : 0;
                     if (cpuUs != null) cpuUs[n - 1] = Math.round(cpuNs / 100.0) / 10.0;
+                    r.servedCpuUs[way] += cpuNs / 1000.0;
                     long offCpu = CPU_TIME ? (c - a) - cpuNs : 0;
                     if (c - a > 1_000_000) {
                         r.slowMasks++;
@@ -412,6 +415,8 @@ final class MaskBenchRunner {
         long backgroundTrees;
         long[] servedMasks = new long[SERVED.length];
         double[] servedUs = new double[SERVED.length];
+        /** Under --profile: the mask thread's CPU µs per way a mask was served. */
+        double[] servedCpuUs = new double[SERVED.length];
         long masksOver1ms;
         List<SlowMask> slowest = List.of();
 
@@ -438,6 +443,7 @@ final class MaskBenchRunner {
             for (int i = 0; i < SERVED.length; i++) {
                 servedMasks[i] += r.servedMasks[i];
                 servedUs[i] += r.servedUs[i];
+                servedCpuUs[i] += r.servedCpuUs[i];
             }
             parseNs += r.parseNs;
             compileNs += r.compileNs;
@@ -499,6 +505,10 @@ final class MaskBenchRunner {
                 e.put("masks", servedMasks[i]);
                 e.put("ms", Math.round(servedUs[i] / 100) / 10.0);
                 e.put("avg_us", servedMasks[i] == 0 ? null : round1(servedUs[i] / servedMasks[i]));
+                if (cpu.size() > 0) {
+                    e.put("cpu_ms", Math.round(servedCpuUs[i] / 100) / 10.0);
+                    e.put("cpu_avg_us", servedMasks[i] == 0 ? null : round1(servedCpuUs[i] / servedMasks[i]));
+                }
                 served.put(SERVED[i], e);
             }
             s.put("served", served);

@@ -38,7 +38,7 @@ final class MaskBenchRunner {
     record Config(Vocabulary vocab, SourceFormat format, CompileOptions compile,
                   long timeLimitMillis, int warmup, boolean profile,
                   String stallFile, long stallMillis,
-                  long gapMicros, int backgroundThreads) {}
+                  long gapMicros, int backgroundThreads, int buildAfterUses) {}
 
     /** One schema's outcome; {@code maskUs} holds one entry per token measured. */
     static final class Result {
@@ -269,6 +269,7 @@ final class MaskBenchRunner {
             return r;
         }
         stage = "masking";
+        if (config.buildAfterUses >= 0) ArtifactDiagnostics.setBuildAfterUses(artifact, config.buildAfterUses);
         dev.domino.runtime.BackgroundBuild building = background == null ? null
                 : artifact.buildTreesInBackground(background, config.backgroundThreads);
         try {

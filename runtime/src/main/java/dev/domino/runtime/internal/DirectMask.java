@@ -175,7 +175,7 @@ public final class DirectMask {
         // with a loop byte, and only bytes that start something the parser expects matter
         long startLo = 0, startHi = 0;
         for (int b = 0; b < 128; b++) if (startsWith(after, b)) { if (b < 64) startLo |= 1L << b; else startHi |= 1L << b; }
-        if ((startLo | startHi) == 0) return;
+        if (!w.loopEndsStart(startLo, startHi)) return;
         long[] loopBytes = w.loopEndBytes();
         for (int i = 0; i < loopNodes.length; i++) {
             long lo = loopBytes[2 * i] & startLo, hi = loopBytes[2 * i + 1] & startHi;

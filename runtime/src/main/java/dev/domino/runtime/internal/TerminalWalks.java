@@ -37,9 +37,14 @@ public final class TerminalWalks {
      *                      can only start there with one of that state's loop bytes, and trees look those
      *                      edges up by byte ({@link VocabTrie#byteEdgesFrom})
      * @param loopEndBytes  per loop end node, the loop bytes of its state (2 longs: bytes 0..63, 64..127)
+     * @param loopBytesAny  the union of {@code loopEndBytes} (2 longs): where no next terminal starts with one of
+     *                      them, the loop end nodes, often tens of thousands inside a string, are skipped at once
      */
     public record Walk(TokenSet continuation, boolean endsAtRoot, int[] endChildStart, int[] endChildNode,
-                       int[] loopEndNodes, long[] loopEndBytes) {
+                       int[] loopEndNodes, long[] loopEndBytes, long[] loopBytesAny) {
+        /** Whether a next terminal starting with one of the ASCII bytes {@code lo}/{@code hi} may start in a loop end node. */
+        public boolean loopEndsStart(long lo, long hi) { return ((loopBytesAny[0] & lo) | (loopBytesAny[1] & hi)) != 0; }
+
         public int endChildCount() { return endChildNode.length + loopEndNodes.length; }
     }
 
@@ -386,7 +391,9 @@ public final class TerminalWalks {
                 }
                 continuation = TokenSet.ofIds(Arrays.copyOf(out, k));
             }
-            return new Walk(continuation, endsAtRoot, byteStart, nodes, loopNodes.toArray(), Arrays.copyOf(loopBytes, 2 * loopNodes.size));
+            long[] any = new long[2];
+            for (int i = 0; i < loopNodes.size; i++) { any[0] |= loopBytes[2 * i]; any[1] |= loopBytes[2 * i + 1]; }
+            return new Walk(continuation, endsAtRoot, byteStart, nodes, loopNodes.toArray(), Arrays.copyOf(loopBytes, 2 * loopNodes.size), any);
         }
     }
 

@@ -60,6 +60,11 @@ public final class BenchMaskbenchCommand implements Callable<Integer> {
             + "default 1000, with --background-threads 1 (the between-terminals tree and what else 1 ms builds)")
     Long prebuildMillis;
 
+    @Option(names = "--build-after-uses", paramLabel = "N", description = "a tree missing from the artifact is walked "
+            + "directly by masks, and built by the mask that uses it for the N-th time (default: the runtime's, 4; 0 = never built "
+            + "by a mask)")
+    Integer buildAfterUses;
+
     @Option(names = "--background-threads", paramLabel = "N", description = "serving mode: N threads build the trees "
             + "the compile left out in the background while masks run, and the compiled artifact is used as it is, as a server "
             + "compiling a request's schema does: TTFM = parse + compile (default ${DEFAULT-VALUE}: single-threaded, trees built "
@@ -104,6 +109,7 @@ public final class BenchMaskbenchCommand implements Callable<Integer> {
         if (backgroundThreads < 0 || backgroundThreads > 256) throw new IllegalArgumentException("--background-threads must be 0..256");
         if (gapMicros < 0 || gapMicros > 10_000_000) throw new IllegalArgumentException("--gap-us must be 0..10000000");
         if (prebuildMillis != null && prebuildMillis < 0) throw new IllegalArgumentException("--prebuild-ms must not be negative");
+        if (buildAfterUses != null && buildAfterUses < 0) throw new IllegalArgumentException("--build-after-uses must not be negative");
         SourceFormat format = SourceFormat.parse(grammarFormat);
         Tokenizer tokenizer = compiler.vocab.load();
         Iterator<MaskBenchInput.Schema> schemas = tokenized != null
@@ -152,7 +158,7 @@ public final class BenchMaskbenchCommand implements Callable<Integer> {
             options.jsonSchema(compiler.jsonSchema().withUnknownFormats(JsonSchemaOptions.UnknownFormats.IGNORE));
         }
         return new MaskBenchRunner.Config(vocabulary, format, options.build(), Math.round(timeLimit * 1000), warmup, profile,
-                stallFile, stallMillis, gapMicros, backgroundThreads);
+                stallFile, stallMillis, gapMicros, backgroundThreads, buildAfterUses == null ? -1 : buildAfterUses);
     }
 
     private int writeTokenized(Iterator<MaskBenchInput.Schema> schemas) throws java.io.IOException {

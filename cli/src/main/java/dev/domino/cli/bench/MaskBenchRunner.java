@@ -42,7 +42,7 @@ public final class MaskBenchRunner {
     public record Config(Vocabulary vocab, SourceFormat format, CompileOptions compile,
                   long timeLimitMillis, int warmup, boolean profile,
                   String stallFile, long stallMillis,
-                  long gapMicros, int backgroundThreads) {}
+                  long gapMicros, int backgroundThreads, int buildAfterUses) {}
 
     /** One schema's outcome; {@code maskUs} holds one entry per token measured. */
     static final class Result {
@@ -61,6 +61,8 @@ public final class MaskBenchRunner {
         /** Per way a mask was served (see {@link #SERVED}): masks, and their TBM in µs. */
         long[] servedMasks = new long[SERVED.length];
         double[] servedUs = new double[SERVED.length];
+        /** Under --profile: the mask thread's CPU µs per way a mask was served. */
+        double[] servedCpuUs = new double[SERVED.length];
         /** Profile: masks over 1 ms, those of them the thread spent 2 ms or more off the CPU, and that time. */
         long slowMasks, slowMasksOffCpu, offCpuNs;
 
@@ -269,6 +271,7 @@ public final class MaskBenchRunner {
             return r;
         }
         stage = "masking";
+        if (config.buildAfterUses >= 0) ArtifactDiagnostics.setBuildAfterUses(artifact, config.buildAfterUses);
         dev.domino.runtime.BackgroundBuild building = background == null ? null
                 : artifact.buildTreesInBackground(background, config.backgroundThreads);
         try {
@@ -336,6 +339,7 @@ public final class MaskBenchRunner {
                 if (profile) {
                     long cpuNs = CPU_TIME ? CPU.getCurrentThreadCpuTime() - cpu0 : 0;
                     if (cpuUs != null) cpuUs[n - 1] = Math.round(cpuNs / 100.0) / 10.0;
+                    r.servedCpuUs[way] += cpuNs / 1000.0;
                     long offCpu = CPU_TIME ? (c - a) - cpuNs : 0;
                     if (c - a > 1_000_000) {
                         r.slowMasks++;
@@ -423,6 +427,8 @@ public final class MaskBenchRunner {
         long backgroundTrees;
         long[] servedMasks = new long[SERVED.length];
         double[] servedUs = new double[SERVED.length];
+        /** Under --profile: the mask thread's CPU µs per way a mask was served. */
+        double[] servedCpuUs = new double[SERVED.length];
         long masksOver1ms;
         List<SlowMask> slowest = List.of();
 
@@ -449,6 +455,7 @@ public final class MaskBenchRunner {
             for (int i = 0; i < SERVED.length; i++) {
                 servedMasks[i] += r.servedMasks[i];
                 servedUs[i] += r.servedUs[i];
+                servedCpuUs[i] += r.servedCpuUs[i];
             }
             parseNs += r.parseNs;
             compileNs += r.compileNs;
@@ -510,6 +517,10 @@ public final class MaskBenchRunner {
                 e.put("masks", servedMasks[i]);
                 e.put("ms", Math.round(servedUs[i] / 100) / 10.0);
                 e.put("avg_us", servedMasks[i] == 0 ? null : round1(servedUs[i] / servedMasks[i]));
+                if (cpu.size() > 0) {
+                    e.put("cpu_ms", Math.round(servedCpuUs[i] / 100) / 10.0);
+                    e.put("cpu_avg_us", servedMasks[i] == 0 ? null : round1(servedCpuUs[i] / servedMasks[i]));
+                }
                 served.put(SERVED[i], e);
             }
             s.put("served", served);

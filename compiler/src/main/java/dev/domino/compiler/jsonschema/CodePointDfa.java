@@ -25,6 +25,8 @@ final class CodePointDfa {
     static final int MAX_STATES = 2000;
     static final int MAX_EXPR_NODES = 50_000;
     static final int MAX_ELIMINATED = 300;
+    /** Product states built before the dead ones are trimmed (see {@link #intersect(Expr)}). */
+    static final int MAX_PRODUCT_STATES = 20 * MAX_STATES;
 
     record Edge(CodePointSet set, int to) {}
 
@@ -244,6 +246,96 @@ final class CodePointDfa {
                     es.add(new Edge(s, to));
                 }
             }
+            out.add(es);
+        }
+        return new CodePointDfa(out, acc);
+    }
+
+    /**
+     * The strings this automaton and {@code e} both accept, without determinizing {@code e} alone:
+     * product states pair this automaton's state with a subset of e's NFA, and only pairs reachable
+     * under both are built. A format whose own automaton is large (date-time with its leap-second
+     * offsets) next to a small pattern stays small. Pairs that can never accept are built but
+     * trimmed (a leap second's remembered local time next to a pattern that forces {@code Z}); up to
+     * {@link #MAX_PRODUCT_STATES} are built, as many as a format's own automaton has.
+     */
+    CodePointDfa intersect(Expr e) {
+        Nfa nfa = new Nfa(MAX_STATES);
+        int[] se = nfa.build(e);
+        record Pair(int a, BitSet b) {}
+        Map<Pair, Integer> index = new HashMap<>();
+        List<Pair> pairs = new ArrayList<>();
+        List<List<Edge>> out = new ArrayList<>();
+        BitSet acc = new BitSet();
+        BitSet start = new BitSet();
+        start.set(se[0]);
+        Pair first = new Pair(0, nfa.closure(start));
+        index.put(first, 0);
+        pairs.add(first);
+        for (int i = 0; i < pairs.size(); i++) {
+            Pair cur = pairs.get(i);
+            if (accept.get(cur.a()) && cur.b().get(se[1])) acc.set(i);
+            TreeSet<Integer> cuts = new TreeSet<>();
+            for (Edge ea : edges.get(cur.a())) {
+                for (int r = 0; r < ea.set().rangeCount(); r++) { cuts.add(ea.set().lo(r)); cuts.add(ea.set().hi(r) + 1); }
+            }
+            cur.b().stream().forEach(x -> {
+                for (Edge ed : nfa.trans.get(x)) {
+                    for (int r = 0; r < ed.set().rangeCount(); r++) { cuts.add(ed.set().lo(r)); cuts.add(ed.set().hi(r) + 1); }
+                }
+            });
+            Map<Integer, CodePointSet> byTarget = new HashMap<>();
+            List<Integer> order = new ArrayList<>();
+            Integer prev = null;
+            for (int cut : cuts) {
+                if (prev != null) {
+                    int lo = prev, hi = cut - 1;
+                    int aTo = -1;
+                    for (Edge ea : edges.get(cur.a())) if (ea.set().contains(lo)) { aTo = ea.to(); break; }
+                    if (aTo >= 0) {
+                        BitSet next = new BitSet();
+                        cur.b().stream().forEach(x -> {
+                            for (Edge ed : nfa.trans.get(x)) if (ed.set().contains(lo)) next.set(ed.to());
+                        });
+                        if (!next.isEmpty()) {
+                            Pair p = new Pair(aTo, nfa.closure(next));
+                            Integer to = index.get(p);
+                            if (to == null) {
+                                if (pairs.size() >= MAX_PRODUCT_STATES) throw new TooComplex("more than " + MAX_PRODUCT_STATES + " automaton states");
+                                to = pairs.size();
+                                index.put(p, to);
+                                pairs.add(p);
+                            }
+                            CodePointSet old = byTarget.get(to);
+                            if (old == null) order.add(to);
+                            byTarget.put(to, old == null ? CodePointSet.range(lo, hi) : old.union(CodePointSet.range(lo, hi)));
+                        }
+                    }
+                }
+                prev = cut;
+            }
+            List<Edge> es = new ArrayList<>();
+            for (int to : order) es.add(new Edge(byTarget.get(to), to));
+            out.add(es);
+        }
+        return new CodePointDfa(out, acc).trimmed();
+    }
+
+    /** This automaton without the states that cannot reach acceptance. */
+    private CodePointDfa trimmed() {
+        BitSet live = live();
+        if (!live.get(0)) return new CodePointDfa(new ArrayList<>(List.of(new ArrayList<>())), new BitSet());
+                if (live.cardinality() == edges.size()) return this;
+        int[] renumber = new int[edges.size()];
+        int k = 0;
+        for (int i = 0; i < edges.size(); i++) renumber[i] = live.get(i) ? k++ : -1;
+        List<List<Edge>> out = new ArrayList<>();
+        BitSet acc = new BitSet();
+        for (int i = 0; i < edges.size(); i++) {
+            if (!live.get(i)) continue;
+            if (accept.get(i)) acc.set(renumber[i]);
+            List<Edge> es = new ArrayList<>();
+            for (Edge e : edges.get(i)) if (live.get(e.to())) es.add(new Edge(e.set(), renumber[e.to()]));
             out.add(es);
         }
         return new CodePointDfa(out, acc);

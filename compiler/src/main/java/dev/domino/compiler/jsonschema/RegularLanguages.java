@@ -22,7 +22,7 @@ public final class RegularLanguages {
     public static Expr intersection(List<Expr> all, List<Expr> none) {
         try {
             CodePointDfa d = null;
-            for (Expr e : all) d = d == null ? CodePointDfa.of(e) : d.intersect(CodePointDfa.of(e));
+            for (Expr e : all) d = d == null ? CodePointDfa.of(e) : d.intersect(e);
             for (Expr e : none) d = d.intersect(CodePointDfa.of(e).complement());
             return d.toLeaf();
         } catch (CodePointDfa.TooComplex e) {

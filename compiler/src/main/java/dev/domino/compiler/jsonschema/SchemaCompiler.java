@@ -285,12 +285,12 @@ final class SchemaCompiler {
             List<JsonNode> patterns = new ArrayList<>();
             if (n.has("pattern")) patterns.add(n.get("pattern"));
             n.path(SchemaComplement.ALL_PATTERNS).forEach(patterns::add);
-            for (JsonNode p : patterns) lang = lang.intersect(CodePointDfa.of(regex(p.asText())));
+            for (JsonNode p : patterns) lang = lang.intersect(regex(p.asText()));
             kw = "format";
             if (n.has("format")) {
                 Expr f = Formats.format(n.get("format").asText());
                 if (f == null) unsupported(ptr, "format", Formats.refusal(n.get("format").asText()));
-                else lang = lang.intersect(CodePointDfa.of(f));
+                else lang = lang.intersect(f);
             }
             kw = "not";
             for (JsonNode p : n.path(SchemaComplement.NOT_PATTERNS)) lang = lang.intersect(CodePointDfa.of(regex(p.asText())).complement());

@@ -168,8 +168,8 @@ final class SchemaEmptiness {
         CodePointDfa lang = maxL <= MAX_LENGTH_STATES ? CodePointDfa.lengths((int) minL, (int) maxL)
             : minL <= MAX_LENGTH_STATES ? CodePointDfa.lengths((int) minL, Expr.Repeat.UNBOUNDED)
             : CodePointDfa.lengths(0, Expr.Repeat.UNBOUNDED);
-        if (n.has("pattern")) lang = lang.intersect(CodePointDfa.of(regex(n.get("pattern").asText())));
-        for (JsonNode p : n.path(SchemaComplement.ALL_PATTERNS)) lang = lang.intersect(CodePointDfa.of(regex(p.asText())));
+        if (n.has("pattern")) lang = lang.intersect(regex(n.get("pattern").asText()));
+        for (JsonNode p : n.path(SchemaComplement.ALL_PATTERNS)) lang = lang.intersect(regex(p.asText()));
         for (JsonNode p : n.path(SchemaComplement.NOT_PATTERNS)) lang = lang.intersect(CodePointDfa.of(regex(p.asText())).complement());
         return lang.isEmpty();
     }

@@ -52,7 +52,7 @@ final class StringSchemas {
             if (constraints.size() > 1) {
                 // pattern and format: one language, the product of their automata (an IR leaf)
                 try {
-                    c = CodePointDfa.of(c).intersect(CodePointDfa.of(constraints.get(1))).toLeaf();
+                    c = CodePointDfa.of(c).intersect(constraints.get(1)).toLeaf();
                 } catch (CodePointDfa.TooComplex e) {
                     sc.unsupported(ptr, "pattern", "combined with 'format': " + e.getMessage());
                     c = constraints.get(1); // only with --ignore-keyword pattern: the format alone

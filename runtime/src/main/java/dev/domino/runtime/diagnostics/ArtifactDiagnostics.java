@@ -25,6 +25,13 @@ public final class ArtifactDiagnostics {
      */
     public static Map<String, Long> sectionSizes(Artifact artifact) { return ArtifactFormat.sectionSizes(artifact); }
 
+    /**
+     * Uses of a tree missing from a lazy artifact after which the mask that uses it builds it (0: never;
+     * masks walk such trees directly until a background build has them). For benchmarks that compare
+     * the policy; the runtime's default is {@value dev.domino.runtime.internal.TreeDemand#BUILD_AFTER_USES}.
+     */
+    public static void setBuildAfterUses(Artifact artifact, int uses) { RuntimeAccess.of(artifact).treeDemand().setBuildAfterUses(uses); }
+
     /** Parser configurations the matcher holds now (a mask's work grows with them). */
     public static int liveConfigurations(Matcher matcher) { return RuntimeAccess.get().liveConfigurations(matcher).length; }
 }

@@ -84,10 +84,7 @@ public final class DirectMask {
             // no token reaches a bound of the count from here: the loop automaton alone decides (as its shared tree)
             walkFrom(p, t, terminal.dfa(), counted.loopState(local), 0);
         } else {
-            Level start = level(0);
-            start.clear();
-            start.add(p, q, 0);
-            below(0, 0);
+            walkCounted(p, t, terminal, local, 0);
         }
     }
 
@@ -120,15 +117,39 @@ public final class DirectMask {
             walkFrom(p, t, dfa, dfa.start(), completed);
             return;
         }
-        // a count a token can take to its bounds: stepped
-        Level start = level(0);
-        int offset = scanner.offset(t);
-        for (int c = trie.firstChild(0), end = trie.endChild(0); c < end; c++) {
-            int s = terminal.startStep(trie.childByte(c));
-            if (s < 0) continue;
-            start.clear();
-            start.add(p, offset + s, completed);
-            enter(trie.childNode(c), 0);
+        // a count a token can take to its bounds: count 0, in the loop's start state
+        walkCounted(p, t, terminal, dfa.start(), completed);
+    }
+
+    /**
+     * Inside counted terminal t at local state {@code local} (a count a token can take to its bounds),
+     * at the trie root: the tokens of its counted walk whose room fits the count, then the ends
+     * whose count lies within the bounds, stepped from the parser state after it.
+     */
+    private void walkCounted(EarleyState p, int t, Terminal terminal, int local, int completed) {
+        CountedLoop counted = terminal.counted();
+        int c = counted.count(local);
+        CountedWalk w = trie.walks().counted(terminal.dfa(), counted, counted.loopState(local), vocabSize);
+        long room = counted.unbounded() ? Long.MAX_VALUE : (long) counted.max() - c;
+        w.orTokensWithin(room, mask, base);
+        if (completed + 1 > maxCompleted) return;
+        EarleyState after = parser.scan(p, t);
+        if (after == parser.dead) return;
+        int done = completed + 1;
+        if (counted.isAccepting(local)) startAllAtRoot(after, done);
+        Level next = level(0);
+        for (int b = 0; b < 256; b++) {
+            int from = w.endFrom(b), to = w.endTo(b);
+            if (from == to || !startsWith(after, b)) continue;
+            boolean started = false;
+            for (int i = from; i < to; i++) {
+                if ((long) c + w.endCopies(i) < counted.min() || w.endNeed(i) > room) continue;
+                if (!started) {
+                    if (!startsAfter(after, b, done, next)) break;
+                    started = true;
+                }
+                enter(w.endNode(i), 0);
+            }
         }
     }
 
@@ -159,7 +180,7 @@ public final class DirectMask {
         // with a loop byte, and only bytes that start something the parser expects matter
         long startLo = 0, startHi = 0;
         for (int b = 0; b < 128; b++) if (startsWith(after, b)) { if (b < 64) startLo |= 1L << b; else startHi |= 1L << b; }
-        if ((startLo | startHi) == 0) return;
+        if (!w.loopEndsStart(startLo, startHi)) return;
         long[] loopBytes = w.loopEndBytes();
         for (int i = 0; i < loopNodes.length; i++) {
             long lo = loopBytes[2 * i] & startLo, hi = loopBytes[2 * i + 1] & startHi;

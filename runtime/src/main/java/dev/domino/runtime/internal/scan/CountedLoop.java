@@ -48,6 +48,8 @@ public final class CountedLoop {
     private final int n;
     /** Null: the unit boundaries of {@code body+} (start and accepting states); else per loop state. */
     private final boolean[] boundaries;
+    /** {@link #boundaries} as an immutable value, for cache keys. */
+    private final java.util.List<Boolean> boundaryKey;
 
     /** @param loop the automaton of {@code body+} (start state not accepting); 1 ≤ min ≤ max copies */
     public CountedLoop(ByteDfa loop, int min, int max) { this(loop, null, min, max); }
@@ -70,6 +72,12 @@ public final class CountedLoop {
         this.max = max;
         this.n = loop.stateCount();
         this.boundaries = boundaries == null ? null : boundaries.clone();
+        if (boundaries == null) boundaryKey = null;
+        else {
+            Boolean[] boxed = new Boolean[n];
+            for (int i = 0; i < n; i++) boxed[i] = boundaries[i];
+            boundaryKey = java.util.List.of(boxed);
+        }
         this.toFinish = unitsToFinish();
         int most = 0;
         boolean[] entered = new boolean[n];
@@ -131,6 +139,9 @@ public final class CountedLoop {
     /** Units that must still start after loop state s before the terminal can end (see {@link #toFinish}). */
     public int unitsToFinish(int s) { return toFinish[s]; }
 
+    /** The explicit unit boundaries as an immutable list (a cache key), or null for those of {@code body+}. */
+    public java.util.List<Boolean> boundaryKey() { return boundaryKey; }
+
     /** The explicit unit boundaries, or null for those of {@code body+}. */
     public boolean[] boundaries() { return boundaries == null ? null : boundaries.clone(); }
 
@@ -156,6 +167,9 @@ public final class CountedLoop {
     }
 
     public boolean isAccepting(int local) { return loop.isAccepting(local % n) && local / n >= min; }
+
+    /** The copies started in a local state (saturated at min when unbounded). */
+    public int count(int local) { return local / n; }
 
     /** The loop automaton's state within a local state. */
     public int loopState(int local) { return local % n; }

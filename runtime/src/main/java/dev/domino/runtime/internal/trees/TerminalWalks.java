@@ -40,9 +40,14 @@ public final class TerminalWalks {
      *                      can only start there with one of that state's loop bytes, and trees look those
      *                      edges up by byte ({@link VocabTrie#byteEdgesFrom})
      * @param loopEndBytes  per loop end node, the loop bytes of its state (2 longs: bytes 0..63, 64..127)
+     * @param loopBytesAny  the union of {@code loopEndBytes} (2 longs): where no next terminal starts with one of
+     *                      them, the loop end nodes, often tens of thousands inside a string, are skipped at once
      */
     public record Walk(TokenSet continuation, boolean endsAtRoot, int[] endChildStart, int[] endChildNode,
-                       int[] loopEndNodes, long[] loopEndBytes) {
+                       int[] loopEndNodes, long[] loopEndBytes, long[] loopBytesAny) {
+        /** Whether a next terminal starting with one of the ASCII bytes {@code lo}/{@code hi} may start in a loop end node. */
+        public boolean loopEndsStart(long lo, long hi) { return ((loopBytesAny[0] & lo) | (loopBytesAny[1] & hi)) != 0; }
+
         public int endChildCount() { return endChildNode.length + loopEndNodes.length; }
     }
 
@@ -51,11 +56,12 @@ public final class TerminalWalks {
      * recently used entries when full, so a long-running server keeps its hot walks.
      */
     public static final String WALKS = "terminal walks", BY_RESIDUAL = "walks by residual", BY_CORE = "walks by loop core",
-            CORE_BELOW = "loop core walks below a first byte", LOOP_CORES = "loop cores";
-    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES);
+            CORE_BELOW = "loop core walks below a first byte", LOOP_CORES = "loop cores", COUNTED = "counted walks";
+    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED);
     /** Bounds for the caches of tries made from now on (see {@link RuntimeCaches#setMaxBytes}). */
     private static final java.util.Map<String, Long> DEFAULT_MAX = new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
-            WALKS, 256L << 20, BY_RESIDUAL, 64L << 20, BY_CORE, 64L << 20, CORE_BELOW, 16L << 20, LOOP_CORES, 16L << 20));
+            WALKS, 256L << 20, BY_RESIDUAL, 64L << 20, BY_CORE, 64L << 20, CORE_BELOW, 16L << 20, LOOP_CORES, 16L << 20,
+            COUNTED, 64L << 20));
 
     public static void setDefaultMaxBytes(String name, long bytes) { DEFAULT_MAX.put(name, bytes); }
 
@@ -75,7 +81,18 @@ public final class TerminalWalks {
     public TerminalWalks(VocabTrie trie) { this.trie = trie; }
 
     /** The caches this object keeps (for {@link RuntimeCaches}). */
-    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores); }
+    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted); }
+
+    /** A counted walk's key: the loop automaton, its unit boundaries (null: those of body+) and the loop state. */
+    private record CountedKey(ByteDfa loop, java.util.List<Boolean> boundaries, int state) {}
+
+    private final BoundedCache<CountedKey, CountedWalk> counted = newCache(COUNTED);
+
+    /** {@link CountedWalk} of terminal automaton {@code loop} counted by {@code c}, from loop state s. */
+    public CountedWalk counted(ByteDfa loop, CountedLoop c, int s, int vocabSize) {
+        return counted.computeIfAbsent(new CountedKey(loop, c.boundaryKey(), s), k -> CountedWalk.compute(trie, loop, c, s, vocabSize),
+                CountedWalk::estimatedBytes);
+    }
 
     public Walk get(ByteDfa dfa, int state, int vocabSize) {
         AtomicReferenceArray<Walk> perState = cache.computeIfAbsent(dfa, d -> new AtomicReferenceArray<>(d.stateCount()),
@@ -377,7 +394,9 @@ public final class TerminalWalks {
                 }
                 continuation = TokenSet.ofIds(Arrays.copyOf(out, k));
             }
-            return new Walk(continuation, endsAtRoot, byteStart, nodes, loopNodes.toArray(), Arrays.copyOf(loopBytes, 2 * loopNodes.size));
+            long[] any = new long[2];
+            for (int i = 0; i < loopNodes.size; i++) { any[0] |= loopBytes[2 * i]; any[1] |= loopBytes[2 * i + 1]; }
+            return new Walk(continuation, endsAtRoot, byteStart, nodes, loopNodes.toArray(), Arrays.copyOf(loopBytes, 2 * loopNodes.size), any);
         }
     }
 

@@ -168,6 +168,7 @@ public final class TreeBuilder {
                 if (next[b].length == 0) continue;
                 if (b < 64) startLo |= 1L << b; else startHi |= 1L << b;
             }
+            if (!w.loopEndsStart(startLo, startHi)) return;
             for (int i = 0; i < loopNodes.length; i++) {
                 long lo = loopBytes[2 * i] & startLo, hi = loopBytes[2 * i + 1] & startHi;
                 while ((lo | hi) != 0) {

@@ -1,4 +1,9 @@
-package dev.domino.runtime.internal;
+package dev.domino.runtime.internal.trees;
+
+import dev.domino.runtime.internal.scan.ByteDfa;
+import dev.domino.runtime.internal.scan.CountedLoop;
+import dev.domino.runtime.internal.util.IntList;
+import dev.domino.runtime.internal.vocab.VocabTrie;
 
 import java.util.Arrays;
 

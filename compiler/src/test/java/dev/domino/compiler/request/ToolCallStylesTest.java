@@ -224,7 +224,7 @@ class ToolCallStylesTest {
             acceptChecked(a, oracle, f.stops(), f.tokens(f.weather()));
             acceptChecked(a, oracle, f.stops(), f.tokens(f.weatherThenTime()));
             acceptChecked(a, oracle, f.stops(), f.tokens(concat(f.text(), parts(f.stops()[0]))));
-            randomWalks(a, oracle, f.stops(), 6, 24, 38);
+            randomWalks(a, oracle, f.stops(), 4, 20, 38);
         }
     }
 
@@ -243,6 +243,25 @@ class ToolCallStylesTest {
         assertThat(named.resolve(h.v(), ToolCallStyle.HERMES).toolCallStyle()).isEqualTo(ToolCallStyle.QWEN3_CODER);
         // the request's key holds the tools when the vocabulary may choose the style
         assertThat(RequestSpec.parse("{" + TOOLS + "}").key()).contains("get_weather");
+    }
+
+    @Test void specialTokenFramesAreTokensNeverTheirTextInPieces() {
+        Family l = llama3();
+        Artifact a = compile(l, "\"tool_choice\": \"required\"");
+        assertThat(rejected(a, l.stops(), l.tokens(parts("<|python_tag|>{\"name\"")))).isTrue();
+        Matcher m = a.newMatcher(l.stops());
+        assertThat(m.countAllowed()).isEqualTo(1); // only <|python_tag|>
+        assertThat(m.isAllowed(PYTHON_TAG)).isTrue();
+        // <tool_call>: text in Qwen's tokenizer (the added token and its spelling in pieces both write it) ...
+        Family q = hermes();
+        Artifact text = compile(q, "\"tool_choice\": \"required\"");
+        assertThat(accepts(text, q.stops(), q.tokens(parts("<tool", "_call>\n{\"name\"")))).isTrue();
+        // ... the token only where the vocabulary marks it special
+        Vocabulary special = qwenSpecialToolCallVocabulary();
+        Artifact token = Constraints.compile(request(q, "\"tool_choice\": \"required\""), special);
+        assertThat(rejected(token, q.stops(), sequence(special, "<tool", "_call>"))).isTrue();
+        assertThat(accepts(token, q.stops(), sequence(special, QWEN_TOOL_CALL, "\n{\"name\": \"get_weather\", \"arguments\": " + W + "}\n",
+                QWEN_TOOL_CALL_END))).isTrue();
     }
 
     @Test void domino_styleKeepsTheJsonArray() {

@@ -40,6 +40,13 @@ public final class ToolStyleVocabularies {
                 Map.of(QWEN_TOOL_CALL, "<tool_call>", QWEN_TOOL_CALL_END, "</tool_call>"), QWEN_IM_END, QWEN_ENDOFTEXT));
     }
 
+    /** Qwen's ids with {@code <tool_call>} and {@code </tool_call>} marked special (as some Hermes fine-tunes' tokenizers do). */
+    public static synchronized Vocabulary qwenSpecialToolCallVocabulary() {
+        return CACHE.computeIfAbsent("qwen-special", n -> build("qwen-special-tool-call-fixture", 0, 151665,
+                Map.of(QWEN_ENDOFTEXT, "<|endoftext|>", QWEN_IM_START, "<|im_start|>", QWEN_IM_END, "<|im_end|>",
+                        QWEN_TOOL_CALL, "<tool_call>", QWEN_TOOL_CALL_END, "</tool_call>"), Map.of(), QWEN_IM_END, QWEN_ENDOFTEXT));
+    }
+
     public static synchronized Vocabulary mistralVocabulary() {
         return CACHE.computeIfAbsent("mistral", n -> build("mistral-v3-fixture", 771, 32768,
                 Map.of(0, "<unk>", 1, "<s>", MISTRAL_EOS, "</s>", 3, "[INST]", 4, "[/INST]", MISTRAL_TOOL_CALLS, "[TOOL_CALLS]",

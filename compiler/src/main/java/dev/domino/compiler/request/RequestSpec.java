@@ -26,17 +26,20 @@ import java.util.Map;
  * <ul>
  *   <li>{@code response_format}: {@code {"type": "json_schema", "json_schema": {"name": ..., "schema": {...}}}},
  *       {@code {"type": "json_object"}} (any JSON object), {@code {"type": "text"}} (any text);</li>
- *   <li>{@code tools} with {@code tool_choice} (OpenAI's default {@code "auto"}), see {@link ToolCallSchemas}:
- *       {@code "required"} and a named function constrain the output; {@code "auto"} and {@code "none"}
- *       leave it free (as vLLM does: the model may answer in text, and a call is recognized afterwards);
- *       {@code parallel_tool_calls: false} allows one call;</li>
+ *   <li>{@code tools} with {@code tool_choice} (OpenAI's default {@code "auto"}) and {@code parallel_tool_calls}
+ *       ({@code false}: one call), in a model family's own format ({@link ToolCallStyle}, {@link ToolCallFormats}:
+ *       named by {@code tool_call_style}, else the server's, else detected from the vocabulary by
+ *       {@link #resolve}), together with a {@code response_format} for the answer; else in Domino's own shape
+ *       ({@link ToolCallSchemas}): {@code "required"} and a named function constrain the output, {@code "auto"}
+ *       and {@code "none"} leave it free (as vLLM does without a tool parser);</li>
  *   <li>vendor extensions (vLLM's {@code structured_outputs} object or top level): {@code "regex"}
  *       (whole output), {@code "choice"} (one of the strings), {@code "grammar"}
  *       ({@code {"gbnf": TEXT}}, {@code {"lark": TEXT}}, or a GBNF string), {@code "json"} (a schema),
  *       {@code "json_object": true}, {@code "structural_tag"} (see {@link StructuralTags}; also as
  *       {@code response_format} {@code {"type": "structural_tag", ...}}).</li>
  * </ul>
- * Exactly one constraint per request; two (say a {@code regex} and a {@code response_format}) is an error.
+ * Exactly one constraint per request; two (say a {@code regex} and a {@code response_format}) is an error
+ * ({@code tools} in a model's format and a {@code response_format} are one constraint).
  */
 public final class RequestSpec {
     /** What the request constrains the output to. */
@@ -124,8 +127,8 @@ public final class RequestSpec {
         ToolRequest toolRequest = null;
         RequestSpec toolSpec = null;
         if (tools != null && !tools.isNull()) {
+            toolSpec = tools(request, flags); // checks tool_choice and parallel_tool_calls
             toolRequest = toolRequest(request, flags, style, answer);
-            toolSpec = tools(request, flags);
             if (toolSpec != null) found.add(toolSpec);
         } else if (style != null) {
             throw new RequestSpecException("/tool_call_style", "a tool-call style needs tools");

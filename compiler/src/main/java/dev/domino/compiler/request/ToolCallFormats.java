@@ -92,12 +92,22 @@ final class ToolCallFormats {
 
     // ------------------------------------------------------------------ styles with a trigger
 
-    /** A style's layout: its trigger text (null for a token trigger), the calls (one or more) and their parts. */
-    private record Layout(String textTrigger, Function<String, ObjectNode> call, ObjectNode separator, ObjectNode begin, ObjectNode end) {}
+    /**
+     * A style's layout: its trigger text (null for a token trigger), a call of a function, what goes
+     * between calls, before the first (the trigger, null when the call starts with it) and after the
+     * last; {@code bareStart}, when not null: calls that start the output may leave out {@code begin},
+     * and then start with this character (Llama 3 writes JSON tool calls with or without
+     * {@code <|python_tag|>}; vLLM's llama3_json reads an output that starts with it as a call, so with
+     * {@code auto} free text does not start with it).
+     */
+    private record Layout(String textTrigger, Function<String, ObjectNode> call, ObjectNode separator, ObjectNode begin, ObjectNode end,
+                          Character bareStart) {}
 
     private static ObjectNode framed(ToolRequest r, ToolCallStyle style, Pieces p) {
         Map<String, JsonNode> fns = r.callable();
         ObjectNode calls;
+        ObjectNode bare = null; // calls without their trigger, at the start of the output
+        Character bareStart = null;
         String trigger;
         if (style == ToolCallStyle.MISTRAL) {
             trigger = null;
@@ -116,13 +126,24 @@ final class ToolCallFormats {
             parts.add(many);
             if (l.end() != null) parts.add(l.end());
             calls = seq(parts.toArray(new ObjectNode[0]));
+            if (l.bareStart() != null) {
+                bare = l.end() == null ? many : seq(many, l.end());
+                bareStart = l.bareStart();
+            }
         }
         ObjectNode free = anyText(trigger);
         ObjectNode answer = r.answer() == null ? null : json(r.answer());
+        List<ObjectNode> callForms = bare == null ? List.of(calls) : List.of(calls, bare);
+        // with calls that may start bare, auto's free text cannot start as they do
+        ObjectNode autoFree = bareStart == null ? free : optional(seq(regex("[^" + regexEscaped(bareStart) + "]"), free));
+        List<ObjectNode> auto = new ArrayList<>();
+        auto.add(answer != null ? answer : seq(autoFree, optional(calls)));
+        if (answer != null) auto.add(calls);
+        if (bare != null) auto.add(bare);
         return switch (r.choice()) {
-            case REQUIRED, NAMED -> calls;
+            case REQUIRED, NAMED -> or(callForms);
             case NONE -> answer != null ? answer : free;
-            case AUTO -> answer != null ? or(List.of(answer, calls)) : seq(free, optional(calls));
+            case AUTO -> or(auto);
         };
     }
 
@@ -132,29 +153,29 @@ final class ToolCallFormats {
             case LLAMA3_JSON:
                 return new Layout(null,
                         name -> seq(text("{\"name\": " + quoted(name) + ", \"parameters\": "), json(fns.get(name)), text("}")),
-                        text("; "), p.token("<|python_tag|>"), or(List.of(p.token("<|eom_id|>"), p.token("<|eot_id|>"))));
+                        text("; "), p.token("<|python_tag|>"), or(List.of(p.token("<|eom_id|>"), p.token("<|eot_id|>"))), '{');
             case HERMES: {
                 ObjectNode open = p.frame("<tool_call>"), close = p.frame("</tool_call>");
                 return new Layout(p.isText(open) ? "<tool_call>" : null,
                         name -> seq(open, text("\n{\"name\": " + quoted(name) + ", \"arguments\": "), json(fns.get(name)), text("}\n"), close),
-                        text("\n"), null, null);
+                        text("\n"), null, null, null);
             }
             case QWEN3_CODER: {
                 ObjectNode open = p.frame("<tool_call>"), close = p.frame("</tool_call>");
                 return new Layout(p.isText(open) ? "<tool_call>" : null,
                         name -> seq(open, text("\n<function=" + name + ">\n"), qwenXml(fns.get(name)), text("\n</function>\n"), close),
-                        text("\n"), null, null);
+                        text("\n"), null, null, null);
             }
             case DEEPSEEK_V3:
                 return new Layout(null,
                         name -> seq(p.token("<｜tool▁call▁begin｜>"), text("function"), p.token("<｜tool▁sep｜>"),
                                 text(name + "\n```json\n"), json(fns.get(name)), text("\n```"), p.token("<｜tool▁call▁end｜>")),
-                        text("\n"), p.token("<｜tool▁calls▁begin｜>"), p.token("<｜tool▁calls▁end｜>"));
+                        text("\n"), p.token("<｜tool▁calls▁begin｜>"), p.token("<｜tool▁calls▁end｜>"), null);
             case KIMI_K2:
                 return new Layout(null,
                         name -> seq(p.token("<|tool_call_begin|>"), text("functions." + name + ":"), regex("0|[1-9][0-9]{0,5}"),
                                 p.token("<|tool_call_argument_begin|>"), json(fns.get(name)), p.token("<|tool_call_end|>")),
-                        null, p.token("<|tool_calls_section_begin|>"), p.token("<|tool_calls_section_end|>"));
+                        null, p.token("<|tool_calls_section_begin|>"), p.token("<|tool_calls_section_end|>"), null);
             default:
                 throw new IllegalArgumentException("no layout for " + style);
         }
@@ -263,6 +284,8 @@ final class ToolCallFormats {
         o.set("content", content);
         return o;
     }
+
+    private static String regexEscaped(char c) { return Character.isLetterOrDigit(c) ? String.valueOf(c) : "\\" + c; }
 
     private static String quoted(String name) {
         try {

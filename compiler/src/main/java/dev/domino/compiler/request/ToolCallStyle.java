@@ -17,7 +17,10 @@ import java.util.Locale;
 public enum ToolCallStyle {
     /** {@code [{"name": NAME, "parameters": ARGS}, ...]}: Domino's own shape (vLLM's for tool_choice required). */
     DOMINO_JSON("domino", List.of(), List.of()),
-    /** Llama 3.1 / 3.2 JSON tools: {@code <|python_tag|>{"name": NAME, "parameters": ARGS}} (calls joined by {@code "; "}), then {@code <|eom_id|>} or {@code <|eot_id|>}. */
+    /**
+     * Llama 3.1 / 3.2 JSON tools: {@code <|python_tag|>{"name": NAME, "parameters": ARGS}} (calls joined by
+     * {@code "; "}), then {@code <|eom_id|>} or {@code <|eot_id|>}; calls that start the output may leave the tag out.
+     */
     LLAMA3_JSON("llama3_json", List.of("llama3", "llama3.1", "llama3.2"), List.of("<|python_tag|>", "<|eom_id|>", "<|eot_id|>")),
     /** Hermes, Qwen 2.5, Qwen 3: {@code <tool_call>\n{"name": NAME, "arguments": ARGS}\n</tool_call>}, calls joined by a newline. */
     HERMES("hermes", List.of("qwen2.5", "qwen3"), List.of()),

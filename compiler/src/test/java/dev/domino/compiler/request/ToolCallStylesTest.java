@@ -250,8 +250,9 @@ class ToolCallStylesTest {
         Artifact a = compile(l, "\"tool_choice\": \"required\"");
         assertThat(rejected(a, l.stops(), l.tokens(parts("<|python_tag|>{\"name\"")))).isTrue();
         Matcher m = a.newMatcher(l.stops());
-        assertThat(m.countAllowed()).isEqualTo(1); // only <|python_tag|>
-        assertThat(m.isAllowed(PYTHON_TAG)).isTrue();
+        assertThat(m.isAllowed(PYTHON_TAG)).isTrue(); // or a bare JSON call: nothing else
+        m.nextTokenMask().stream().filter(t -> t != PYTHON_TAG)
+                .forEach(t -> assertThat(l.v().bytes(t)[0]).as(l.v().display(t)).isEqualTo((byte) '{'));
         // <tool_call>: text in Qwen's tokenizer (the added token and its spelling in pieces both write it) ...
         Family q = hermes();
         Artifact text = compile(q, "\"tool_choice\": \"required\"");
@@ -262,6 +263,19 @@ class ToolCallStylesTest {
         assertThat(rejected(token, q.stops(), sequence(special, "<tool", "_call>"))).isTrue();
         assertThat(accepts(token, q.stops(), sequence(special, QWEN_TOOL_CALL, "\n{\"name\": \"get_weather\", \"arguments\": " + W + "}\n",
                 QWEN_TOOL_CALL_END))).isTrue();
+    }
+
+    @Test void llamaCallsAtTheStartMayLeaveOutThePythonTag() {
+        Family l = llama3();
+        Object[] bare = parts("{\"name\": \"get_weather\", \"parameters\": " + W + "}", EOT_ID);
+        for (String choice : new String[] {"\"required\"", "\"auto\""}) {
+            Artifact a = compile(l, "\"tool_choice\": " + choice);
+            assertThat(endsHere(a, l, l.tokens(bare))).as(choice).isTrue();
+            assertThat(rejected(a, l.stops(), l.tokens(parts("{\"name\": \"get_weather\", \"parameters\": {\"zone\"")))).as(choice).isTrue();
+        }
+        // with auto, an output that starts with '{' is a call (as vLLM's llama3_json reads it); with none it is text
+        assertThat(rejected(compile(l, "\"tool_choice\": \"auto\""), l.stops(), l.tokens(parts("{hello")))).isTrue();
+        assertThat(endsHere(compile(l, "\"tool_choice\": \"none\""), l, l.tokens(parts("{hello")))).isTrue();
     }
 
     @Test void domino_styleKeepsTheJsonArray() {

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Tool calls in each model family's own format ({@link ToolCallStyle}), on vocabularies with the
  * family's real special-token ids: free text or a call with tool_choice auto, parallel calls, at
  * most one call without parallel_tool_calls, required, a named function, none (the trigger banned),
- * response_format beside tools. Llama 3 and Hermes masks are checked against the byte-level oracle.
+ * response_format beside tools. Llama 3, Hermes and DeepSeek masks are checked against the byte-level oracle.
  */
 class ToolCallStylesTest {
     static final String TOOLS = "\"tools\": ["
@@ -216,7 +216,7 @@ class ToolCallStylesTest {
     }
 
     @Test void masksMatchTheByteLevelOracle() {
-        for (Family f : List.of(llama3(), hermes())) {
+        for (Family f : List.of(llama3(), hermes(), deepseek())) {
             String req = request(f, "\"tool_choice\": \"auto\"");
             RequestSpec spec = RequestSpec.parse(req).resolve(f.v(), null);
             ByteEarleyOracle oracle = new ByteEarleyOracle(spec.grammar(ConstraintOptions.defaults().jsonSchema()).grammar(), f.v());

@@ -6,6 +6,9 @@ import dev.domino.compiler.DominoCompiler;
 import dev.domino.compiler.SourceFiles;
 import dev.domino.compiler.SourceFormat;
 import dev.domino.compiler.request.RequestSpec;
+import dev.domino.compiler.request.ToolCallStyle;
+import dev.domino.constraints.ConstraintOptions;
+import dev.domino.constraints.Constraints;
 import dev.domino.compiler.vocab.Tokenizer;
 import dev.domino.runtime.Artifact;
 import dev.domino.runtime.diagnostics.ArtifactStats;
@@ -34,6 +37,12 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--spec", paramLabel = "REQUEST.json",
             description = "compile the output constraint of an OpenAI-style request (response_format, tools + tool_choice, regex, choice, grammar) instead of a grammar file")
     Path specFile;
+
+    @Option(names = "--tool-call-style", paramLabel = "STYLE",
+            description = "with --spec: the tool-call style of requests that name none (llama3_json, hermes, qwen3_coder, mistral, "
+                    + "deepseek_v3, kimi_k2, harmony, or domino for Domino's JSON array; default: detected from the vocabulary's special tokens). "
+                    + "A server's prebuilt artifacts need the server's style (domino for `domino serve`)")
+    String toolCallStyle;
 
     @Mixin CompilerOptions compiler;
 
@@ -119,13 +128,17 @@ final class CompileCommand implements Callable<Integer> {
     private int compileSpec(Path out) throws Exception {
         long t0 = System.nanoTime();
         RequestSpec request = RequestSpec.parse(SourceFiles.readUtf8(specFile, compileLimits.sourceBytes()));
+        ToolCallStyle style = toolCallStyle == null ? null : ToolCallStyle.byName(toolCallStyle);
+        if (toolCallStyle != null && style == null) {
+            throw new IllegalArgumentException("--tool-call-style: unknown style '" + toolCallStyle + "' (expected one of " + ToolCallStyle.names() + ")");
+        }
         long tv = System.nanoTime();
         Tokenizer tokenizer = compiler.vocab.load();
         double vocabSeconds = (System.nanoTime() - tv) / 1e9;
         long tc = System.nanoTime();
         CompileOptions options = compiler.compileOptions().lazy(lazy).prebuildMillis(lazy ? prebuildMillis : 0).threads(threads)
                 .limits(compileLimits).build();
-        Artifact artifact = DominoCompiler.forVocabulary(tokenizer.vocabulary()).compileRequest(request, options);
+        Artifact artifact = Constraints.compile(request, tokenizer.vocabulary(), new ConstraintOptions(options, style));
         return summarize(artifact, specFile, t0, vocabSeconds, (System.nanoTime() - tc) / 1e9, out);
     }
 

@@ -52,13 +52,14 @@ public final class Constraints {
     }
 
     private static Artifact compileHere(RequestSpec spec, Vocabulary vocabulary, ConstraintOptions options) {
-        GrammarSources.Parsed parsed = spec.grammar(options.jsonSchema());
+        RequestSpec resolved = spec.resolve(vocabulary, options.toolCallStyle()); // tools in the model's own format, when it has one
+        GrammarSources.Parsed parsed = resolved.grammar(options.jsonSchema());
         Map<String, String> recorded = new LinkedHashMap<>(parsed.options());
         recorded.put(SPEC_OPTION, spec.key());
         recorded.put(OPTIONS_OPTION, options.key());
         CompileOptions co = parsed.applyTo(options.compile()).withExtra(recorded);
         if (!co.lazy()) co = co.withPrebuildMillis(0);
-        return GrammarCompiler.compile(parsed.grammar(), vocabulary, "request", spec.sourceFormat(), spec.sourceText(), co);
+        return GrammarCompiler.compile(parsed.grammar(), vocabulary, "request", resolved.sourceFormat(), resolved.sourceText(), co);
     }
 
     /**

@@ -100,7 +100,8 @@ final class BenchToolsCommand implements Callable<Integer> {
         }
         if (cases.isEmpty()) throw new IllegalArgumentException("no BFCL_* files with tool-call schemas under " + inputs);
         ConstraintOptions options = ConstraintOptions.defaults().withPrebuildMillis(prebuildMs)
-                .withJsonSchema(compiler.jsonSchema()).withDynamicCap(compiler.dynamicCap);
+                .withJsonSchema(compiler.jsonSchema()).withDynamicCap(compiler.dynamicCap)
+                .withToolCallStyle(dev.domino.compiler.request.ToolCallStyle.DOMINO_JSON); // the BFCL outputs are Domino's JSON array
         long tokens = 0, outputs = 0, passesPlain = 0, passesJump = 0, passesJumpBytes = 0, passesSpec = 0, forcedBytes = 0, rejected = 0, failed = 0;
         long[] hitNanos = new long[cases.size() * Math.max(0, repeat - 1)];
         int hits = 0;

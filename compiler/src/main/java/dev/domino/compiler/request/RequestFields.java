@@ -19,7 +19,7 @@ final class RequestFields {
             "structured_outputs", "regex", "choice", "grammar", "json", "json_object", "structural_tag", "json_schema",
             "guided_json", "guided_regex", "guided_choice", "guided_grammar", "guided_decoding_backend",
             "guided_whitespace_pattern", "whitespace_pattern", "disable_any_whitespace", "disable_additional_properties",
-            "disable_fallback", "grammar_lazy", "grammar_triggers", "preserved_tokens", "functions", "function_call");
+            "disable_fallback", "grammar_lazy", "grammar_triggers", "preserved_tokens", "functions", "function_call", "tool_call_style");
 
     /** Keys of vLLM's {@code structured_outputs} object that Domino honours. */
     static final Set<String> STRUCTURED_OUTPUTS = Set.of("json", "regex", "choice", "grammar", "json_object", "structural_tag",

@@ -14,6 +14,7 @@ import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.structural.StructuralTags;
+import dev.domino.runtime.Vocabulary;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,21 +26,26 @@ import java.util.Map;
  * <ul>
  *   <li>{@code response_format}: {@code {"type": "json_schema", "json_schema": {"name": ..., "schema": {...}}}},
  *       {@code {"type": "json_object"}} (any JSON object), {@code {"type": "text"}} (any text);</li>
- *   <li>{@code tools} with {@code tool_choice} (OpenAI's default {@code "auto"}), see {@link ToolCallSchemas}:
- *       {@code "required"} and a named function constrain the output; {@code "auto"} and {@code "none"}
- *       leave it free (as vLLM does: the model may answer in text, and a call is recognized afterwards);
- *       {@code parallel_tool_calls: false} allows one call;</li>
+ *   <li>{@code tools} with {@code tool_choice} (OpenAI's default {@code "auto"}) and {@code parallel_tool_calls}
+ *       ({@code false}: one call), in a model family's own format ({@link ToolCallStyle}, {@link ToolCallFormats}:
+ *       named by {@code tool_call_style}, else the server's, else detected from the vocabulary by
+ *       {@link #resolve}), together with a {@code response_format} for the answer; else in Domino's own shape
+ *       ({@link ToolCallSchemas}): {@code "required"} and a named function constrain the output, {@code "auto"}
+ *       and {@code "none"} leave it free (as vLLM does without a tool parser);</li>
  *   <li>vendor extensions (vLLM's {@code structured_outputs} object or top level): {@code "regex"}
  *       (whole output), {@code "choice"} (one of the strings), {@code "grammar"}
  *       ({@code {"gbnf": TEXT}}, {@code {"lark": TEXT}}, or a GBNF string), {@code "json"} (a schema),
  *       {@code "json_object": true}, {@code "structural_tag"} (see {@link StructuralTags}; also as
  *       {@code response_format} {@code {"type": "structural_tag", ...}}).</li>
  * </ul>
- * Exactly one constraint per request; two (say a {@code regex} and a {@code response_format}) is an error.
+ * Exactly one constraint per request; two (say a {@code regex} and a {@code response_format}) is an error
+ * ({@code tools} in a model's format and a {@code response_format} are one constraint).
  */
 public final class RequestSpec {
     /** What the request constrains the output to. */
-    public enum Kind { JSON_SCHEMA, JSON_OBJECT, TEXT, TOOL_CALLS, NAMED_TOOL, REGEX, CHOICE, GBNF, LARK, STRUCTURAL_TAG }
+    public enum Kind { JSON_SCHEMA, JSON_OBJECT, TEXT, TOOL_CALLS, NAMED_TOOL, REGEX, CHOICE, GBNF, LARK, STRUCTURAL_TAG,
+        /** Tool calls in a model family's own format ({@link ToolCallStyle}), see {@link ToolCallFormats}. */
+        MODEL_TOOL_CALLS }
 
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -58,6 +64,13 @@ public final class RequestSpec {
     private final List<String> choices;
     /** vLLM's {@code disable_any_whitespace}: JSON without any whitespace (compact), whatever the server's setting. */
     private boolean compactJson;
+    /**
+     * The request's tools, when they may decide the grammar: a {@link Kind#MODEL_TOOL_CALLS} spec's
+     * own, or (no style named) those {@link #resolve} writes in the detected or the server's style.
+     */
+    private ToolRequest tools;
+    /** The vocabulary that decides text-or-token frame pieces of a {@link Kind#MODEL_TOOL_CALLS} spec (null: text). */
+    private Vocabulary toolVocabulary;
 
     /** Request-level switches of the JSON constraint (vLLM). */
     private record Flags(boolean compact, boolean closedObjects) {
@@ -107,11 +120,23 @@ public final class RequestSpec {
         Flags flags = new Flags(RequestFields.flag(request, "disable_any_whitespace"), RequestFields.flag(request, "disable_additional_properties"));
         List<RequestSpec> found = new ArrayList<>();
         JsonNode rf = request.get("response_format");
-        if (rf != null && !rf.isNull()) found.add(responseFormat(rf, flags));
+        RequestSpec answer = rf != null && !rf.isNull() ? responseFormat(rf, flags) : null;
+        if (answer != null) found.add(answer);
         JsonNode tools = request.get("tools");
+        ToolCallStyle style = toolCallStyle(request);
+        ToolRequest toolRequest = null;
+        RequestSpec toolSpec = null;
         if (tools != null && !tools.isNull()) {
-            RequestSpec t = tools(request, flags);
-            if (t != null) found.add(t);
+            toolSpec = tools(request, flags); // checks tool_choice and parallel_tool_calls
+            toolRequest = toolRequest(request, flags, style, answer);
+            if (toolSpec != null) found.add(toolSpec);
+        } else if (style != null) {
+            throw new RequestSpecException("/tool_call_style", "a tool-call style needs tools");
+        }
+        if (toolRequest != null && style != null && style != ToolCallStyle.DOMINO_JSON) { // the model's format: tools and answer in one grammar
+            found.remove(answer);
+            found.remove(toolSpec);
+            found.add(modelToolCalls(request, toolRequest, style));
         }
         vendor(request, "", found, flags);
         JsonNode llamaSchema = request.get("json_schema"); // llama.cpp server
@@ -121,7 +146,8 @@ public final class RequestSpec {
             if (!so.isObject()) throw new RequestSpecException("/structured_outputs", "expected an object");
             vendor(so, "/structured_outputs", found, flags);
         }
-        if (found.isEmpty() && tools != null && !tools.isNull()) found.add(text()); // tool_choice auto or none: free text
+        RequestSpec defaultText = null;
+        if (found.isEmpty() && tools != null && !tools.isNull()) found.add(defaultText = text()); // tool_choice auto or none: free text
         if (found.isEmpty()) {
             throw new RequestSpecException("", "no output constraint: expected response_format, tools with tool_choice, "
                     + "regex, choice, grammar, json or structural_tag");
@@ -134,12 +160,105 @@ public final class RequestSpec {
         if (flags.closedObjects() && spec.kind == Kind.STRUCTURAL_TAG) {
             throw new RequestSpecException("/disable_additional_properties", "not supported with a structural_tag (set additionalProperties in its schemas)");
         }
-        if (flags.compact() && spec.format == SourceFormat.JSON_SCHEMA || flags.compact() && spec.kind == Kind.STRUCTURAL_TAG) {
+        if (flags.compact() && (spec.format == SourceFormat.JSON_SCHEMA || spec.kind == Kind.STRUCTURAL_TAG || spec.kind == Kind.MODEL_TOOL_CALLS)) {
             spec.compactJson = true;
             spec.constraint.put("disable_any_whitespace", true);
             spec.key = keyOf(spec.constraint);
         }
+        boolean answerFits = answer == null || answer.kind == Kind.JSON_SCHEMA || answer.kind == Kind.JSON_OBJECT || answer.kind == Kind.TEXT;
+        if (style == null && toolRequest != null && answerFits && (spec == answer || spec == toolSpec || spec == defaultText)) {
+            // no style named: the vocabulary or the server may choose one (resolve), so the tools are part of the key
+            spec.tools = toolRequest;
+            spec.compactJson |= flags.compact();
+            spec.constraint.set("tools_request", toolsConstraint(request));
+            spec.key = keyOf(spec.constraint);
+        }
         return spec;
+    }
+
+    /** {@code tool_call_style}: a style's name, or null when absent. */
+    private static ToolCallStyle toolCallStyle(JsonNode request) {
+        JsonNode n = request.get("tool_call_style");
+        if (!RequestFields.present(n)) return null;
+        if (!n.isTextual()) throw new RequestSpecException("/tool_call_style", "expected a string (" + ToolCallStyle.names() + ")");
+        ToolCallStyle s = ToolCallStyle.byName(n.asText());
+        if (s == null) throw new RequestSpecException("/tool_call_style", "unknown tool-call style '" + n.asText() + "' (expected one of " + ToolCallStyle.names() + ")");
+        return s;
+    }
+
+    /** The tools, tool_choice and parallel_tool_calls of a request, with the response_format's answer schema. */
+    private static ToolRequest toolRequest(JsonNode request, Flags flags, ToolCallStyle style, RequestSpec answer) {
+        Map<String, JsonNode> functions = new java.util.LinkedHashMap<>(ToolCallSchemas.functions(request.get("tools")));
+        if (flags.closedObjects()) functions.replaceAll((name, params) -> flags.schema(params, "/tools"));
+        JsonNode choice = request.get("tool_choice");
+        JsonNode parallelNode = request.get("parallel_tool_calls");
+        boolean parallel = parallelNode == null || parallelNode.isNull() || parallelNode.asBoolean();
+        ToolRequest.Choice c;
+        String named = null;
+        if (choice == null || choice.isNull() || choice.isTextual() && choice.asText().equals("auto")) c = ToolRequest.Choice.AUTO;
+        else if (choice.isTextual() && choice.asText().equals("none")) c = ToolRequest.Choice.NONE;
+        else if (choice.isTextual() && choice.asText().equals("required")) c = ToolRequest.Choice.REQUIRED;
+        else {
+            c = ToolRequest.Choice.NAMED;
+            JsonNode name = choice.path("function").path("name");
+            if (!name.isTextual()) name = choice.path("name");
+            named = name.asText(); // tools() checks the shape and the name
+            if (!functions.containsKey(named)) ToolCallSchemas.named(functions, named);
+        }
+        JsonNode answerSchema = null;
+        if (answer != null) {
+            switch (answer.kind) {
+                case JSON_SCHEMA -> answerSchema = answer.constraint.get("json_schema");
+                case JSON_OBJECT -> answerSchema = F.objectNode().put("type", "object");
+                case TEXT -> answerSchema = null;
+                default -> {
+                    if (style != null && style != ToolCallStyle.DOMINO_JSON) {
+                        throw new RequestSpecException("/response_format", "a " + answer.sourceFormat() + " response_format together with tools "
+                                + "in a model's tool-call style is not supported (use a json_schema)");
+                    }
+                }
+            }
+        }
+        return new ToolRequest(functions, c, named, parallel, style, answerSchema);
+    }
+
+    private static RequestSpec modelToolCalls(JsonNode request, ToolRequest tools, ToolCallStyle style) {
+        ObjectNode c = toolsConstraint(request);
+        c.put("tool_call_style", style.id());
+        if (tools.answer() != null) c.set("answer", tools.answer());
+        RequestSpec spec = new RequestSpec(Kind.MODEL_TOOL_CALLS, c, null, null, null);
+        spec.tools = tools;
+        return spec;
+    }
+
+    /**
+     * This spec for a vocabulary: when the request's tools may be written in a model's format (no
+     * style named in the request), the style of {@code serverStyle} (null: none), else the one
+     * {@link ToolCallFormats#detect detected} from the vocabulary's special tokens; Domino's own shape
+     * when neither names one. A {@link Kind#MODEL_TOOL_CALLS} spec takes the vocabulary for its
+     * text-or-token frame pieces. The resolved spec's {@link #key()} names the style; callers keep the
+     * request's key for caching (it, the vocabulary and the server option determine the result).
+     */
+    public RequestSpec resolve(Vocabulary vocabulary, ToolCallStyle serverStyle) {
+        if (tools == null) return this;
+        ToolCallStyle style = tools.style();
+        if (style == null) style = serverStyle != null ? serverStyle : ToolCallFormats.detect(vocabulary);
+        if (style == null || style == ToolCallStyle.DOMINO_JSON) return this;
+        ObjectNode c = constraint.deepCopy();
+        c.remove("tools_request");
+        if (kind != Kind.MODEL_TOOL_CALLS) {
+            ObjectNode t = (ObjectNode) constraint.get("tools_request");
+            c = t.deepCopy();
+            c.put("tool_call_style", style.id());
+            if (tools.answer() != null) c.set("answer", tools.answer());
+            if (compactJson) c.put("disable_any_whitespace", true);
+        }
+        RequestSpec r = new RequestSpec(Kind.MODEL_TOOL_CALLS, c, null, null, null);
+        r.tools = new ToolRequest(tools.functions(), tools.choice(), tools.named(), tools.parallel(), style, tools.answer());
+        r.compactJson = compactJson;
+        r.toolVocabulary = vocabulary;
+        ToolCallFormats.requireTokens(style, vocabulary);
+        return r;
     }
 
     /** A schema given as an object, a boolean or JSON text. */
@@ -320,15 +439,30 @@ public final class RequestSpec {
 
     public Kind kind() { return kind; }
 
+    /** The tool-call style of a {@link Kind#MODEL_TOOL_CALLS} spec, else null. */
+    public ToolCallStyle toolCallStyle() { return kind == Kind.MODEL_TOOL_CALLS ? tools.style() : null; }
+
+    /** A {@link Kind#MODEL_TOOL_CALLS} spec as the structural tag it compiles to (XGrammar's format). */
+    public ObjectNode toolCallTag() {
+        if (kind != Kind.MODEL_TOOL_CALLS) throw new IllegalStateException("not a tool-call spec: " + kind);
+        return ToolCallFormats.structuralTag(tools, tools.style(), toolVocabulary);
+    }
+
     /** The constraint alone (no messages, no sampling settings): what the grammar depends on. */
     public ObjectNode constraint() { return constraint.deepCopy(); }
 
     /** The constraint as compact JSON: the cache key's spec part (equal keys, equal grammars). */
     public String key() { return key; }
 
-    /** Format name recorded in the artifact: json-schema, regex, gbnf, lark, choice or text. */
+    /** Format name recorded in the artifact: json-schema, regex, gbnf, lark, choice, structural-tag, tool-calls or text. */
     public String sourceFormat() {
-        return format != null ? format.id() : kind == Kind.CHOICE ? "choice" : kind == Kind.STRUCTURAL_TAG ? "structural-tag" : "text";
+        if (format != null) return format.id();
+        return switch (kind) {
+            case CHOICE -> "choice";
+            case STRUCTURAL_TAG -> "structural-tag";
+            case MODEL_TOOL_CALLS -> "tool-calls";
+            default -> "text";
+        };
     }
 
     /** Text recorded (hashed) in the artifact: the grammar or schema text, else the constraint's JSON. */
@@ -343,6 +477,7 @@ public final class RequestSpec {
         if (compactJson) options = options.withWhitespace(JsonSchemaOptions.Whitespace.COMPACT);
         if (format != null) return GrammarSources.parse(sourceText(), format, options);
         if (kind == Kind.STRUCTURAL_TAG) return StructuralTags.parse(constraint.get("structural_tag"), options);
+        if (kind == Kind.MODEL_TOOL_CALLS) return StructuralTags.parse(toolCallTag(), options);
         Expr root;
         if (kind == Kind.CHOICE) {
             List<Expr> alternatives = new ArrayList<>();

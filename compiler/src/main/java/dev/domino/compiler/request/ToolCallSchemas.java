@@ -61,6 +61,11 @@ public final class ToolCallSchemas {
 
     /** The schema for {@code tool_choice: "required"}. */
     static ObjectNode required(Map<String, JsonNode> functions, boolean parallel) {
+        return required(functions, parallel, "parameters");
+    }
+
+    /** An array of calls {@code {"name": NAME, KEY: ARGS}} (Mistral writes {@code arguments}). */
+    static ObjectNode required(Map<String, JsonNode> functions, boolean parallel, String argumentsKey) {
         ArrayNode anyOf = F.arrayNode();
         java.util.Set<String> drafts = new java.util.LinkedHashSet<>();
         java.util.Set<String> ids = new java.util.HashSet<>();
@@ -70,8 +75,8 @@ public final class ToolCallSchemas {
             call.put("type", "object");
             ObjectNode props = call.putObject("properties");
             props.putObject("name").putArray("enum").add(f.getKey());
-            props.set("parameters", ownDocument(f.getValue(), index++, ids, drafts));
-            call.putArray("required").add("name").add("parameters");
+            props.set(argumentsKey, ownDocument(f.getValue(), index++, ids, drafts));
+            call.putArray("required").add("name").add(argumentsKey);
             call.put("additionalProperties", false);
             anyOf.add(call);
         }

@@ -32,7 +32,10 @@ public final class SmallTokenizer {
             " the", " and", " of", " to", " a", " in", "Paris", "London", "Alice", "Bob", "hello", "world", "weather",
             "0.", "10", "12", "25", "42", "100", "2024", "-1", "e+", "E-", "ABC", "XYZ", "-12", "é", "ü", "日本", "\u00e9t\u00e9");
 
-    public static void write(Path file) throws IOException {
+    public static void write(Path file) throws IOException { write(file, List.of()); }
+
+    /** With {@code extraSpecial} (such as {@code <|python_tag|>}, {@code <|eom_id|>}) added as special tokens after the others. */
+    public static void write(Path file, List<String> extraSpecial) throws IOException {
         String[] byteChar = gpt2ByteMap();
         Map<String, Integer> vocab = new LinkedHashMap<>();
         for (int b = 0; b < 256; b++) vocab.put(byteChar[b], b);
@@ -54,7 +57,9 @@ public final class SmallTokenizer {
         ObjectNode root = json.createObjectNode();
         root.put("version", "1.0");
         ArrayNode added = root.putArray("added_tokens");
-        for (String special : List.of("<|begin_of_text|>", "<|end_of_text|>", "<|eot_id|>")) {
+        List<String> specials = new ArrayList<>(List.of("<|begin_of_text|>", "<|end_of_text|>", "<|eot_id|>"));
+        specials.addAll(extraSpecial);
+        for (String special : specials) {
             ObjectNode a = added.addObject();
             a.put("id", vocab.size() + added.size() - 1);
             a.put("content", special);

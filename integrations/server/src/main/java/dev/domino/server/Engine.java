@@ -119,10 +119,12 @@ public final class Engine implements AutoCloseable {
 
     /**
      * The options request constraints compile with; a prebuilt artifact must record the same ones
-     * ({@code domino compile --spec REQUEST.json --json-whitespace compact} for the default).
+     * ({@code domino compile --spec REQUEST.json --json-whitespace compact --tool-call-style domino} for the default).
+     * Tool calls stay in Domino's JSON array: {@link ToolCalls} reads that shape only.
      */
     public static ConstraintOptions constraintOptions(String jsonWhitespace) {
-        return ConstraintOptions.defaults().withJsonSchema(jsonWhitespace.equals("compact") ? JsonSchemaOptions.compact() : JsonSchemaOptions.defaults());
+        return ConstraintOptions.defaults().withJsonSchema(jsonWhitespace.equals("compact") ? JsonSchemaOptions.compact() : JsonSchemaOptions.defaults())
+                .withToolCallStyle(dev.domino.compiler.request.ToolCallStyle.DOMINO_JSON);
     }
 
     public Config config() { return config; }

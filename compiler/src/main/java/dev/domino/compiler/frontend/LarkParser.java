@@ -64,6 +64,8 @@ public final class LarkParser {
     /** Where the first {@code %json} stands (-1: none), and what the schemas skipped at the user's request. */
     private int firstJson = -1;
     private final List<String> ignoredKeywords = new ArrayList<>();
+    /** The rules of the embedded schemas: the compiler splits them as it does a schema's (see Grammar#fineRules). */
+    private final Set<String> fineRules = new LinkedHashSet<>();
     private final LarkHeader header = new LarkHeader();
     /** Terminals made by {@code &} or {@code ~}, computed once every terminal is known. */
     private final Map<String, Algebra> algebra = new LinkedHashMap<>();
@@ -122,7 +124,7 @@ public final class LarkParser {
         check();
         resolveAlgebra();
         checkHeaderAgainstIgnore();
-        return new Grammar(START_RULE, rules, positions, lexical, ignored);
+        return new Grammar(START_RULE, rules, positions, lexical, ignored, fineRules);
     }
 
     // definition: ('?'|'!')? NAME ('.' priority)? ':' expansions
@@ -247,7 +249,9 @@ public final class LarkParser {
         if (firstJson < 0) firstJson = directive.pos;
         for (JsonSchemaGrammar.KeywordLocation k : g.ignoredKeywords()) ignoredKeywords.add(k.toString());
         int line = in.line(directive.pos), column = in.column(directive.pos);
-        return EmbeddedGrammar.embed(g.grammar(), "%json@" + line + ":" + column + "/", rules, line, column);
+        String prefix = "%json@" + line + ":" + column + "/";
+        for (String name : g.grammar().rules().keySet()) fineRules.add(prefix + name);
+        return EmbeddedGrammar.embed(g.grammar(), prefix, rules, line, column);
     }
 
     // %regex { "substring_words" | "substring_chars" | "substring_chunks": ... }

@@ -441,6 +441,14 @@ class LarkParserTest {
     }
 
     @Test
+    void samplingOnlyOptionsAndRefusedSyntax() {
+        // temperature and captures do not change the language
+        assertThat(start("start: t\nt[capture, temperature=0.7]: \"a\"\n")).isEqualTo(new Ref("t", 1, 8));
+        assertError("start: %lark { start: \"a\" }", "nested %lark", 1, 8);
+        assertError("start: @sub", "sub-grammar references @... are not supported", 1, 8);
+    }
+
+    @Test
     void lexemeOptionsWithoutARuntimeMechanismAreRefusedByName() {
         assertError("start: t\nt[stop=\"x\"]: /a+/\n", "stop= hides its text", 2, 3);
         assertError("start: t\nt[max_tokens=5]: /a+/\n", "max_tokens= is not supported", 2, 3);

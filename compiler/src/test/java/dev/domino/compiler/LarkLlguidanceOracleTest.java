@@ -81,6 +81,29 @@ class LarkLlguidanceOracleTest {
         assertThat(accepts(c, "<call>{\"a\": true}</call>")).isFalse();
     }
 
+    /**
+     * A schema whose grammar needs the runtime's own mechanisms (distinct items checked beside the
+     * parser, members in any order), inside a grammar with terminals and token-free text around it.
+     */
+    @Test void inlineSchemaWithDistinctItemsAndAnyOrderMembers() {
+        String g = """
+                start: WORD "=" value (";" WORD "=" value)*
+                WORD: /[a-z]{1,6}/
+                value: %json {
+                  "type": "object",
+                  "properties": {"ids": {"type": "array", "items": {"type": "integer", "minimum": 0}, "uniqueItems": true, "maxItems": 4},
+                                 "on": {"type": "boolean"}, "w": {"enum": ["x", "y"]}},
+                  "additionalProperties": false
+                }
+                """;
+        OracleMaskTest.check(lark(g), LongTests.scale(8, 24), 3808);
+        Artifact a = compile(g);
+        assertThat(accepts(a, "ab={\"ids\": [1, 2, 30]};c={}")).isTrue();
+        assertThat(accepts(a, "ab={\"ids\": [1, 2, 1]}")).isFalse();
+        assertThat(accepts(a, "ab={\"w\": \"y\", \"on\": false}")).isTrue();
+        assertThat(accepts(a, "ab={\"w\": \"y\", \"w\": \"x\"}")).isFalse();
+    }
+
     /** Lines of letters and spaces without an empty line: a class intersected with a complement. */
     @Test void intersectionWithComplementMasksAgainstOracle() {
         String g = """

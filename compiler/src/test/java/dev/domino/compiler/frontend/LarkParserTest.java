@@ -448,6 +448,38 @@ class LarkParserTest {
         assertError("start: @sub", "sub-grammar references @... are not supported", 1, 8);
     }
 
+    /** Mutated llguidance grammars: a GrammarException with a position, or a grammar; never another exception. */
+    @Test
+    void mutatedExtensionsFailOnlyWithGrammarErrors() {
+        String seed = """
+                %llguidance {"no_forcing": true}
+                start: A ";" v ~"q" %regex {"substring_words": "a b. c"}
+                A: /[a-z]+/ & ~/(?s:.*)zz(?s:.*)/ | "x"~2
+                v: %json {"type": "object", "properties": {"k": {"enum": [1, "}"]}}}
+                """;
+        String alphabet = "{}[]\"\\~&%|:/()*+?,.=aA1 \n";
+        java.util.Random random = new java.util.Random(3809);
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder sb = new StringBuilder(seed);
+            for (int k = 1 + random.nextInt(3); k > 0; k--) {
+                int at = random.nextInt(sb.length());
+                switch (random.nextInt(3)) {
+                    case 0 -> sb.deleteCharAt(at);
+                    case 1 -> sb.insert(at, alphabet.charAt(random.nextInt(alphabet.length())));
+                    default -> sb.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
+                }
+            }
+            String text = sb.toString();
+            try {
+                LarkParser.parse(text);
+            } catch (GrammarException e) {
+                assertThat(e.getMessage()).as(text).doesNotContain("Source: ").doesNotContain("\n");
+            } catch (RuntimeException e) {
+                throw new AssertionError("on grammar:\n" + text, e);
+            }
+        }
+    }
+
     @Test
     void lexemeOptionsWithoutARuntimeMechanismAreRefusedByName() {
         assertError("start: t\nt[stop=\"x\"]: /a+/\n", "stop= hides its text", 2, 3);

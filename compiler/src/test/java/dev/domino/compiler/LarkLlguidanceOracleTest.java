@@ -104,6 +104,36 @@ class LarkLlguidanceOracleTest {
         assertThat(accepts(a, "ab={\"w\": \"y\", \"w\": \"x\"}")).isFalse();
     }
 
+    /**
+     * Text with tool calls anywhere (the shape of the syntax reference's "Tool calling" section): free
+     * text read lazily up to the trigger, then a tool name, a schema's JSON or a number, the end tag.
+     */
+    @Test void lazyTriggerThenInlineSchema() {
+        String g = """
+                start: (call_calc | call_sum)* rest
+                rest: PROSE
+                PROSE: /[a-z .]*/
+                head[lazy]: PROSE "<tool"
+                call_calc: head " calc>" %json {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]} "</tool>"
+                call_sum: head " sum>" /[0-9]+/ "</tool>"
+                """;
+        // the sampler cannot write lazy expressions: whole masks along given texts and random walks instead
+        // (Llama 3 vocabulary subset, where a mask is cheap to compare in full)
+        var v = dev.domino.compiler.tokens.Llama3Fixture.vocabulary();
+        Artifact small = dev.domino.compiler.tokens.Llama3Fixture.compile(g, SourceFormat.LARK, v);
+        var oracle = new dev.domino.compiler.testing.ByteEarleyOracle(lark(g), v);
+        int[] stops = {dev.domino.compiler.tokens.Llama3Fixture.END_OF_TEXT};
+        for (String text : new String[] {"so. <tool calc>{\"x\": 1.5}</tool>then <tool sum>12</tool>done.", "plain words. the end"}) {
+            dev.domino.compiler.tokens.Llama3Fixture.acceptChecked(small, oracle, stops, dev.domino.compiler.tokens.Llama3Fixture.tokens(v, text));
+        }
+        dev.domino.compiler.tokens.Llama3Fixture.randomWalks(small, oracle, stops, LongTests.scale(6, 24), 14, 3809);
+        Artifact a = compile(g);
+        assertThat(accepts(a, "so. <tool calc>{\"x\": 1.5}</tool>then <tool sum>12</tool>done.")).isTrue();
+        assertThat(accepts(a, "no calls at all")).isTrue();
+        assertThat(accepts(a, "a <tool calc>{\"y\": 1}</tool>")).isFalse();
+        assertThat(accepts(a, "a <tool sum>{}</tool>")).isFalse();
+    }
+
     /** Lines of letters and spaces without an empty line: a class intersected with a complement. */
     @Test void intersectionWithComplementMasksAgainstOracle() {
         String g = """

@@ -131,6 +131,7 @@ public final class LarkParser {
     private void parseDefinition() {
         if (peek().isOp("?") || peek().isOp("!")) next(); // tree-shaping prefixes: no effect on the language
         Token name = expect(Kind.NAME, "a rule or terminal name");
+        refuseParametric();
         boolean terminal = isTerminalName(name.text);
         if (peek().isOp(".")) {
             next();
@@ -287,6 +288,13 @@ public final class LarkParser {
         }
     }
 
+    /** llguidance's parametric rules ({@code name::param}, its docs/parametric.md) after a name. */
+    private void refuseParametric() {
+        if (peek().isOp(":") && tokens.get(t + 1).isOp(":")) {
+            throw error("llguidance's parametric rules (name::param) are not supported", peek());
+        }
+    }
+
     private String ownerName() {
         return lexicalOwner.equals("%ignore") ? "%ignore" : "terminal '" + lexicalOwner + "'";
     }
@@ -438,6 +446,7 @@ public final class LarkParser {
         Token tok = next();
         switch (tok.kind) {
             case NAME -> {
+                refuseParametric();
                 Expr.Ref ref = new Expr.Ref(tok.text, in.line(tok.pos), in.column(tok.pos));
                 refs.add(new RefSite(ref, lexicalOwner));
                 return ref;

@@ -446,6 +446,8 @@ class LarkParserTest {
         assertThat(start("start: t\nt[capture, temperature=0.7]: \"a\"\n")).isEqualTo(new Ref("t", 1, 8));
         assertError("start: %lark { start: \"a\" }", "nested %lark", 1, 8);
         assertError("start: @sub", "sub-grammar references @... are not supported", 1, 8);
+        assertError("start: perm::0x0\nperm::_: \"a\"", "parametric rules (name::param) are not supported", 1, 12);
+        assertError("perm::_: \"a\"\nstart: \"a\"", "parametric rules", 1, 5);
     }
 
     /** Mutated llguidance grammars: a GrammarException with a position, or a grammar; never another exception. */

@@ -222,6 +222,7 @@ public final class LarkParser {
         return switch (directive) {
             case "%json", "%regex" -> directive + " { ... } stands for a rule body: write it after 'name:'";
             case "%lark" -> "llguidance's nested %lark { ... } grammars are not supported";
+            case "%llguidance" -> "%llguidance { ... } is a header: write it on a line of its own";
             default -> "directive " + directive + " is not supported";
         };
     }

@@ -406,6 +406,7 @@ class LarkParserTest {
         assertError("%llguidance {\"allow_invalid_utf8\": true}\nstart: \"a\"", "allow_invalid_utf8: true is not supported", 1, 13);
         assertError("%llguidance {\"no_forcing\": 1}\nstart: \"a\"", "takes true or false", 1, 13);
         assertError("%llguidance []\nstart: \"a\"", "takes a JSON object", 1, 13);
+        assertError("start: \"a\" %llguidance {}", "is a header", 1, 12);
     }
 
     @Test

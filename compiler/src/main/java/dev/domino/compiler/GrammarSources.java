@@ -38,10 +38,16 @@ public final class GrammarSources {
     private static Parsed parseHere(String text, SourceFormat format, JsonSchemaOptions options) {
         return switch (format) {
             case GBNF -> new Parsed(GbnfParser.parse(text), Map.of(), java.util.List.of(), false);
-            case LARK -> new Parsed(LarkParser.parse(text), Map.of(), java.util.List.of(), false);
+            case LARK -> lark(text, options);
             case REGEX -> new Parsed(regexGrammar(text.strip()), Map.of(), java.util.List.of(), false);
             case JSON_SCHEMA -> JsonSchemaSource.parse(text, options);
         };
+    }
+
+    /** A Lark grammar; when it embeds JSON Schemas ({@code %json}), their options are recorded as for a schema. */
+    private static Parsed lark(String text, JsonSchemaOptions options) {
+        LarkParser.Result r = LarkParser.read(text, options);
+        return new Parsed(r.grammar(), r.embedsJson() ? options.recorded() : Map.of(), r.ignoredKeywords(), false);
     }
 
     /** A single regex as a whole grammar (whole-output match). */

@@ -4,6 +4,9 @@ import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.jsonschema.JsonSchemaGrammar;
+import dev.domino.compiler.jsonschema.JsonSchemaOptions;
+import dev.domino.compiler.jsonschema.RegularLanguages;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,6 +27,12 @@ import java.util.Set;
  * {@code ? * +}, {@code ~ n}, {@code ~ n..m}, llguidance's {@code {m,n}}, aliases
  * {@code -> name} (ignored), {@code %ignore}, {@code %import common...}, and {@code //} or
  * {@code #} comments. The start rule is {@code start}.
+ *
+ * <p>llguidance's extensions: {@code %json { schema }} in a rule (the JSON Schema front end's grammar,
+ * with the compile's JSON Schema options), {@code %regex { "substring_...": ... }} (see
+ * {@link SubstringLanguage}), the {@code %llguidance { ... }} header (see {@link LarkHeader}), and
+ * {@code &} (intersection) and prefix {@code ~} (complement) on terminals, computed on the automata
+ * once every terminal is read ({@link RegularLanguages}; the complement is over valid UTF-8 text).
  *
  * <p>Names are terminals when Lark says so: all their letters are upper case (Python's
  * {@code str.isupper()}). Terminals go into {@link Grammar#lexicalRules()}; they may reference
@@ -50,8 +59,23 @@ public final class LarkParser {
 
     private record RefSite(Expr.Ref ref, String lexicalOwner) {}
 
-    private LarkParser(String source) {
+    /** Options of the schemas in {@code %json { ... }}. */
+    private final JsonSchemaOptions jsonOptions;
+    /** Where the first {@code %json} stands (-1: none), and what the schemas skipped at the user's request. */
+    private int firstJson = -1;
+    private final List<String> ignoredKeywords = new ArrayList<>();
+    /** The rules of the embedded schemas: the compiler splits them as it does a schema's (see Grammar#fineRules). */
+    private final Set<String> fineRules = new LinkedHashSet<>();
+    private final LarkHeader header = new LarkHeader();
+    /** Terminals made by {@code &} or {@code ~}, computed once every terminal is known. */
+    private final Map<String, Algebra> algebra = new LinkedHashMap<>();
+
+    /** {@code all} intersected (when {@code negated} is null), or the complement of {@code negated}. */
+    private record Algebra(List<Expr> all, Expr negated, int pos) {}
+
+    private LarkParser(String source, JsonSchemaOptions jsonOptions) {
         this.in = new GrammarText(source);
+        this.jsonOptions = jsonOptions;
         Lexer lexer = new Lexer(in);
         this.tokens = lexer.run();
         this.tokenRefs = lexer.tokenRefs;
@@ -59,7 +83,20 @@ public final class LarkParser {
 
     /** Parses a Lark grammar; throws {@link GrammarException} with a position on any error. */
     public static Grammar parse(String source) {
-        return new LarkParser(source).parseGrammar();
+        return read(source, JsonSchemaOptions.defaults()).grammar();
+    }
+
+    /**
+     * A parsed grammar, whether it embeds JSON Schemas ({@code %json}), and the schema keywords
+     * skipped at the user's request (as the JSON Schema front end reports them).
+     */
+    public record Result(Grammar grammar, boolean embedsJson, List<String> ignoredKeywords) {}
+
+    /** Parses a Lark grammar whose {@code %json} schemas compile with {@code jsonOptions}. */
+    public static Result read(String source, JsonSchemaOptions jsonOptions) {
+        LarkParser p = new LarkParser(source, jsonOptions);
+        Grammar g = p.parseGrammar();
+        return new Result(g, p.firstJson >= 0, List.copyOf(p.ignoredKeywords));
     }
 
     // ---- grammar structure ----------------------------------------------------------------------
@@ -85,13 +122,16 @@ public final class LarkParser {
             }
         }
         check();
-        return new Grammar(START_RULE, rules, positions, lexical, ignored);
+        resolveAlgebra();
+        checkHeaderAgainstIgnore();
+        return new Grammar(START_RULE, rules, positions, lexical, ignored, fineRules);
     }
 
     // definition: ('?'|'!')? NAME ('.' priority)? ':' expansions
     private void parseDefinition() {
         if (peek().isOp("?") || peek().isOp("!")) next(); // tree-shaping prefixes: no effect on the language
         Token name = expect(Kind.NAME, "a rule or terminal name");
+        refuseParametric();
         boolean terminal = isTerminalName(name.text);
         if (peek().isOp(".")) {
             next();
@@ -168,6 +208,11 @@ public final class LarkParser {
                 lexicalOwner = null;
             }
             case "%import" -> parseImport(d);
+            case "%llguidance" -> {
+                Token body = expect(Kind.JSON, "a JSON object after %llguidance");
+                String refusal = header.merge(json(body, "%llguidance"), body.pos);
+                if (refusal != null) throw error(refusal, body);
+            }
             default -> throw error(unsupportedDirective(d.text), d);
         }
     }
@@ -175,11 +220,84 @@ public final class LarkParser {
     /** A refusal that names the llguidance feature a directive stands for. */
     private static String unsupportedDirective(String directive) {
         return switch (directive) {
-            case "%json" -> "llguidance's %json { ... } (a JSON Schema inside the grammar) is not supported";
-            case "%regex" -> "llguidance's %regex { ... } (regex options) is not supported";
-            case "%llguidance" -> "the %llguidance { ... } header is not supported";
+            case "%json", "%regex" -> directive + " { ... } stands for a rule body: write it after 'name:'";
+            case "%lark" -> "llguidance's nested %lark { ... } grammars are not supported";
+            case "%llguidance" -> "%llguidance { ... } is a header: write it on a line of its own";
             default -> "directive " + directive + " is not supported";
         };
+    }
+
+    /** The JSON value of a {@code %json}, {@code %regex} or {@code %llguidance} token, read strictly. */
+    private com.fasterxml.jackson.databind.JsonNode json(Token body, String directive) {
+        try {
+            return dev.domino.compiler.StrictJson.parse(body.value);
+        } catch (dev.domino.compiler.StrictJson.Invalid e) {
+            throw error(directive + ": invalid JSON: " + e.getMessage(), body);
+        }
+    }
+
+    // %json { schema }: the schema's grammar under a prefix no Lark name has
+    private Expr jsonSchema(Token directive) {
+        if (lexicalOwner != null) {
+            throw error("%json cannot be used in " + ownerName() + " (terminals are regular); use it in a rule", directive);
+        }
+        Token body = expect(Kind.JSON, "a JSON Schema after %json");
+        JsonSchemaGrammar g;
+        try {
+            g = JsonSchemaGrammar.from(json(body, "%json"), jsonOptions);
+        } catch (GrammarException e) {
+            throw error("%json: " + e.getMessage(), body);
+        }
+        if (firstJson < 0) firstJson = directive.pos;
+        for (JsonSchemaGrammar.KeywordLocation k : g.ignoredKeywords()) ignoredKeywords.add(k.toString());
+        int line = in.line(directive.pos), column = in.column(directive.pos);
+        String prefix = "%json@" + line + ":" + column + "/";
+        for (String name : g.grammar().rules().keySet()) fineRules.add(prefix + name);
+        return EmbeddedGrammar.embed(g.grammar(), prefix, rules, line, column);
+    }
+
+    // %regex { "substring_words" | "substring_chars" | "substring_chunks": ... }
+    private Expr structuredRegex(Token directive) {
+        Token body = expect(Kind.JSON, "a JSON object after %regex");
+        com.fasterxml.jackson.databind.JsonNode spec = json(body, "%regex");
+        if (!spec.isObject() || spec.isEmpty()) {
+            throw error("%regex takes an object with one of substring_words, substring_chars, substring_chunks", body);
+        }
+        if (spec.size() > 1) throw error("%regex takes one field; found " + spec.size(), body);
+        String field = spec.fieldNames().next();
+        com.fasterxml.jackson.databind.JsonNode v = spec.get(field);
+        List<String> chunks;
+        switch (field) {
+            case "substring_words", "substring_chars" -> {
+                if (!v.isTextual()) throw error("%regex " + field + " takes a string", body);
+                chunks = field.equals("substring_words") ? SubstringLanguage.words(v.textValue()) : SubstringLanguage.chars(v.textValue());
+            }
+            case "substring_chunks" -> {
+                if (!v.isArray()) throw error("%regex substring_chunks takes an array of strings", body);
+                chunks = new ArrayList<>();
+                for (com.fasterxml.jackson.databind.JsonNode c : v) {
+                    if (!c.isTextual()) throw error("%regex substring_chunks takes an array of strings", body);
+                    chunks.add(c.textValue());
+                }
+            }
+            default -> throw error("%regex field '" + field + "' is not supported (supported: substring_words, substring_chars, substring_chunks)", body);
+        }
+        try {
+            return SubstringLanguage.of(chunks);
+        } catch (IllegalArgumentException e) {
+            throw error("%regex: " + e.getMessage(), body);
+        }
+    }
+
+    /** llguidance's parametric rules ({@code name::param}, its docs/parametric.md) after a name. */
+    private void refuseParametric() {
+        if (peek().isOp(":") && tokens.get(t + 1).isOp(":")) {
+            throw error("llguidance's parametric rules (name::param) are not supported", peek());
+        }
+    }
+
+    private String ownerName() {
+        return lexicalOwner.equals("%ignore") ? "%ignore" : "terminal '" + lexicalOwner + "'";
     }
 
     // %import common.X [-> Y]  |  %import common (X, Y, ...)
@@ -229,11 +347,36 @@ public final class LarkParser {
         return options.size() == 1 ? options.get(0) : new Expr.Alt(options);
     }
 
-    // alias: expansion ('->' NAME)?  — the alias only names a tree node; dropped
+    // alias: conjunction ('->' NAME)?  — the alias only names a tree node; dropped
     private Expr parseAlias() {
-        Expr e = parseExpansion();
+        Expr e = parseConjunction();
         if (acceptOp("->")) expect(Kind.NAME, "an alias name");
         return e;
+    }
+
+    // conjunction: expansion ('&' expansion)*  — llguidance's intersection, terminals only
+    private Expr parseConjunction() {
+        Expr first = parseExpansion();
+        if (!peek().isOp("&")) return first;
+        Token amp = peek();
+        if (lexicalOwner == null) {
+            throw error("& (intersection) is only supported in terminals (UPPERCASE names), not in rules", amp);
+        }
+        List<Expr> all = new ArrayList<>(List.of(first));
+        while (acceptOp("&")) all.add(parseExpansion());
+        return algebraTerminal("&", new Algebra(all, null, amp.pos), amp);
+    }
+
+    /** A terminal of its own for an {@code &} or {@code ~}; its language is computed in {@link #resolveAlgebra}. */
+    private Expr.Ref algebraTerminal(String op, Algebra a, Token at) {
+        String name = "(" + op + " at " + in.line(at.pos) + ":" + in.column(at.pos) + ")";
+        algebra.put(name, a);
+        rules.put(name, Expr.NOTHING);
+        positions.put(name, new int[] {in.line(at.pos), in.column(at.pos)});
+        lexical.add(name);
+        Expr.Ref ref = new Expr.Ref(name, in.line(at.pos), in.column(at.pos));
+        refs.add(new RefSite(ref, lexicalOwner));
+        return ref;
     }
 
     // expansion: expr*
@@ -245,7 +388,8 @@ public final class LarkParser {
 
     private static boolean startsAtom(Token tok) {
         return tok.kind == Kind.NAME || tok.kind == Kind.STRING || tok.kind == Kind.REGEX || tok.kind == Kind.TOKEN
-                || tok.isOp("(") || tok.isOp("[");
+                || tok.isOp("(") || tok.isOp("[") || tok.isOp("~")
+                || (tok.kind == Kind.DIRECTIVE && (tok.text.equals("%json") || tok.text.equals("%regex")));
     }
 
     // expr: atom ('?' | '*' | '+' | '~' n ('..' m)? | '{' m? (',' n?)? '}')*
@@ -259,7 +403,8 @@ public final class LarkParser {
                 e = new Expr.Repeat(e, 0, Expr.Repeat.UNBOUNDED);
             } else if (acceptOp("+")) {
                 e = new Expr.Repeat(e, 1, Expr.Repeat.UNBOUNDED);
-            } else if (acceptOp("~")) {
+            } else if (op.isOp("~") && tokens.get(t + 1).kind == Kind.NUMBER) {
+                next();
                 int min = number();
                 int max = acceptOp("..") ? number() : min;
                 e = repeat(e, min, max, op);
@@ -302,6 +447,7 @@ public final class LarkParser {
         Token tok = next();
         switch (tok.kind) {
             case NAME -> {
+                refuseParametric();
                 Expr.Ref ref = new Expr.Ref(tok.text, in.line(tok.pos), in.column(tok.pos));
                 refs.add(new RefSite(ref, lexicalOwner));
                 return ref;
@@ -320,8 +466,12 @@ public final class LarkParser {
             case TOKEN -> {
                 return tokenRefs.get(tok.pos);
             }
+            case DIRECTIVE -> {
+                return tok.text.equals("%json") ? jsonSchema(tok) : structuredRegex(tok);
+            }
             default -> { }
         }
+        if (tok.isOp("~")) return negation(tok);
         if (tok.isOp("(") || tok.isOp("[")) {
             // bounded before recursing: 10,000 nested groups overflowed the stack
             dev.domino.compiler.CompileLimits.NESTING_DEPTH.check(++groupDepth, in.line(tok.pos), in.column(tok.pos));
@@ -333,6 +483,16 @@ public final class LarkParser {
             return optional ? new Expr.Repeat(e, 0, 1) : e;
         }
         throw error("unexpected " + tok.describe(), tok); // unreachable: callers check startsAtom
+    }
+
+    // '~' atom: llguidance's complement, of a terminal's language (in a rule, the complement is a terminal)
+    private Expr negation(Token tilde) {
+        String outer = lexicalOwner;
+        String name = "(~ at " + in.line(tilde.pos) + ":" + in.column(tilde.pos) + ")";
+        lexicalOwner = name; // what the operand references must be terminals
+        Expr operand = parseAtom();
+        lexicalOwner = outer;
+        return algebraTerminal("~", new Algebra(null, operand, tilde.pos), tilde);
     }
 
     // "a".."z": both ends single characters
@@ -380,8 +540,92 @@ public final class LarkParser {
             }
         }
         checkTerminalRecursion();
+        if (firstJson >= 0 && !ignored.isEmpty()) {
+            // llguidance scopes %ignore to the Lark terminals; here ignored text may stand between any two terminals
+            throw in.error("%json cannot be combined with %ignore: the ignored text would be allowed inside the JSON too", firstJson);
+        }
         if (!rules.containsKey(START_RULE)) {
             throw new GrammarException("grammar does not define the start rule '" + START_RULE + "'", 1, 1);
+        }
+    }
+
+    /**
+     * Computes the terminals of {@code &} and {@code ~}: their operands with every terminal they
+     * reference written out (terminals are not recursive, checked before), then one automaton.
+     */
+    private void resolveAlgebra() {
+        if (algebra.isEmpty()) return;
+        Map<String, Expr> resolved = new HashMap<>();
+        for (String name : algebra.keySet()) resolveTerminal(name, resolved);
+    }
+
+    private Expr resolveTerminal(String name, Map<String, Expr> resolved) {
+        Expr done = resolved.get(name);
+        if (done != null) return done;
+        Algebra a = algebra.get(name);
+        Expr out;
+        if (a == null) {
+            out = inline(rules.get(name), resolved, new java.util.IdentityHashMap<>());
+        } else {
+            try {
+                if (a.negated() != null) {
+                    out = RegularLanguages.complement(inline(a.negated(), resolved, new java.util.IdentityHashMap<>()));
+                } else {
+                    List<Expr> all = new ArrayList<>();
+                    for (Expr e : a.all()) all.add(inline(e, resolved, new java.util.IdentityHashMap<>()));
+                    out = RegularLanguages.intersection(all, List.of());
+                }
+            } catch (RegularLanguages.TooComplex e) {
+                String what = a.negated() != null ? "~ (complement)" : "& (intersection)";
+                throw in.error(what + " cannot be computed: " + e.getMessage(), a.pos());
+            }
+            rules.put(name, out);
+        }
+        resolved.put(name, out);
+        return out;
+    }
+
+    /** {@code e} with references to terminals replaced by their languages. */
+    private Expr inline(Expr e, Map<String, Expr> resolved, java.util.IdentityHashMap<Expr, Expr> memo) {
+        Expr m = memo.get(e);
+        if (m != null) return m;
+        Expr out;
+        if (e instanceof Expr.Ref r) out = resolveTerminal(r.name(), resolved);
+        else if (e instanceof Expr.Seq s) out = new Expr.Seq(s.items().stream().map(x -> inline(x, resolved, memo)).toList());
+        else if (e instanceof Expr.Alt a) out = new Expr.Alt(a.options().stream().map(x -> inline(x, resolved, memo)).toList());
+        else if (e instanceof Expr.Repeat r) out = new Expr.Repeat(inline(r.body(), resolved, memo), r.min(), r.max());
+        else if (e instanceof Expr.Lazy l) out = new Expr.Lazy(inline(l.body(), resolved, memo), l.consume());
+        else out = e;
+        memo.put(e, out);
+        return out;
+    }
+
+    /**
+     * The {@code %llguidance} options about {@code %ignore}, once both are known. Domino allows the
+     * ignored text at the start, at the end and between terminals, any number of times; where that is
+     * not the option's meaning, the option is refused.
+     */
+    private void checkHeaderAgainstIgnore() {
+        if (ignored.isEmpty()) return; // both options are about %ignore only
+        if (Boolean.FALSE.equals(header.allowInitialSkip)) {
+            throw in.error("%llguidance option allow_initial_skip: false is not supported: Domino allows the %ignore text "
+                    + "before the first terminal too (allow_initial_skip: true)", header.allowInitialSkipAt);
+        }
+        if (Boolean.TRUE.equals(header.ignoreOnce)) {
+            // once = the ignored language L at most once between terminals; Domino allows L*: the same
+            // exactly when L L is inside L (L closed under concatenation)
+            Map<String, Expr> resolved = new HashMap<>();
+            Expr l = new Expr.Alt(ignored.stream().map(e -> inline(e, resolved, new java.util.IdentityHashMap<>())).toList());
+            boolean closed;
+            try {
+                closed = RegularLanguages.intersection(List.of(new Expr.Seq(List.of(l, l))), List.of(l)).equals(Expr.NOTHING);
+            } catch (RegularLanguages.TooComplex e) {
+                closed = false;
+            }
+            if (!closed) {
+                throw in.error("%llguidance option ignore_once: true is not supported for this %ignore: two ignored texts in a row "
+                        + "are not one ignored text, and Domino allows the %ignore text repeatedly", header.ignoreOnceAt);
+            }
         }
     }
 
@@ -448,7 +692,8 @@ public final class LarkParser {
 
     // ---- lexer --------------------------------------------------------------------------------------
 
-    private enum Kind { NAME, STRING, REGEX, NUMBER, OP, DIRECTIVE, NL, EOF, TOKEN }
+    /** {@code JSON}: the JSON value after {@code %json}, {@code %regex} or {@code %llguidance}, as text. */
+    private enum Kind { NAME, STRING, REGEX, NUMBER, OP, DIRECTIVE, NL, EOF, TOKEN, JSON }
 
     /** Token references by the position of their token. */
     private final java.util.Map<Integer, Expr.TokenRef> tokenRefs;
@@ -508,6 +753,8 @@ public final class LarkParser {
                     if (!isNameStart(in.peek())) throw in.error("expected a directive name after '%'", start);
                     name();
                     add(Kind.DIRECTIVE, start);
+                    String d = in.substring(start, in.pos);
+                    if (d.equals("%json") || d.equals("%regex") || d.equals("%llguidance")) jsonValue(d);
                 } else if (TokenRefSyntax.startsAt(in)) {
                     // llguidance's special tokens: <|python_tag|>, <[128010]>, <[128000-128255]>
                     tokenRefs.put(start, TokenRefSyntax.read(in));
@@ -518,6 +765,34 @@ public final class LarkParser {
                     operator(start, c);
                 }
             }
+        }
+
+        /**
+         * The JSON value after a directive, found by its brackets and strings (the strict reader checks
+         * it later): the grammar's line structure does not apply inside it.
+         */
+        private void jsonValue(String directive) {
+            while (in.peek() == ' ' || in.peek() == '\t' || in.peek() == '\r' || in.peek() == '\n') in.next();
+            int start = in.pos;
+            if (in.peek() != '{' && in.peek() != '[') throw in.error("expected a JSON object after " + directive, start);
+            int depth = 0;
+            do {
+                int c = in.next();
+                if (c == GrammarText.EOF) throw in.error("unterminated JSON value after " + directive, start);
+                if (c == '{' || c == '[') {
+                    dev.domino.compiler.CompileLimits.NESTING_DEPTH.check(++depth, in.line(start), in.column(start));
+                } else if (c == '}' || c == ']') {
+                    depth--;
+                } else if (c == '"') {
+                    while (true) {
+                        int s = in.next();
+                        if (s == GrammarText.EOF) throw in.error("unterminated JSON string after " + directive, start);
+                        if (s == '\\') in.next();
+                        else if (s == '"') break;
+                    }
+                }
+            } while (depth > 0);
+            out.add(new Token(Kind.JSON, directive, in.substring(start, in.pos), "", start));
         }
 
         private void lineBreak(int start) {
@@ -546,7 +821,7 @@ public final class LarkParser {
             } else if (c == '-' && in.peek() == '>') {
                 in.next();
                 op = "->";
-            } else if ("|:?*+()[]{}~,.!-=".indexOf(c) >= 0) {
+            } else if ("|:?*+()[]{}~,.!-=&".indexOf(c) >= 0) {
                 op = String.valueOf((char) c);
                 if (c == '(' || c == '[' || c == '{') depth++;
                 if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;

@@ -16,6 +16,9 @@ import java.util.Set;
  *   rules). Empty for GBNF: the compiler derives terminals itself.</li>
  *   <li>{@code ignored}: expressions that may appear between any two terminals (Lark
  *   {@code %ignore}); they never reach the parser.</li>
+ *   <li>{@code fineRules}: rules of a generated grammar embedded in one with lexical rules (a JSON
+ *   Schema inside Lark, {@code %json}): the compiler splits them into terminals itself, with small
+ *   terminals, as it does a JSON Schema grammar on its own.</li>
  * </ul>
  */
 public final class Grammar {
@@ -24,9 +27,16 @@ public final class Grammar {
     private final Map<String, int[]> rulePositions;
     private final Set<String> lexicalRules;
     private final List<Expr> ignored;
+    private final Set<String> fineRules;
 
     public Grammar(String start, Map<String, Expr> rules, Map<String, int[]> rulePositions,
                    Set<String> lexicalRules, List<Expr> ignored) {
+        this(start, rules, rulePositions, lexicalRules, ignored, Set.of());
+    }
+
+    public Grammar(String start, Map<String, Expr> rules, Map<String, int[]> rulePositions,
+                   Set<String> lexicalRules, List<Expr> ignored, Set<String> fineRules) {
+        this.fineRules = Set.copyOf(fineRules);
         this.start = start;
         this.rules = Collections.unmodifiableMap(new LinkedHashMap<>(rules));
         this.rulePositions = Collections.unmodifiableMap(new LinkedHashMap<>(rulePositions));
@@ -46,4 +56,5 @@ public final class Grammar {
     public Map<String, int[]> rulePositions() { return rulePositions; }
     public Set<String> lexicalRules() { return lexicalRules; }
     public List<Expr> ignored() { return ignored; }
+    public Set<String> fineRules() { return fineRules; }
 }

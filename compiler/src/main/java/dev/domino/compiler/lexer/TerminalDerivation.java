@@ -44,6 +44,15 @@ public final class TerminalDerivation {
     /** Derived mode, small terminals: only reference-free regular pieces become terminals. */
     private final boolean fineTerminals;
     private final Set<String> terminalRules = new HashSet<>();
+    /**
+     * True while a rule of {@link Grammar#fineRules()} is split: there the grammar is read as in derived
+     * mode with small terminals, whatever {@link #lexicalMode} says (a JSON Schema inside Lark).
+     */
+    private boolean inFineRule;
+
+    private boolean lexicalHere() { return lexicalMode && !inFineRule; }
+
+    private boolean fineHere() { return fineTerminals || inFineRule; }
     private final Set<String> regularRules = new HashSet<>();
     private final DfaBuilder automata;
     private final java.util.IdentityHashMap<Expr, Integer> symbolCache = new java.util.IdentityHashMap<>();
@@ -261,8 +270,9 @@ public final class TerminalDerivation {
     }
 
     private boolean isTerminalRule(String name) {
-        if (lexicalMode) return terminalRules.contains(name);
-        return regularRules.contains(name) && (!fineTerminals || refs(rules.get(name)).isEmpty())
+        boolean fineRule = source.fineRules().contains(name);
+        if (lexicalMode && !fineRule) return terminalRules.contains(name);
+        return regularRules.contains(name) && (!(fineTerminals || fineRule) || refs(rules.get(name)).isEmpty())
                 && !tooBig(new Expr.Ref(name, 0, 0)) && !tooLargeRules.contains(name);
     }
 
@@ -403,7 +413,7 @@ public final class TerminalDerivation {
             } catch (IllegalStateException ex) {
                 throw new GrammarException(ex.getMessage() + " (in terminal " + name + ")");
             } catch (DfaBuilder.TooLarge tooLarge) {
-                if (lexicalMode && key instanceof String) {
+                if (lexicalMode && key instanceof String && !source.fineRules().contains(name)) {
                     throw new GrammarException("terminal " + name + " is too large (" + tooLarge.getMessage() + ")");
                 }
                 index.put(key, -1); // the caller keeps this piece in the parser instead
@@ -480,6 +490,17 @@ public final class TerminalDerivation {
     private int parserNonterminal(String name) {
         Integer nt = ruleNt.get(name);
         if (nt != null) return nt;
+        boolean outer = inFineRule;
+        inFineRule = source.fineRules().contains(name);
+        try {
+            return newParserNonterminal(name);
+        } finally {
+            inFineRule = outer;
+        }
+    }
+
+    private int newParserNonterminal(String name) {
+        Integer nt;
         nt = ntNames.size();
         ntNames.add(name);
         ruleNt.put(name, nt);
@@ -504,7 +525,7 @@ public final class TerminalDerivation {
 
     private int[] sequence(Expr e) {
         List<Integer> out = new ArrayList<>();
-        if (e instanceof Expr.Seq s && fineTerminals) {
+        if (e instanceof Expr.Seq s && fineHere()) {
             // consecutive reference-free items form one terminal: a key with its quotes,
             // separators and whitespace is one scan, not one per character
             List<Expr> run = new ArrayList<>();
@@ -590,7 +611,7 @@ public final class TerminalDerivation {
             if (t < 0) throw new GrammarException("a lazy expression is too large for one terminal: " + ExprPrinter.brief(e, 60));
             return terminalSymbol(t);
         }
-        if (!lexicalMode && isRegularExpr(e) && (!fineTerminals || refs(e).isEmpty()) && !tooBig(e)) {
+        if (!lexicalHere() && isRegularExpr(e) && (!fineHere() || refs(e).isEmpty()) && !tooBig(e)) {
             int t = terminalFor(e, e, ExprPrinter.brief(e, 48));
             if (t >= 0) return terminalSymbol(t);
         }
@@ -835,7 +856,7 @@ public final class TerminalDerivation {
      */
     private Integer chunkedRepeat(Expr.Repeat r) {
         Expr body = r.body();
-        if (r.max() == Expr.Repeat.UNBOUNDED && r.min() > 2 * CHUNK && !lexicalMode && refs(body).isEmpty()) {
+        if (r.max() == Expr.Repeat.UNBOUNDED && r.min() > 2 * CHUNK && !lexicalHere() && refs(body).isEmpty()) {
             // body{min,} (a string's minLength without maxLength): one counted terminal whose count
             // stops at min (see CountedLoop.UNBOUNDED); for a min too large to count, body{min,min} in
             // chunks, then body* as one terminal, instead of one parser symbol per copy (unambiguous for
@@ -850,7 +871,7 @@ public final class TerminalDerivation {
             addProduction(nt, new int[] {exact, symbol(Expr.star(body))});
             return nt;
         }
-        if (r.max() == Expr.Repeat.UNBOUNDED || r.max() < 2 || lexicalMode || size(body) > MAX_TERMINAL_SIZE || !isRegularExpr(body)
+        if (r.max() == Expr.Repeat.UNBOUNDED || r.max() < 2 || lexicalHere() || size(body) > MAX_TERMINAL_SIZE || !isRegularExpr(body)
                 || !refs(body).isEmpty()) return null;
         int bodyStates = regularStates(body);
         if (bodyStates < 0) return null;

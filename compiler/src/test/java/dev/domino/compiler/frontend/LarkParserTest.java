@@ -251,9 +251,9 @@ class LarkParserTest {
         String src = """
                 %llguidance {}
                 """;
-        // %llguidance is an llguidance-only directive and is reported as unsupported
+        // the header alone is read; the grammar still needs its start rule
         assertThatThrownBy(() -> LarkParser.parse(src)).isInstanceOf(GrammarException.class)
-                .hasMessageContaining("%llguidance");
+                .hasMessageContaining("start rule 'start'");
         String json = """
                 start: value
                 value: object | array | STRING | NUMBER | "true" | "false" | "null"
@@ -319,7 +319,7 @@ class LarkParserTest {
         assertError("start: (\"a\"", "expected ')'", 1, 12);
         assertError("start: \"a\" )", "unexpected ')'", 1, 12);
         assertError("start: \"a\"\n: \"b\"", "expected a rule or terminal definition", 2, 1);
-        assertError("start: \"a\" ~ x", "expected a number", 1, 14);
+        assertError("start: \"a\" ~ 3..x", "expected a number", 1, 17);
         assertError("start: \"a\"~3..1", "less than minimum", 1, 11);
         assertError("start: \"a\" $", "unexpected character '$'", 1, 12);
         assertError("start: \"b\"..\"ab\"", "range end must be a single character", 1, 13);
@@ -345,10 +345,148 @@ class LarkParserTest {
         assertError("start: A\nA: /abc/m", "regex flag 'm' is not supported", 2, 4);
     }
 
+    // ---- llguidance's extensions (docs/syntax.md of guidance-ai/llguidance) ----------------------
+
     @Test
-    void llguidanceFeaturesAreNamedWhenRefused() {
-        assertError("start: %json {\"type\": \"integer\"}", "%json", 1, 8);
-        assertError("%llguidance {}\nstart: \"a\"", "%llguidance", 1, 1);
+    void inlineJsonSchemaIsARuleUnderItsOwnPrefix() {
+        Grammar g = LarkParser.parse("start: \"x=\" value\nvalue: %json {\"type\": \"integer\"}\n");
+        Expr value = g.rules().get("value");
+        assertThat(value).isInstanceOf(Ref.class);
+        assertThat(((Ref) value).name()).startsWith("%json@2:8/");
+        assertThat(g.rules()).containsKey(((Ref) value).name());
+        assertThat(g.lexicalRules()).isEmpty();
+        // a schema over several lines, with strings holding brackets, inside a group
+        Grammar multi = LarkParser.parse("start: ( %json {\n  \"enum\": [\"}\", \"]\\\"\"]\n} | \"n\" )\n");
+        assertThat(multi.rules().keySet()).anyMatch(k -> k.startsWith("%json@1:10/"));
+    }
+
+    @Test
+    void inlineJsonSchemaRecordsSkippedKeywordsAndRefusesWhatItCannotHonour() {
+        var options = dev.domino.compiler.jsonschema.JsonSchemaOptions.defaults().withIgnoredKeywords(java.util.Set.of("format"));
+        var r = LarkParser.read("start: %json {\"type\": \"string\", \"format\": \"no-such-format\"}\n", options);
+        assertThat(r.embedsJson()).isTrue();
+        assertThat(r.ignoredKeywords()).anyMatch(k -> k.contains("format"));
+        assertThat(LarkParser.read("start: \"a\"", options).embedsJson()).isFalse();
+        assertError("start: A\nA: %json {\"type\": \"integer\"}", "%json cannot be used in terminal 'A'", 2, 4);
+        assertError("start: v \" \" v\nv: %json {\"type\": \"integer\"}\n%ignore \" \"", "%json cannot be combined with %ignore", 2, 4);
+        assertError("start: %json {\"type\": \"integer\",}", "%json: invalid JSON", 1, 14);
+        assertError("start: %json {\"type\": \"integer\", \"x-guidance\": {}}", "%json: unsupported keyword 'x-guidance'", 1, 14);
+        assertError("start: %json {\"type\": \"integer\"", "unterminated JSON value after %json", 1, 14);
+        assertError("start: %json \"string\"", "expected a JSON object after %json", 1, 14);
+        assertError("%json {}\nstart: \"a\"", "%json { ... } stands for a rule body", 1, 1);
+    }
+
+    @Test
+    void structuredRegexSubstrings() {
+        Grammar g = LarkParser.parse("start: A\nA: %regex {\"substring_words\": \"foo bar. baz\"}\n");
+        Expr words = g.rules().get("A");
+        Expr chunks = LarkParser.parse("start: %regex {\"substring_chunks\": [\"foo\", \" \", \"bar\", \".\", \" \", \"baz\"]}").rules().get("start");
+        assertThat(words).isEqualTo(chunks); // minimal automata: equal languages
+        var dfa = ((Expr.Automaton) chunks).dfa();
+        for (String yes : List.of("", "foo", "foo bar", " bar. ", "bar. baz", "foo bar. baz", ".")) assertThat(dfa.matches(yes)).as(yes).isTrue();
+        for (String no : List.of("fo", "oo bar", "foo bar.baz", "baz foo", "bar ")) assertThat(dfa.matches(no)).as(no).isFalse();
+        var chars = ((Expr.Automaton) LarkParser.parse("start: %regex {\"substring_chars\": \"ab c\"}").rules().get("start")).dfa();
+        assertThat(chars.matches("b c")).isTrue();
+        assertThat(chars.matches("ac")).isFalse();
+        assertError("start: %regex {\"type\": \"substring\", \"chunks\": [\"a\"]}", "%regex takes one field", 1, 15);
+        assertError("start: %regex {\"chunks\": [\"a\"]}", "%regex field 'chunks' is not supported", 1, 15);
+        assertError("start: %regex {\"substring_chunks\": \"ab\"}", "substring_chunks takes an array of strings", 1, 15);
+    }
+
+    @Test
+    void llguidanceHeaderOptionsAreHonouredOrRefusedByName() {
+        LarkParser.parse("%llguidance {}\nstart: \"a\"");
+        LarkParser.parse("%llguidance {\"no_forcing\": true}\n%llguidance {\"allow_invalid_utf8\": false}\nstart: \"a\"");
+        // about %ignore: without one they change nothing; with one, honoured where Domino's reading is the same
+        LarkParser.parse("%llguidance {\"ignore_once\": true, \"allow_initial_skip\": false}\nstart: \"a\"");
+        LarkParser.parse("%llguidance {\"ignore_once\": true, \"allow_initial_skip\": true}\n%ignore /[ \\t]+/\nstart: \"a\" \"!\"");
+        assertError("%llguidance {\"ignore_once\": true}\n%ignore /[ \\t]{1,8}/\nstart: \"A\" \"!\"", "ignore_once: true is not supported", 1, 13);
+        assertError("%ignore \" \"\n%llguidance {\"allow_initial_skip\": false}\nstart: \"A\"", "allow_initial_skip: false is not supported", 2, 13);
+        assertError("%llguidance {\"no_forcing\": true, \"lenient\": true}\nstart: \"a\"", "%llguidance option 'lenient' is not supported", 1, 13);
+        assertError("%llguidance {\"allow_invalid_utf8\": true}\nstart: \"a\"", "allow_invalid_utf8: true is not supported", 1, 13);
+        assertError("%llguidance {\"no_forcing\": 1}\nstart: \"a\"", "takes true or false", 1, 13);
+        assertError("%llguidance []\nstart: \"a\"", "takes a JSON object", 1, 13);
+        assertError("start: \"a\" %llguidance {}", "is a header", 1, 12);
+    }
+
+    @Test
+    void andAndNotOnTerminals() {
+        Grammar g = LarkParser.parse("start: A B\nA: /[a-c]+/ & /a.*/ | \"zz\"\nB: ~\"a\"+\n");
+        // & binds tighter than |: an alternation of the intersection and "zz"
+        Alt a = (Alt) g.rules().get("A");
+        assertThat(a.options().get(1)).isEqualTo(new Literal("zz"));
+        var and = g.rules().get(((Ref) a.options().get(0)).name());
+        assertThat(((Expr.Automaton) and).dfa().matches("abca")).isTrue();
+        assertThat(((Expr.Automaton) and).dfa().matches("bca")).isFalse();
+        // ~ binds tighter than +: (~"a")+
+        Repeat b = (Repeat) g.rules().get("B");
+        assertThat(b.min()).isEqualTo(1);
+        var not = ((Expr.Automaton) g.rules().get(((Ref) b.body()).name())).dfa();
+        assertThat(not.matches("a")).isFalse();
+        assertThat(not.matches("")).isTrue();
+        assertThat(not.matches("ab")).isTrue();
+        assertThat(not.matches("\u00e9")).isTrue();
+        // Lark's repeat "x" ~ 3 is still a repeat: '~' before a number
+        assertThat(start("start: \"x\" ~ 3")).isEqualTo(new Repeat(new Literal("x"), 3, 3));
+        // operands reference terminals defined later; ~ in a rule makes a terminal
+        Grammar later = LarkParser.parse("start: \"<\" ~X \">\"\nX: Y \"!\"\nY: /[0-9]+/\n");
+        assertThat(later.lexicalRules()).anyMatch(n -> n.startsWith("(~ at 1:"));
+    }
+
+    @Test
+    void andAndNotErrors() {
+        assertError("start: \"a\" & \"b\"", "& (intersection) is only supported in terminals", 1, 12);
+        assertError("start: ~r\nr: \"x\"", "cannot reference rule 'r'", 1, 9);
+        assertError("start: A\nA: ~A", "is recursive", 2, 4);
+        assertError("start: A\nA: ~/(a|b)*a(a|b){12}/", "~ (complement) cannot be computed", 2, 4);
+    }
+
+    @Test
+    void samplingOnlyOptionsAndRefusedSyntax() {
+        // temperature and captures do not change the language
+        assertThat(start("start: t\nt[capture, temperature=0.7]: \"a\"\n")).isEqualTo(new Ref("t", 1, 8));
+        assertError("start: %lark { start: \"a\" }", "nested %lark", 1, 8);
+        assertError("start: @sub", "sub-grammar references @... are not supported", 1, 8);
+        assertError("start: perm::0x0\nperm::_: \"a\"", "parametric rules (name::param) are not supported", 1, 12);
+        assertError("perm::_: \"a\"\nstart: \"a\"", "parametric rules", 1, 5);
+    }
+
+    /** Mutated llguidance grammars: a GrammarException with a position, or a grammar; never another exception. */
+    @Test
+    void mutatedExtensionsFailOnlyWithGrammarErrors() {
+        String seed = """
+                %llguidance {"no_forcing": true}
+                start: A ";" v ~"q" %regex {"substring_words": "a b. c"}
+                A: /[a-z]+/ & ~/(?s:.*)zz(?s:.*)/ | "x"~2
+                v: %json {"type": "object", "properties": {"k": {"enum": [1, "}"]}}}
+                """;
+        String alphabet = "{}[]\"\\~&%|:/()*+?,.=aA1 \n";
+        java.util.Random random = new java.util.Random(3809);
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder sb = new StringBuilder(seed);
+            for (int k = 1 + random.nextInt(3); k > 0; k--) {
+                int at = random.nextInt(sb.length());
+                switch (random.nextInt(3)) {
+                    case 0 -> sb.deleteCharAt(at);
+                    case 1 -> sb.insert(at, alphabet.charAt(random.nextInt(alphabet.length())));
+                    default -> sb.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
+                }
+            }
+            String text = sb.toString();
+            try {
+                LarkParser.parse(text);
+            } catch (GrammarException e) {
+                assertThat(e.getMessage()).as(text).doesNotContain("Source: ").doesNotContain("\n");
+            } catch (RuntimeException e) {
+                throw new AssertionError("on grammar:\n" + text, e);
+            }
+        }
+    }
+
+    @Test
+    void lexemeOptionsWithoutARuntimeMechanismAreRefusedByName() {
+        assertError("start: t\nt[stop=\"x\"]: /a+/\n", "stop= hides its text", 2, 3);
+        assertError("start: t\nt[max_tokens=5]: /a+/\n", "max_tokens= is not supported", 2, 3);
     }
 
     @Test

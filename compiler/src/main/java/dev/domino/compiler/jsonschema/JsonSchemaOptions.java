@@ -22,11 +22,13 @@ import java.util.Set;
  *                        {@link UnknownFormats#IGNORE} (an annotation, as draft 2019-09 and 2020-12 define it)
  * @param defaultDialect  the dialect of a schema whose root has no {@code $schema}; null (default): 2020-12, where a
  *                        draft 4 {@code id} still names a subschema that no {@code $id} names
+ * @param schemaRegistry  documents for remote {@code $ref}s by URI ({@link SchemaRegistry}; default empty: every
+ *                        remote reference is an error). Nothing is ever fetched
  */
 public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
                                 Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder,
                                 int maxWhitespace, KeyEscapes keyEscapes, UnknownFormats unknownFormats,
-                                Dialect defaultDialect) {
+                                Dialect defaultDialect, SchemaRegistry schemaRegistry) {
 
     /** {@link #maxWhitespace} value for no limit. */
     public static final int UNBOUNDED_WHITESPACE = -1;
@@ -121,6 +123,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         if (propertyOrder == null) propertyOrder = PropertyOrder.ANY;
         if (keyEscapes == null) keyEscapes = KeyEscapes.PLAIN;
         if (unknownFormats == null) unknownFormats = UnknownFormats.ERROR;
+        if (schemaRegistry == null) schemaRegistry = SchemaRegistry.empty();
         if (maxWhitespace < UNBOUNDED_WHITESPACE) throw new IllegalArgumentException("maxWhitespace must be >= 0 or UNBOUNDED_WHITESPACE");
     }
 
@@ -149,6 +152,8 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
     public JsonSchemaOptions withUnknownFormats(UnknownFormats u) { return toBuilder().unknownFormats(u).build(); }
     /** The dialect of a schema without {@code $schema}. */
     public JsonSchemaOptions withDefaultDialect(Dialect d) { return toBuilder().defaultDialect(d).build(); }
+    /** The documents remote {@code $ref}s may name. */
+    public JsonSchemaOptions withSchemaRegistry(SchemaRegistry r) { return toBuilder().schemaRegistry(r).build(); }
 
     /**
      * The options as the artifact records them ({@code json.*} keys; the separators only with fixed
@@ -169,6 +174,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         r.put("json.unknown_formats", lower(unknownFormats));
         if (!allStringEscapes) r.put("json.string_escapes", "canonical");
         if (defaultDialect != null) r.put("json.default_dialect", defaultDialect.uri());
+        if (!schemaRegistry.isEmpty()) r.put("json.schema_registry", schemaRegistry.size() + " documents, sha256 " + schemaRegistry.digest());
         return r;
     }
 
@@ -185,6 +191,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         private KeyEscapes keyEscapes = KeyEscapes.PLAIN;
         private UnknownFormats unknownFormats = UnknownFormats.ERROR;
         private Dialect defaultDialect;
+        private SchemaRegistry schemaRegistry = SchemaRegistry.empty();
 
         private Builder() {}
 
@@ -199,6 +206,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
             keyEscapes = o.keyEscapes;
             unknownFormats = o.unknownFormats;
             defaultDialect = o.defaultDialect;
+            schemaRegistry = o.schemaRegistry;
         }
 
         public Builder whitespace(Whitespace w) { whitespace = w; return this; }
@@ -215,10 +223,12 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         public Builder unknownFormats(UnknownFormats u) { unknownFormats = u; return this; }
         /** The dialect of a schema without {@code $schema}; null for 2020-12. */
         public Builder defaultDialect(Dialect d) { defaultDialect = d; return this; }
+        /** The documents remote {@code $ref}s may name; null for none. */
+        public Builder schemaRegistry(SchemaRegistry r) { schemaRegistry = r; return this; }
 
         public JsonSchemaOptions build() {
             return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes,
-                    propertyOrder, maxWhitespace, keyEscapes, unknownFormats, defaultDialect);
+                    propertyOrder, maxWhitespace, keyEscapes, unknownFormats, defaultDialect, schemaRegistry);
         }
     }
 }

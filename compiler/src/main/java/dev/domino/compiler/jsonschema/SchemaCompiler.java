@@ -32,7 +32,10 @@ import java.util.Set;
  * Rules that derive nothing are pruned at the end ({@link UnproductiveRules}).
  */
 final class SchemaCompiler {
+    /** The schema, with the registry's documents its references name embedded ({@link RemoteSchemas}). */
     final JsonNode root;
+    /** Retrieval URI -> pointer of each embedded registry document. */
+    final Map<String, String> remotes;
     final JsonSchemaOptions opt;
     final boolean refSiblingsIgnored;
     /** The root's {@code $schema}, else the options' default dialect ("" when neither: 2020-12). */
@@ -66,12 +69,14 @@ final class SchemaCompiler {
     final ObjectMembers members;
 
     SchemaCompiler(JsonNode root, JsonSchemaOptions opt) {
-        this.root = root;
         this.opt = opt;
         String draft = root.isObject() && root.path("$schema").isTextual() ? root.get("$schema").asText()
             : opt.defaultDialect() == null ? "" : opt.defaultDialect().uri();
         this.refSiblingsIgnored = draft.matches(".*draft-0[3-7].*");
         this.draft = draft;
+        RemoteSchemas.Embedded embedded = RemoteSchemas.embed(root, opt.schemaRegistry(), draft);
+        this.root = DynamicRefs.rewrite(embedded.root(), draft, embedded.remotes());
+        this.remotes = embedded.remotes();
         this.syn = new JsonSyntax(this);
         this.norm = new SchemaNormalizer(this);
         this.refs = new RefResolver(this);

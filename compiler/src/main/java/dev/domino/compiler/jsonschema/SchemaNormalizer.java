@@ -34,7 +34,7 @@ final class SchemaNormalizer {
         "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
         "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary", "$defs", "definitions",
         "discriminator", "xml", "externalDocs", "markdownDescription", "enumDescriptions",
-        "markdownEnumDescriptions", "errorMessage");
+        "markdownEnumDescriptions", "errorMessage", RemoteSchemas.KEYWORD);
     static final Set<String> HANDLED = Set.of(
         "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties",
         "items", "prefixItems", "additionalItems", "minItems", "maxItems", "minLength", "maxLength",
@@ -113,7 +113,8 @@ final class SchemaNormalizer {
                 }
                 out.set(k, v);
             } else if (UNSUPPORTED.contains(k)) {
-                sc.unsupported(ptr, k, null);
+                sc.unsupported(ptr, k, k.equals("$dynamicRef") && Dialects.of(sc.draft) == JsonSchemaOptions.Dialect.DRAFT_2020_12
+                    ? "'" + v.asText() + "' resolves by the dynamic scope: several schemas declare its $dynamicAnchor" : null);
             } else {
                 sc.unknown.add(new KeywordLocation(ptr, k));
             }

@@ -58,8 +58,11 @@ class JsonSchemaTestSuiteTest {
     }
 
     static Vocabulary vocab;
+    /** The suite's {@code remotes/} folder, served at http://localhost:1234/ as the suite's README prescribes. */
+    static SchemaRegistry remotes;
 
     @BeforeAll static void load() throws URISyntaxException {
+        remotes = SchemaRegistry.builder().addDirectory(SUITE.resolveSibling("remotes"), "http://localhost:1234/").build();
         Path tiny = Path.of(JsonSchemaTestSuiteTest.class.getResource("/vocab/tiny-bytelevel-tokenizer.json").toURI());
         vocab = VocabularyLoader.load(tiny.toString(), null).vocabulary();
     }
@@ -137,7 +140,7 @@ class JsonSchemaTestSuiteTest {
         List<String> invalidAccepted = new ArrayList<>();
         Map<String, Tally> tallies = new TreeMap<>();
         for (Map.Entry<String, JsonSchemaOptions.Dialect> draft : DRAFTS.entrySet()) {
-            JsonSchemaOptions options = JsonSchemaOptions.defaults().withDefaultDialect(draft.getValue());
+            JsonSchemaOptions options = JsonSchemaOptions.defaults().withDefaultDialect(draft.getValue()).withSchemaRegistry(remotes);
             Tally required = new Tally(), formats = new Tally();
             for (Path f : jsonFiles(SUITE.resolve(draft.getKey()))) {
                 runFile(f, draft.getKey() + "/" + f.getFileName(), options, required, passing, wrong, invalidAccepted);

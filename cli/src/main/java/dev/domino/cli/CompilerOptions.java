@@ -54,6 +54,11 @@ final class CompilerOptions {
                     + "(--ignore-keyword format skips them)")
     UnknownFormats unknownFormats;
 
+    @Option(names = "--formats", paramLabel = "assert|annotation",
+            description = "JSON Schema format: assert (default; the string must be of the format) or annotation "
+                    + "(asserts nothing, draft 2020-12's default vocabulary)")
+    JsonSchemaOptions.FormatMode formats = JsonSchemaOptions.FormatMode.ASSERT;
+
     @Option(names = "--ignore-keyword", split = ",", paramLabel = "KEYWORD",
             description = "JSON Schema keywords to ignore instead of failing on them")
     List<String> ignoredKeywords = new ArrayList<>();
@@ -77,7 +82,7 @@ final class CompilerOptions {
                 .keySeparator(jsonWhitespace == Whitespace.FIXED ? FIXED_KEY_SEPARATOR : ":")
                 .propertyOrder(jsonPropertyOrder).maxWhitespace(jsonMaxWhitespace).keyEscapes(jsonKeyEscapes)
                 .unknownFormats(unknownFormats != null ? unknownFormats : UnknownFormats.ERROR)
-                .ignoredKeywords(ignoredKeywords).schemaRegistry(schemaRegistry()).build();
+                .ignoredKeywords(ignoredKeywords).schemaRegistry(schemaRegistry()).formatMode(formats).build();
     }
 
     /** The documents of every {@code --schema-dir}. */

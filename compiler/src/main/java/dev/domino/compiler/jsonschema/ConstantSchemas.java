@@ -39,7 +39,7 @@ final class ConstantSchemas {
             rest = r;
             if (raw.has("const") && raw.has("enum")) rest = r.set("enum", raw.get("enum"));
         }
-        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted());
         boolean integerSpelling = integerOnly(rest);
         List<Expr> alts = new ArrayList<>();
         for (JsonNode v : values) {

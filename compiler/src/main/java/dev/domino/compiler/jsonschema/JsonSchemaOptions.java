@@ -24,11 +24,12 @@ import java.util.Set;
  *                        draft 4 {@code id} still names a subschema that no {@code $id} names
  * @param schemaRegistry  documents for remote {@code $ref}s by URI ({@link SchemaRegistry}; default empty: every
  *                        remote reference is an error). Nothing is ever fetched
+ * @param formatMode      whether {@code format} asserts ({@link FormatMode#ASSERT}, default) or is an annotation
  */
 public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
                                 Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder,
                                 int maxWhitespace, KeyEscapes keyEscapes, UnknownFormats unknownFormats,
-                                Dialect defaultDialect, SchemaRegistry schemaRegistry) {
+                                Dialect defaultDialect, SchemaRegistry schemaRegistry, FormatMode formatMode) {
 
     /** {@link #maxWhitespace} value for no limit. */
     public static final int UNBOUNDED_WHITESPACE = -1;
@@ -86,6 +87,17 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         ANY
     }
 
+    /** What a {@code format} keyword does. */
+    public enum FormatMode {
+        /**
+         * The string must be of the format (what users of constrained decoding expect): enforced exactly where
+         * an automaton expresses the format, otherwise a compile error naming it ({@link UnknownFormats}).
+         */
+        ASSERT,
+        /** An annotation that asserts nothing, as draft 2019-09 and 2020-12 define it by default (format-annotation vocabulary). */
+        ANNOTATION
+    }
+
     /** What an unknown {@code format} value does. */
     public enum UnknownFormats {
         /** A compile error naming the format and its JSON pointer. */
@@ -124,6 +136,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         if (keyEscapes == null) keyEscapes = KeyEscapes.PLAIN;
         if (unknownFormats == null) unknownFormats = UnknownFormats.ERROR;
         if (schemaRegistry == null) schemaRegistry = SchemaRegistry.empty();
+        if (formatMode == null) formatMode = FormatMode.ASSERT;
         if (maxWhitespace < UNBOUNDED_WHITESPACE) throw new IllegalArgumentException("maxWhitespace must be >= 0 or UNBOUNDED_WHITESPACE");
     }
 
@@ -154,6 +167,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
     public JsonSchemaOptions withDefaultDialect(Dialect d) { return toBuilder().defaultDialect(d).build(); }
     /** The documents remote {@code $ref}s may name. */
     public JsonSchemaOptions withSchemaRegistry(SchemaRegistry r) { return toBuilder().schemaRegistry(r).build(); }
+    public JsonSchemaOptions withFormatMode(FormatMode f) { return toBuilder().formatMode(f).build(); }
 
     /**
      * The options as the artifact records them ({@code json.*} keys; the separators only with fixed
@@ -174,6 +188,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         r.put("json.unknown_formats", lower(unknownFormats));
         if (!allStringEscapes) r.put("json.string_escapes", "canonical");
         if (defaultDialect != null) r.put("json.default_dialect", defaultDialect.uri());
+        if (formatMode != FormatMode.ASSERT) r.put("json.formats", lower(formatMode));
         if (!schemaRegistry.isEmpty()) r.put("json.schema_registry", schemaRegistry.size() + " documents, sha256 " + schemaRegistry.digest());
         return r;
     }
@@ -192,6 +207,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         private UnknownFormats unknownFormats = UnknownFormats.ERROR;
         private Dialect defaultDialect;
         private SchemaRegistry schemaRegistry = SchemaRegistry.empty();
+        private FormatMode formatMode = FormatMode.ASSERT;
 
         private Builder() {}
 
@@ -207,6 +223,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
             unknownFormats = o.unknownFormats;
             defaultDialect = o.defaultDialect;
             schemaRegistry = o.schemaRegistry;
+            formatMode = o.formatMode;
         }
 
         public Builder whitespace(Whitespace w) { whitespace = w; return this; }
@@ -225,10 +242,12 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         public Builder defaultDialect(Dialect d) { defaultDialect = d; return this; }
         /** The documents remote {@code $ref}s may name; null for none. */
         public Builder schemaRegistry(SchemaRegistry r) { schemaRegistry = r; return this; }
+        /** Whether {@code format} asserts (default) or is an annotation. */
+        public Builder formatMode(FormatMode f) { formatMode = f; return this; }
 
         public JsonSchemaOptions build() {
             return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes,
-                    propertyOrder, maxWhitespace, keyEscapes, unknownFormats, defaultDialect, schemaRegistry);
+                    propertyOrder, maxWhitespace, keyEscapes, unknownFormats, defaultDialect, schemaRegistry, formatMode);
         }
     }
 }

@@ -103,6 +103,9 @@ final class SchemaCompiler {
         return Grammar.of("root", UnproductiveRules.prune(syn.rules));
     }
 
+    /** Whether {@code format} asserts ({@link JsonSchemaOptions#formatMode()}). */
+    boolean formatsAsserted() { return opt.formatMode() == JsonSchemaOptions.FormatMode.ASSERT; }
+
     static String showPointer(String ptr) { return ptr.isEmpty() ? "/" : ptr; }
 
     static String child(String ptr, String key) { return ptr + "/" + key.replace("~", "~0").replace("/", "~1"); }

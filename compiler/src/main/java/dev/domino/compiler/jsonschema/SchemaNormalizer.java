@@ -87,6 +87,7 @@ final class SchemaNormalizer {
                 if (!UnevaluatedKeywords.defined(sc.draft)) sc.unknown.add(new KeywordLocation(ptr, k));
                 continue; // rewritten below
             }
+            if (k.equals("format") && !sc.formatsAsserted()) continue; // an annotation (FormatMode.ANNOTATION)
             if (HANDLED.contains(k)) {
                 if (k.equals("uniqueItems")) { if (v.asBoolean(false)) out.set(k, v); continue; } // ArraySchemas.uniqueExpr
                 if (k.equals("propertyNames")) {

@@ -511,7 +511,7 @@ class JsonSchemaGrammarTest {
             {"{'type':'array','items':{'enum':[1,2]},'not':{'uniqueItems':true}}", "unsupported keyword 'not' at /not (of 'uniqueItems'"},
             {"{'if':{'type':'array','prefixItems':[true],'items':{'type':'integer'}},'then':{'minItems':3}}", "unsupported keyword 'not' at /"},
             {"{'type':'array','contains':{'type':'integer'},'minContains':5000}", "unsupported keyword 'contains' at /"},
-            {"{'type':'array','contains':{'type':'string'},'maxContains':1}", "unsupported keyword 'contains' at /"},
+            {"{'type':'array','contains':{'type':'string'},'maxContains':5000}", "unsupported keyword 'contains' at / (more than 4096 positions times maxContains)"},
             {"{'dependencies':{'a':{'properties':{'b':{'not':{'multipleOf':10007}}}}}}", "unsupported keyword 'not' at /"},
             {"{'type':'number','multipleOf':100.03}", "unsupported keyword 'multipleOf' at /"},
             {"{'type':'integer','multipleOf':10007}", "unsupported keyword 'multipleOf' at / (multipleOf 10007 needs residues modulo 10007, above the limit 10000)"},

@@ -148,6 +148,8 @@ final class SchemaCompiler {
             raw = copy;
         }
         norm.checkValues(raw, ptr);
+        JsonNode expanded = unevaluated.expand(raw, ptr);
+        if (expanded != null) return compile(expanded, ptr);
         if (raw.isObject() && (raw.has("enum") || raw.has("const"))) return constants.enumExpr(raw, null, ptr);
         if (raw.isObject() && raw.path("allOf").isArray()) {
             for (JsonNode part : raw.get("allOf")) {

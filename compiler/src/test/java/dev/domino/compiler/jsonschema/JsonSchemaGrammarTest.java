@@ -241,6 +241,29 @@ class JsonSchemaGrammarTest {
             l("{'a':1,'b':2}"), l());
     }
 
+    /** Where the evaluated keys (items) depend on the branch taken: one variant per outcome (UnevaluatedKeywords.expand). */
+    @Test void unevaluatedExpandedOverBranches() {
+        // anyOf: every valid branch evaluates its keys
+        check("{'anyOf':[{'properties':{'a':{'type':'integer'}},'required':['a']},{'properties':{'b':{'type':'string'}},'required':['b']}],'unevaluatedProperties':false}",
+            l("{'a':1}", "{'b':'x'}", "{'a':1,'b':'x'}"), l("{'a':1,'c':0}", "{'a':1,'b':2}", "{'b':'x','a':'y'}", "{}"));
+        // oneOf: only the one valid branch's keys
+        check("{'oneOf':[{'properties':{'a':{'const':1}},'required':['a']},{'properties':{'b':{}},'required':['b']}],'unevaluatedProperties':false}",
+            l("{'a':1}", "{'b':2}"), l("{'a':1,'b':2}", "{'a':2}", "{'b':1,'c':1}"));
+        // if/then/else: if's keys count when it validates; else's otherwise
+        check("{'if':{'properties':{'k':{'const':'n'}},'required':['k']},'then':{'properties':{'n':{'type':'number'}}},"
+                + "'else':{'properties':{'s':{'type':'string'}}},'unevaluatedProperties':false}",
+            l("{'k':'n','n':1}", "{'s':'x'}", "{'k':'n'}"), l("{'k':'n','s':'x'}", "{'k':'m'}", "{'n':1}"));
+        // dependentSchemas: the dependency's keys count when its key is present
+        check("{'properties':{'a':{}},'dependentSchemas':{'a':{'properties':{'b':{}}}},'unevaluatedProperties':false}",
+            l("{'a':1,'b':2}", "{'a':1}", "{}"), l("{'b':2}", "{'a':1,'c':3}"));
+        // items: the branch's prefix
+        check("{'type':'array','anyOf':[{'prefixItems':[{'type':'string'}]},{'prefixItems':[true,{'type':'integer'}]}],'unevaluatedItems':false}",
+            l("['a']", "['a',1]", "[null,2]", "[1]"), l("['a','b']", "[1,'a']", "['a',1,2]"));
+        // an anyOf inside an allOf part is in place: hoisted and expanded the same
+        check("{'allOf':[{'anyOf':[{'properties':{'a':{}}},{'properties':{'b':{}}}]}],'unevaluatedProperties':false}",
+            l("{'a':1}", "{'b':1,'a':2}", "{}"), l("{'c':1}"));
+    }
+
     @Test void leadingLookaheadsOfAnchoredPatterns() {
         check("{'type':'string','pattern':'^(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9]{4,}$'}",
             l("'Ab12'", "'1234X'", "'zzZ9'"), l("'ab12'", "'ABCD'", "'A1b'", "'Ab1!'"));
@@ -503,7 +526,8 @@ class JsonSchemaGrammarTest {
     @Test void unsupportedKeywordsNameKeywordAndPointer() {
         String[][] cases = {
             {"{'type':'object','properties':{'tags':{'type':'array','contains':{'const':'a'},'uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
-            {"{'anyOf':[{'properties':{'a':{'type':'integer'}}},{'type':'string'}],'unevaluatedProperties':false}", "unsupported keyword 'unevaluatedProperties' at / (the keys it sees depend"},
+            {"{'anyOf':[" + "{'properties':{'a':{'type':'integer'}}},".repeat(6) + "{'type':'string'}],'unevaluatedProperties':false}",
+                "unsupported keyword 'unevaluatedProperties' at / (expanding 'anyOf' over its branches needs 127 variants, above the limit MAX_UNEVALUATED_BRANCHES 64)"},
             {"{'type':'array','contains':{'type':'integer'},'unevaluatedItems':false}", "unsupported keyword 'unevaluatedItems' at / ('contains' evaluates"},
             {"{'type':'string','pattern':'a(?=b)'}", "unsupported keyword 'pattern' at / (line 1, column 2: regex /a(?=b)/ (ECMA-262): lookahead is only supported in the shape ^(?=A)(?!B)R"},
             {"{'type':'string','pattern':'^(?=a)b|c'}", "lookahead is only supported in the shape"},

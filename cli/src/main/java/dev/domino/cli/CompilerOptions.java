@@ -59,6 +59,10 @@ final class CompilerOptions {
                     + "(asserts nothing, draft 2020-12's default vocabulary)")
     JsonSchemaOptions.FormatMode formats = JsonSchemaOptions.FormatMode.ASSERT;
 
+    @Option(names = "--json-zero-fraction-integers",
+            description = "JSON Schema integers may also be written with a zero fraction (1.0; from draft 6 on). Default: plain integers only")
+    boolean zeroFractionIntegers;
+
     @Option(names = "--ignore-keyword", split = ",", paramLabel = "KEYWORD",
             description = "JSON Schema keywords to ignore instead of failing on them")
     List<String> ignoredKeywords = new ArrayList<>();
@@ -82,7 +86,7 @@ final class CompilerOptions {
                 .keySeparator(jsonWhitespace == Whitespace.FIXED ? FIXED_KEY_SEPARATOR : ":")
                 .propertyOrder(jsonPropertyOrder).maxWhitespace(jsonMaxWhitespace).keyEscapes(jsonKeyEscapes)
                 .unknownFormats(unknownFormats != null ? unknownFormats : UnknownFormats.ERROR)
-                .ignoredKeywords(ignoredKeywords).schemaRegistry(schemaRegistry()).formatMode(formats).build();
+                .ignoredKeywords(ignoredKeywords).schemaRegistry(schemaRegistry()).formatMode(formats).zeroFractionIntegers(zeroFractionIntegers).build();
     }
 
     /** The documents of every {@code --schema-dir}. */

@@ -25,11 +25,14 @@ import java.util.Set;
  * @param schemaRegistry  documents for remote {@code $ref}s by URI ({@link SchemaRegistry}; default empty: every
  *                        remote reference is an error). Nothing is ever fetched
  * @param formatMode      whether {@code format} asserts ({@link FormatMode#ASSERT}, default) or is an annotation
+ * @param zeroFractionIntegers when true, an integer may also be written with a zero fraction ({@code 1.0}, an
+ *                        integer from draft 6 on; never in draft 4); default false: models should write {@code 1}
  */
 public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, String keySeparator,
                                 Set<String> ignoredKeywords, boolean allStringEscapes, PropertyOrder propertyOrder,
                                 int maxWhitespace, KeyEscapes keyEscapes, UnknownFormats unknownFormats,
-                                Dialect defaultDialect, SchemaRegistry schemaRegistry, FormatMode formatMode) {
+                                Dialect defaultDialect, SchemaRegistry schemaRegistry, FormatMode formatMode,
+                                boolean zeroFractionIntegers) {
 
     /** {@link #maxWhitespace} value for no limit. */
     public static final int UNBOUNDED_WHITESPACE = -1;
@@ -168,6 +171,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
     /** The documents remote {@code $ref}s may name. */
     public JsonSchemaOptions withSchemaRegistry(SchemaRegistry r) { return toBuilder().schemaRegistry(r).build(); }
     public JsonSchemaOptions withFormatMode(FormatMode f) { return toBuilder().formatMode(f).build(); }
+    public JsonSchemaOptions withZeroFractionIntegers(boolean z) { return toBuilder().zeroFractionIntegers(z).build(); }
 
     /**
      * The options as the artifact records them ({@code json.*} keys; the separators only with fixed
@@ -189,6 +193,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         if (!allStringEscapes) r.put("json.string_escapes", "canonical");
         if (defaultDialect != null) r.put("json.default_dialect", defaultDialect.uri());
         if (formatMode != FormatMode.ASSERT) r.put("json.formats", lower(formatMode));
+        if (zeroFractionIntegers) r.put("json.zero_fraction_integers", "true");
         if (!schemaRegistry.isEmpty()) r.put("json.schema_registry", schemaRegistry.size() + " documents, sha256 " + schemaRegistry.digest());
         return r;
     }
@@ -208,6 +213,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         private Dialect defaultDialect;
         private SchemaRegistry schemaRegistry = SchemaRegistry.empty();
         private FormatMode formatMode = FormatMode.ASSERT;
+        private boolean zeroFractionIntegers;
 
         private Builder() {}
 
@@ -224,6 +230,7 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
             defaultDialect = o.defaultDialect;
             schemaRegistry = o.schemaRegistry;
             formatMode = o.formatMode;
+            zeroFractionIntegers = o.zeroFractionIntegers;
         }
 
         public Builder whitespace(Whitespace w) { whitespace = w; return this; }
@@ -244,10 +251,12 @@ public record JsonSchemaOptions(Whitespace whitespace, String itemSeparator, Str
         public Builder schemaRegistry(SchemaRegistry r) { schemaRegistry = r; return this; }
         /** Whether {@code format} asserts (default) or is an annotation. */
         public Builder formatMode(FormatMode f) { formatMode = f; return this; }
+        /** Integers also with a zero fraction ({@code 1.0}; from draft 6 on). */
+        public Builder zeroFractionIntegers(boolean z) { zeroFractionIntegers = z; return this; }
 
         public JsonSchemaOptions build() {
             return new JsonSchemaOptions(whitespace, itemSeparator, keySeparator, ignoredKeywords, allStringEscapes,
-                    propertyOrder, maxWhitespace, keyEscapes, unknownFormats, defaultDialect, schemaRegistry, formatMode);
+                    propertyOrder, maxWhitespace, keyEscapes, unknownFormats, defaultDialect, schemaRegistry, formatMode, zeroFractionIntegers);
         }
     }
 }

@@ -27,7 +27,7 @@ final class RefResolver {
     /** The base URI of a document without an id: any absolute hierarchical URI works, it is never fetched. */
     private static final URI DEFAULT_BASE = URI.create(SchemaRegistry.DEFAULT_FOLDER + "schema.json");
     static final Set<String> SCHEMA_MAPS = Set.of("properties", "patternProperties", "$defs", "definitions",
-        "dependentSchemas", "dependencies", RemoteSchemas.KEYWORD);
+        "dependentSchemas", "dependencies", RemoteSchemas.KEYWORD, DynamicRefs.KEYWORD);
     static final Set<String> SCHEMA_VALUES = Set.of("items", "prefixItems", "allOf", "anyOf", "oneOf",
         "additionalItems", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
         "unevaluatedItems", "unevaluatedProperties");
@@ -43,6 +43,8 @@ final class RefResolver {
     private Map<String, String> identified; // absolute URI (resources without fragment, anchors with) -> pointer
     /** Each {@code $dynamicAnchor} name -> the pointers of the schemas that declare it, collected by the index's walk. */
     private final Map<String, List<String>> dynamicAnchors = new HashMap<>();
+    /** The pointers of the schema resources (the root and every schema with an {@code $id} that is not an anchor). */
+    private final Set<String> resources = new java.util.HashSet<>(Set.of(""));
     /** The documents (absolute URIs without fragment) that $refs name, collected by the index's walk. */
     private final Set<String> referenced = new java.util.LinkedHashSet<>();
 
@@ -72,6 +74,12 @@ final class RefResolver {
     private Set<String> referencedDocuments() {
         index();
         return referenced;
+    }
+
+    /** The pointers of the schema resources of the document ("" the root). */
+    Set<String> resourcePointers() {
+        index();
+        return resources;
     }
 
     /** The schemas declaring each {@code $dynamicAnchor} name. */
@@ -282,6 +290,7 @@ final class RefResolver {
                 URI u = base.resolve(new URI(id));
                 if (!id.startsWith("#")) {
                     base = u;
+                    resources.add(pointer);
                     identified.putIfAbsent(withoutFragment(u), pointer);
                 }
                 if (u.getRawFragment() != null && !u.getRawFragment().startsWith("/"))

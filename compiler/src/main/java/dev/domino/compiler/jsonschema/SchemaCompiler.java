@@ -247,10 +247,19 @@ final class SchemaCompiler {
         if (types.contains(JsonType.STRING)) alts.add(SchemaComplement.STRING_ALGEBRA.stream().anyMatch(n::has) ? stringAlgebra(n, ptr) : strings.stringExpr(n, ptr));
         if (types.contains(JsonType.NUMBER) && !types.contains(JsonType.INTEGER)) alts.add(nonIntegers(n, ptr));
         else if (types.contains(JsonType.NUMBER)) alts.add(numbers.numberExpr(n, ptr, false));
-        else if (types.contains(JsonType.INTEGER)) alts.add(numbers.numberExpr(n, ptr, true));
+        else if (types.contains(JsonType.INTEGER)) alts.add(zeroFraction(numbers.numberExpr(n, ptr, true)));
         if (types.contains(JsonType.BOOLEAN)) { alts.add(Expr.literal("true")); alts.add(Expr.literal("false")); }
         if (types.contains(JsonType.NULL)) alts.add(Expr.literal("null"));
         return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
+    }
+
+    /** Whether integers may be written with a zero fraction: the option, from draft 6 on (draft 4's 1.0 is no integer). */
+    boolean zeroFractionIntegers() { return opt.zeroFractionIntegers() && !Dialects.draft4OrEarlier(draft); }
+
+    /** Integer spellings, followed by a zero fraction ({@code .0}, {@code .00}, ...) where the option allows it. */
+    Expr zeroFraction(Expr integers) {
+        if (!zeroFractionIntegers() || syn.isNothing(integers)) return integers;
+        return Expr.seq(integers, Expr.optional(Expr.seq(Expr.literal("."), Expr.plus(Expr.chars(dev.domino.compiler.ir.CodePointSet.of('0'))))));
     }
 
     /** A {@code not} that constrains more than the type: compiled as the intersection with its complement. */

@@ -34,7 +34,7 @@ final class SchemaNormalizer {
         "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
         "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary", "$defs", "definitions",
         "discriminator", "xml", "externalDocs", "markdownDescription", "enumDescriptions",
-        "markdownEnumDescriptions", "errorMessage", RemoteSchemas.KEYWORD);
+        "markdownEnumDescriptions", "errorMessage", RemoteSchemas.KEYWORD, DynamicRefs.KEYWORD);
     static final Set<String> HANDLED = Set.of(
         "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties",
         "items", "prefixItems", "additionalItems", "minItems", "maxItems", "minLength", "maxLength",
@@ -115,7 +115,8 @@ final class SchemaNormalizer {
                 out.set(k, v);
             } else if (UNSUPPORTED.contains(k)) {
                 sc.unsupported(ptr, k, k.equals("$dynamicRef") && Dialects.of(sc.draft) == JsonSchemaOptions.Dialect.DRAFT_2020_12
-                    ? "'" + v.asText() + "' resolves by the dynamic scope: several schemas declare its $dynamicAnchor" : null);
+                    ? "'" + v.asText() + "' resolves by the dynamic scope and was not resolved statically: its target is missing or it needs more than "
+                      + "MAX_DYNAMIC_SCOPES " + DynamicRefs.MAX_DYNAMIC_SCOPES + " scopes" : null);
             } else {
                 sc.unknown.add(new KeywordLocation(ptr, k));
             }

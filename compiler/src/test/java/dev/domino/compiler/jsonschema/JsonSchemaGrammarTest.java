@@ -116,7 +116,7 @@ class JsonSchemaGrammarTest {
             l("'c'", "2", "{'k':[1]}", "{}", "'A'"));
         check("{'const':'x\\\"y'}", l("'x\\\"y'", "'x\\u0022y'"), l("'xy'"));
         check("{'type':'string','enum':['a',1,'bb'],'maxLength':1}", l("'a'"), l("1", "'bb'"));
-        check("{'const':{'a':1,'b':[true]}}", l("{'a':1,'b':[true]}"), l("{'a':1}", "{'b':[true],'a':1}"));
+        check("{'const':{'a':1,'b':[true]}}", l("{'a':1,'b':[true]}", "{'b':[true],'a':1}"), l("{'a':1}", "{'b':[true,true],'a':1}"));
     }
 
     @Test void canonicalStringsOption() {
@@ -239,6 +239,15 @@ class JsonSchemaGrammarTest {
         // before 2019-09 they are unknown keywords (no assertion)
         check("{'$schema':'http://json-schema.org/draft-07/schema#','properties':{'a':{}},'unevaluatedProperties':false}",
             l("{'a':1,'b':2}"), l());
+    }
+
+    /** const/enum objects are JSON values: any member order (the schema's order with PropertyOrder.SCHEMA). */
+    @Test void constObjectsInAnyMemberOrder() {
+        check("{'const':{'a':1,'b':[1,{'c':null,'d':'x'}]}}",
+            l("{'a':1,'b':[1,{'c':null,'d':'x'}]}", "{'b':[1,{'d':'x','c':null}],'a':1}", "{'a':1.0,'b':[1,{'c':null,'d':'x'}]}"),
+            l("{'a':1}", "{'a':1,'b':[1,{'c':null,'d':'x'}],'e':0}", "{'b':[{'c':null,'d':'x'},1],'a':1}", "{'a':1,'a':1,'b':[1,{'c':null,'d':'x'}]}"));
+        check("{'enum':[{'a':1,'b':2},{'c':3}]}", l("{'b':2,'a':1}", "{'c':3}"), l("{'a':1}", "{'b':2,'c':3}"));
+        check("{'const':{'a':1,'b':2}}", l("{'a':1,'b':2}"), l("{'b':2,'a':1}"), JsonSchemaOptions.PropertyOrder.SCHEMA);
     }
 
     /** Where the evaluated keys (items) depend on the branch taken: one variant per outcome (UnevaluatedKeywords.expand). */

@@ -93,7 +93,7 @@ final class UnevaluatedKeywords {
         boolean dependsItems = items && !always.allItems && always.irreducible == null && sometimes.irreducible == null
             && (sometimes.allItems || sometimes.prefix > always.prefix);
         if (!dependsProps && !dependsItems) return null;
-        ObjectNode flat = hoisted(node);
+        ObjectNode flat = hoisted(node, ptr);
         for (String kw : List.of("anyOf", "oneOf", "if", "dependentSchemas")) {
             if (!flat.has(kw) || (kw.equals("if") || kw.equals("dependentSchemas")) && !ConditionalSchemas.defined(kw, sc.draft)) continue;
             long count = kw.equals("anyOf") && flat.get(kw).isArray() ? (1L << Math.min(62, flat.get(kw).size())) - 1 : 0;
@@ -125,17 +125,31 @@ final class UnevaluatedKeywords {
         return null;
     }
 
-    /** The node with the branching applicators of its allOf parts moved up beside it (in place: the same annotations). */
-    private static ObjectNode hoisted(ObjectNode node) {
+    /**
+     * The node with the branching applicator of one of its allOf parts moved up beside it (in place: the same
+     * annotations); a part that is a {@code $ref} counts as its target (a reference is an in-place applicator).
+     */
+    private ObjectNode hoisted(ObjectNode node, String ptr) {
         if (!node.path("allOf").isArray() || node.has("anyOf") || node.has("oneOf") || node.has("if") || node.has("dependentSchemas")) return node;
         ObjectNode out = node.deepCopy();
         ArrayNode parts = (ArrayNode) out.get("allOf");
-        for (int i = 0; i < parts.size(); i++) {
+        for (int i = 0; i < parts.size() && i < 64; i++) {
             JsonNode p = parts.get(i);
             // a part with unevaluated keywords of its own sees its branches' annotations: they stay with it
             if (!p.isObject() || p.has("unevaluatedProperties") || p.has("unevaluatedItems")) continue;
+            if (p.path("$ref").isTextual()) {
+                JsonNode target = sc.refs.resolve(p.get("$ref").asText(), ptr);
+                if (target != null && target.isObject() && (target.has("anyOf") || target.has("oneOf"))
+                        && !target.has("unevaluatedProperties") && !target.has("unevaluatedItems")) {
+                    ObjectNode rest = (ObjectNode) p.deepCopy();
+                    rest.remove("$ref");
+                    parts.set(i, rest);
+                    parts.add(target.deepCopy());
+                }
+                continue;
+            }
             for (String kw : List.of("anyOf", "oneOf")) {
-                if (p.has(kw) && !out.has(kw)) {
+                if (p.has(kw)) {
                     ObjectNode rest = (ObjectNode) p.deepCopy();
                     out.set(kw, rest.remove(kw));
                     parts.set(i, rest);

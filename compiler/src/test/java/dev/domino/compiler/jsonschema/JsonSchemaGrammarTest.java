@@ -271,6 +271,11 @@ class JsonSchemaGrammarTest {
         // an anyOf inside an allOf part is in place: hoisted and expanded the same
         check("{'allOf':[{'anyOf':[{'properties':{'a':{}}},{'properties':{'b':{}}}]}],'unevaluatedProperties':false}",
             l("{'a':1}", "{'b':1,'a':2}", "{}"), l("{'c':1}"));
+        // through a $ref (an in-place applicator), also nested: the target's branches are expanded in turn
+        check("{'$defs':{'one':{'oneOf':[{'$ref':'#/$defs/two'},{'properties':{'b':true},'required':['b']}]},"
+                + "'two':{'oneOf':[{'properties':{'c':true},'required':['c']},{'properties':{'d':true},'required':['d']}]}},"
+                + "'allOf':[{'$ref':'#/$defs/one'}],'unevaluatedProperties':false}",
+            l("{'c':1}", "{'d':1}", "{'b':1}"), l("{'c':1,'x':1}", "{'c':1,'d':1}", "{'b':1,'c':1}", "{}"));
     }
 
     @Test void leadingLookaheadsOfAnchoredPatterns() {

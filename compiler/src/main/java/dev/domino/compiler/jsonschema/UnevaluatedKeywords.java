@@ -28,8 +28,9 @@ import java.util.Set;
  * they are fine when they name no key beyond E and P (their names are in E, their patterns in P), else the
  * keyword is a compile error. {@code not} keeps no annotations. Items likewise: {@code prefixItems} (or
  * array-form {@code items}) evaluate the first n, {@code items}/{@code additionalItems}/a nested
- * {@code unevaluatedItems} all, and the conjunct is {@code {prefixItems: [true x n], items: U}};
- * {@code contains} (it evaluates the items it matches) makes {@code unevaluatedItems} a compile error.
+ * {@code unevaluatedItems} all, and the conjunct is {@code {prefixItems: [true x n], items: U}}; a
+ * {@code contains C} evaluates exactly the items it matches, so with it the items after the prefix are
+ * {@code anyOf [C, U]} (no complement needed). Where the evaluated set depends on the branch, {@link #expand}.
  */
 final class UnevaluatedKeywords {
     static final Set<String> KEYWORDS = Set.of("unevaluatedProperties", "unevaluatedItems");
@@ -55,7 +56,8 @@ final class UnevaluatedKeywords {
         boolean allKeys;
         int prefix;
         boolean allItems;
-        String irreducible; // why the items' evaluation depends on the instance (contains), or null
+        /** The {@code contains} schemas: each evaluates the items it matches. */
+        final List<JsonNode> contains = new java.util.ArrayList<>();
     }
 
     /** The most variants one schema's unevaluated keywords may be expanded into ({@link #expand}). */
@@ -90,8 +92,7 @@ final class UnevaluatedKeywords {
         collect(node, ptr, always, sometimes, false, true, 0, new java.util.IdentityHashMap<>());
         boolean dependsProps = props && !always.allKeys
             && (sometimes.allKeys || !always.names.containsAll(sometimes.names) || !always.patterns.containsAll(sometimes.patterns));
-        boolean dependsItems = items && !always.allItems && always.irreducible == null && sometimes.irreducible == null
-            && (sometimes.allItems || sometimes.prefix > always.prefix);
+        boolean dependsItems = items && !always.allItems && itemsDependOnBranch(always, sometimes);
         if (!dependsProps && !dependsItems) return null;
         ObjectNode flat = hoisted(node, ptr);
         for (String kw : List.of("anyOf", "oneOf", "if", "dependentSchemas")) {
@@ -130,7 +131,8 @@ final class UnevaluatedKeywords {
      * annotations); a part that is a {@code $ref} counts as its target (a reference is an in-place applicator).
      */
     private ObjectNode hoisted(ObjectNode node, String ptr) {
-        if (!node.path("allOf").isArray() || node.has("anyOf") || node.has("oneOf") || node.has("if") || node.has("dependentSchemas")) return node;
+        if (!node.path("allOf").isArray() || node.has("anyOf") || node.has("oneOf") || node.has("if") || node.has("then")
+                || node.has("else") || node.has("dependentSchemas")) return node;
         ObjectNode out = node.deepCopy();
         ArrayNode parts = (ArrayNode) out.get("allOf");
         for (int i = 0; i < parts.size() && i < 64; i++) {
@@ -139,7 +141,7 @@ final class UnevaluatedKeywords {
             if (!p.isObject() || p.has("unevaluatedProperties") || p.has("unevaluatedItems")) continue;
             if (p.path("$ref").isTextual()) {
                 JsonNode target = sc.refs.resolve(p.get("$ref").asText(), ptr);
-                if (target != null && target.isObject() && (target.has("anyOf") || target.has("oneOf"))
+                if (target != null && target.isObject() && (target.has("anyOf") || target.has("oneOf") || target.has("if"))
                         && !target.has("unevaluatedProperties") && !target.has("unevaluatedItems")) {
                     ObjectNode rest = (ObjectNode) p.deepCopy();
                     rest.remove("$ref");
@@ -155,6 +157,12 @@ final class UnevaluatedKeywords {
                     parts.set(i, rest);
                     return out;
                 }
+            }
+            if (p.has("if") && ConditionalSchemas.defined("if", sc.draft) && !out.has("then") && !out.has("else")) {
+                ObjectNode rest = (ObjectNode) p.deepCopy();
+                for (String kw : List.of("if", "then", "else")) if (rest.has(kw)) out.set(kw, rest.remove(kw));
+                parts.set(i, rest);
+                return out;
             }
         }
         return node;
@@ -198,6 +206,13 @@ final class UnevaluatedKeywords {
         return out;
     }
 
+    /** Whether the items evaluated depend on the branch taken (a prefix, every item, or a contains only in a branch). */
+    private static boolean itemsDependOnBranch(Evaluated always, Evaluated sometimes) {
+        if (sometimes.allItems || sometimes.prefix > always.prefix) return true;
+        for (JsonNode c : sometimes.contains) if (always.contains.stream().noneMatch(a -> a == c || a.equals(c))) return true;
+        return false;
+    }
+
     /** The conjuncts equivalent to the node's unevaluated keywords (empty when they are trivial). */
     ArrayNode conjuncts(ObjectNode node, String ptr) {
         ArrayNode out = NF.arrayNode();
@@ -224,17 +239,21 @@ final class UnevaluatedKeywords {
             }
         }
         if (items && !always.allItems) {
-            String why = always.irreducible != null ? always.irreducible : sometimes.irreducible;
-            if (why == null && (sometimes.allItems || sometimes.prefix > always.prefix))
-                why = "the items it sees depend on which anyOf/oneOf/if branch an instance takes";
-            if (why != null) {
-                sc.unsupported(ptr, "unevaluatedItems", why);
+            if (itemsDependOnBranch(always, sometimes)) {
+                sc.unsupported(ptr, "unevaluatedItems", "the items it sees depend on which anyOf/oneOf/if branch an instance takes");
             } else {
                 ObjectNode c = NF.objectNode();
                 ArrayNode prefix = NF.arrayNode();
                 for (int i = 0; i < always.prefix; i++) prefix.add(BooleanNode.TRUE);
                 if (!prefix.isEmpty()) c.set("prefixItems", prefix);
-                c.set("items", ui);
+                if (always.contains.isEmpty()) c.set("items", ui);
+                else {
+                    // an item after the prefix is evaluated exactly when it matches a contains: it matches one, or U
+                    ArrayNode either = NF.arrayNode();
+                    always.contains.forEach(either::add);
+                    either.add(ui);
+                    c.set("items", NF.objectNode().set("anyOf", either));
+                }
                 out.add(c);
             }
         }
@@ -267,7 +286,7 @@ final class UnevaluatedKeywords {
         }
         if (s.has("additionalItems") && s.path("items").isArray()) into.allItems = true;
         if (!root && s.has("unevaluatedItems")) into.allItems = true;
-        if (s.has("contains")) into.irreducible = "'contains' evaluates the items it matches, which depends on the instance";
+        if (s.has("contains")) into.contains.add(s.get("contains"));
         if (s.path("allOf").isArray()) {
             int i = 0;
             for (JsonNode part : s.get("allOf")) collect(part, SchemaCompiler.child(SchemaCompiler.child(ptr, "allOf"), String.valueOf(i++)), always, sometimes, conditional, false, depth + 1, visited);

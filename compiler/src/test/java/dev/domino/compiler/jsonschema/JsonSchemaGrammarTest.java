@@ -271,6 +271,11 @@ class JsonSchemaGrammarTest {
         // an anyOf inside an allOf part is in place: hoisted and expanded the same
         check("{'allOf':[{'anyOf':[{'properties':{'a':{}}},{'properties':{'b':{}}}]}],'unevaluatedProperties':false}",
             l("{'a':1}", "{'b':1,'a':2}", "{}"), l("{'c':1}"));
+        // contains evaluates the items it matches: the others must satisfy unevaluatedItems
+        check("{'type':'array','prefixItems':[true],'contains':{'type':'string'},'unevaluatedItems':false}",
+            l("[1,'a']", "[1,'a','b']", "['x','y']"), l("[1,2]", "[1,2,'a']", "[1]"));
+        check("{'type':'array','allOf':[{'contains':{'multipleOf':2}},{'contains':{'multipleOf':3}}],'unevaluatedItems':{'multipleOf':5}}",
+            l("[2,3,4,5,6]", "[6]"), l("[2,3,4,7,8]", "[2]"));
         // through a $ref (an in-place applicator), also nested: the target's branches are expanded in turn
         check("{'$defs':{'one':{'oneOf':[{'$ref':'#/$defs/two'},{'properties':{'b':true},'required':['b']}]},"
                 + "'two':{'oneOf':[{'properties':{'c':true},'required':['c']},{'properties':{'d':true},'required':['d']}]}},"
@@ -542,7 +547,6 @@ class JsonSchemaGrammarTest {
             {"{'type':'object','properties':{'tags':{'type':'array','contains':{'const':'a'},'uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
             {"{'anyOf':[" + "{'properties':{'a':{'type':'integer'}}},".repeat(6) + "{'type':'string'}],'unevaluatedProperties':false}",
                 "unsupported keyword 'unevaluatedProperties' at / (expanding 'anyOf' over its branches needs 127 variants, above the limit MAX_UNEVALUATED_BRANCHES 64)"},
-            {"{'type':'array','contains':{'type':'integer'},'unevaluatedItems':false}", "unsupported keyword 'unevaluatedItems' at / ('contains' evaluates"},
             {"{'type':'string','pattern':'a(?=b)'}", "unsupported keyword 'pattern' at / (line 1, column 2: regex /a(?=b)/ (ECMA-262): lookahead is only supported in the shape ^(?=A)(?!B)R"},
             {"{'type':'string','pattern':'^(?=a)b|c'}", "lookahead is only supported in the shape"},
             {"{'type':'array','items':{'type':'string'},'contains':{'const':'a'},'uniqueItems':true}", "unsupported keyword 'uniqueItems' at / (only without contains"},

@@ -6,6 +6,7 @@ import dev.domino.compiler.jsonschema.JsonSchemaOptions.KeyEscapes;
 import dev.domino.compiler.jsonschema.JsonSchemaOptions.PropertyOrder;
 import dev.domino.compiler.jsonschema.JsonSchemaOptions.UnknownFormats;
 import dev.domino.compiler.jsonschema.JsonSchemaOptions.Whitespace;
+import dev.domino.compiler.jsonschema.SchemaRegistry;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -53,9 +54,24 @@ public final class CompilerOptions {
                     + "(--ignore-keyword format skips them)")
     UnknownFormats unknownFormats;
 
+    @Option(names = "--formats", paramLabel = "assert|annotation",
+            description = "JSON Schema format: assert (default; the string must be of the format) or annotation "
+                    + "(asserts nothing, draft 2020-12's default vocabulary)")
+    JsonSchemaOptions.FormatMode formats = JsonSchemaOptions.FormatMode.ASSERT;
+
+    @Option(names = "--json-zero-fraction-integers",
+            description = "JSON Schema integers may also be written with a zero fraction (1.0; from draft 6 on). Default: plain integers only")
+    boolean zeroFractionIntegers;
+
     @Option(names = "--ignore-keyword", split = ",", paramLabel = "KEYWORD",
             description = "JSON Schema keywords to ignore instead of failing on them")
     List<String> ignoredKeywords = new ArrayList<>();
+
+    @Option(names = "--schema-dir", paramLabel = "DIR[=BASE_URI]",
+            description = "JSON Schema: documents for remote $refs, every .json file under DIR by its $id and by its path "
+                    + "resolved against BASE_URI (default " + SchemaRegistry.DEFAULT_FOLDER + ", the folder of a schema without $id); "
+                    + "repeatable. Nothing is ever fetched: any other remote $ref is an error naming its URI")
+    List<String> schemaDirs = new ArrayList<>();
 
     @Option(names = "--dynamic-cap", paramLabel = "N",
             description = "paths per trie node before tokens are checked at run time (default " + CompileOptions.DEFAULT_DYNAMIC_CAP + ")")
@@ -70,7 +86,18 @@ public final class CompilerOptions {
                 .keySeparator(jsonWhitespace == Whitespace.FIXED ? FIXED_KEY_SEPARATOR : ":")
                 .propertyOrder(jsonPropertyOrder).maxWhitespace(jsonMaxWhitespace).keyEscapes(jsonKeyEscapes)
                 .unknownFormats(unknownFormats != null ? unknownFormats : UnknownFormats.ERROR)
-                .ignoredKeywords(ignoredKeywords).build();
+                .ignoredKeywords(ignoredKeywords).schemaRegistry(schemaRegistry()).formatMode(formats).zeroFractionIntegers(zeroFractionIntegers).build();
+    }
+
+    /** The documents of every {@code --schema-dir}. */
+    SchemaRegistry schemaRegistry() {
+        if (schemaDirs.isEmpty()) return SchemaRegistry.empty();
+        SchemaRegistry.Builder b = SchemaRegistry.builder();
+        for (String d : schemaDirs) {
+            int eq = d.indexOf('=');
+            b.addDirectory(java.nio.file.Path.of(eq < 0 ? d : d.substring(0, eq)), eq < 0 ? SchemaRegistry.DEFAULT_FOLDER : d.substring(eq + 1));
+        }
+        return b.build();
     }
 
     /** Compile options holding every option of this mixin; the command adds its own (threads, lazy, ...). */

@@ -105,6 +105,27 @@ class OptionsReachArtifactTest {
                 .compile().jsonSchema().unknownFormats()).isEqualTo(JsonSchemaOptions.UnknownFormats.ERROR);
     }
 
+    /** compile --schema-dir: remote $refs resolve from the folder (by path), recorded in the artifact; missing ones fail naming the URI. */
+    @Test void schemaDir(@TempDir Path dir) throws Exception {
+        Path remotes = Files.createDirectories(dir.resolve("remotes"));
+        Files.writeString(remotes.resolve("name.json"), "{\"type\": \"string\"}");
+        Path schema = dir.resolve("s.json");
+        Files.writeString(schema, "{\"type\": \"object\", \"properties\": {\"n\": {\"$ref\": \"name.json\"}}}");
+        Path out = dir.resolve("s.domino");
+        run("compile", schema.toString(), "-o", out.toString(), "--json", "--schema-dir", remotes.toString());
+        Artifact a = Artifact.load(out);
+        assertThat(a.info().options().get("json.schema_registry")).startsWith("1 documents");
+        dev.domino.runtime.Matcher m = a.newMatcher();
+        assertThat(m.acceptBytes("{\"n\":\"x\"}".getBytes()) && m.isAccepting()).isTrue();
+        m = a.newMatcher();
+        assertThat(m.acceptBytes("{\"n\":1}".getBytes()) && m.isAccepting()).isFalse();
+
+        StringWriter o = new StringWriter(), err = new StringWriter();
+        int code = Main.run(new String[] {"compile", schema.toString(), "-o", out.toString()}, new PrintWriter(o, true), new PrintWriter(err, true));
+        assertThat(code).isNotZero();
+        assertThat(err.toString()).contains("https://domino.invalid/name.json").doesNotContain("\tat ");
+    }
+
     @Test void badValuesAreOneLineErrors() {
         StringWriter out = new StringWriter(), err = new StringWriter();
         int code = Main.run(new String[] {"compile", "g.json", "--json-max-whitespace", "-3"}, new PrintWriter(out, true), new PrintWriter(err, true));

@@ -106,7 +106,7 @@ final class ArraySchemas {
             candidates = null;
         }
         if (candidates == null) return distinctItems(n, ptr);
-        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted());
         List<JsonNode> values = new ArrayList<>();
         for (JsonNode v : candidates) {
             if (values.stream().anyMatch(x -> SchemaAlgebra.jsonEquals(x, v))) continue;
@@ -244,7 +244,9 @@ final class ArraySchemas {
      * the next element is either any element valid at position i (P_i or R) or, while fewer than c are chosen,
      * one valid at i that also matches C (ambiguous where several match, which the parser does not mind:
      * "at least c" needs no complement of C). The array may end where i &ge; minItems and j = c.
-     * {@code maxContains} (which would need C's complement for the elements not counted) stays unsupported.
+     * With {@code maxContains} m the elements are partitioned instead: each either matches C (counted, j up to m)
+     * or is valid at i and does not match C (its complement, {@link #nonMatching}), so j is the exact count and the
+     * array may end where c &le; j &le; m; a complement that is not expressible refuses it by name.
      */
     Expr containsExpr(ObjectNode n, String ptr) {
         int min = KeywordValues.countOr(n, "minItems", 0, ptr);
@@ -268,38 +270,65 @@ final class ArraySchemas {
         int k = positional.size();
         // the last position state loops when unbounded (at least 1: the elements after the first take a comma)
         int positions = max != Expr.Repeat.UNBOUNDED ? max : Math.max(1, Math.max(k, min));
-        if (n.has("maxContains") || (long) (positions + 1) * (need + 1) > MAX_CONTAINS_RULES) {
-            sc.unsupported(ptr, "contains", n.has("maxContains") ? "with maxContains"
-                : "more than " + MAX_CONTAINS_RULES + " positions times minContains");
+        boolean exact = n.has("maxContains");
+        int most = exact ? KeywordValues.countOr(n, "maxContains", 0, ptr) : need;
+        if (exact && max != Expr.Repeat.UNBOUNDED && most >= max) { exact = false; most = need; } // no array has more matches
+        if (exact && most < need) return Expr.NOTHING;
+        if ((long) (positions + 1) * (most + 1) > MAX_CONTAINS_RULES) {
+            sc.unsupported(ptr, "contains", "more than " + MAX_CONTAINS_RULES + " positions times " + (exact ? "maxContains" : "minContains"));
             return sc.syn.anyValue();
         }
         if (max != Expr.Repeat.UNBOUNDED && (max < min || max < need)) return Expr.NOTHING;
         JsonNode contains = n.get("contains");
+        String containsPtr = SchemaCompiler.child(ptr, "contains");
+        // any: every element valid at i (at least minContains: the matches chosen are some of them);
+        // with maxContains the elements are split exactly: those that match contains and those that do not
         List<Expr> any = new ArrayList<>(), match = new ArrayList<>(); // per position i <= k (k: the rest)
         for (int i = 0; i <= k; i++) {
             JsonNode s = i < k ? positional.get(i) : rest;
             String sp = i < k ? SchemaCompiler.child(SchemaCompiler.child(ptr, n.has("prefixItems") ? "prefixItems" : "items"), String.valueOf(i)) : restPtr;
-            any.add(sc.compile(s, sp));
-            match.add(sc.compile(sc.algebra.merge(List.of(s, contains), SchemaCompiler.child(ptr, "contains")), SchemaCompiler.child(ptr, "contains")));
+            any.add(exact ? nonMatching(s, contains, containsPtr, ptr) : sc.compile(s, sp));
+            match.add(sc.compile(sc.algebra.merge(List.of(s, contains), containsPtr), containsPtr));
         }
         String base = sc.syn.newName("arr_" + (++arrCounter));
-        String[][] names = new String[positions + 1][need + 1];
-        for (int i = 0; i <= positions; i++) for (int j = 0; j <= need; j++) names[i][j] = sc.syn.newName(base + "_" + i + "_" + j);
+        String[][] names = new String[positions + 1][most + 1];
+        for (int i = 0; i <= positions; i++) for (int j = 0; j <= most; j++) names[i][j] = sc.syn.newName(base + "_" + i + "_" + j);
         for (int i = 0; i <= positions; i++) {
-            for (int j = 0; j <= need; j++) {
+            for (int j = 0; j <= most; j++) {
                 List<Expr> opts = new ArrayList<>();
                 if (i >= min && j >= need) opts.add(Expr.EMPTY);
                 if (max == Expr.Repeat.UNBOUNDED || i < max) {
                     int at = Math.min(i, k), next = Math.min(i + 1, positions);
                     Expr sep = i == 0 ? Expr.EMPTY : sc.syn.comma();
                     if (!sc.syn.isNothing(any.get(at))) opts.add(JsonSyntax.seq(sep, any.get(at), Expr.ref(names[next][j])));
-                    if (j < need && !sc.syn.isNothing(match.get(at))) opts.add(JsonSyntax.seq(sep, match.get(at), Expr.ref(names[next][j + 1])));
+                    if (j < most && !sc.syn.isNothing(match.get(at))) opts.add(JsonSyntax.seq(sep, match.get(at), Expr.ref(names[next][j + 1])));
                 }
                 sc.syn.rules.put(names[i][j], opts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(opts));
             }
         }
         sc.syn.rules.put(base, sc.syn.bracket("[", Expr.ref(names[0][0]), "]"));
         return Expr.ref(base);
+    }
+
+    /**
+     * The elements valid under {@code s} that do not match {@code contains}: s and the complement of contains
+     * ({@link SchemaComplement}). Where the complement is not expressible, {@code contains} with
+     * {@code maxContains} is refused by name (never a looser count, also when {@code not} is an ignored keyword).
+     */
+    private Expr nonMatching(JsonNode s, JsonNode contains, String containsPtr, String ptr) {
+        com.fasterxml.jackson.databind.node.ObjectNode not = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        not.set("not", contains);
+        int ignoredBefore = sc.ignored.size();
+        try {
+            Expr e = sc.compile(sc.algebra.merge(List.of(s, not), containsPtr), containsPtr);
+            if (sc.ignored.size() == ignoredBefore) return e;
+        } catch (dev.domino.compiler.ir.GrammarException e) {
+            if (e.getMessage() == null || !e.getMessage().startsWith("unsupported keyword")) throw e; // limits stay themselves
+            sc.unsupported(ptr, "contains", "with maxContains: the elements not counted need the complement of contains, " + e.getMessage());
+            return sc.syn.anyValue();
+        }
+        sc.unsupported(ptr, "contains", "with maxContains: the elements not counted need the complement of contains, not expressible here");
+        return sc.syn.anyValue();
     }
 
     /** Rest elements after {@code i} elements (i >= k), each preceded by a comma. */

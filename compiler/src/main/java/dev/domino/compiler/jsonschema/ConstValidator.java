@@ -32,6 +32,14 @@ final class ConstValidator {
         this.unsupported = unsupported;
     }
 
+    private boolean formatsAsserted = true;
+
+    /** Whether {@code format} asserts (default) or is an annotation ({@link JsonSchemaOptions.FormatMode#ANNOTATION}). */
+    ConstValidator formats(boolean asserted) {
+        formatsAsserted = asserted;
+        return this;
+    }
+
     boolean valid(JsonNode s, JsonNode v, String ptr) {
         if (s.isBoolean()) return s.asBoolean();
         if (!s.isObject()) throw new GrammarException("schema at " + SchemaCompiler.showPointer(ptr) + " is not an object or boolean");
@@ -107,7 +115,7 @@ final class ConstValidator {
             case "maxLength": return !v.isTextual() || len(v.asText()) <= KeywordValues.count(a, k, ptr);
             case "pattern": return !v.isTextual() || matches(a.asText(), v.asText(), ptr);
             case "format": {
-                if (!v.isTextual()) return true;
+                if (!v.isTextual() || !formatsAsserted) return true;
                 Expr f = Formats.format(a.asText());
                 if (f == null) { unsupported.report(ptr, "format", Formats.refusal(a.asText())); return true; }
                 return ExprLanguage.matches(f, v.asText());

@@ -15,7 +15,8 @@ import java.util.Map;
  * {@code enum} and {@code const}: the listed values that validate against the rest of their schema
  * ({@link ConstValidator}), each as the alternation of its JSON spellings: strings with every escaping
  * (or canonical only), numbers in their plain decimal spellings ({@code 1}, {@code 1.0}, ...), arrays and
- * objects with the whitespace mode's separators.
+ * objects with the whitespace mode's separators, an object's members in any order unless the property order is
+ * the schema's.
  */
 final class ConstantSchemas {
     private final SchemaCompiler sc;
@@ -39,8 +40,8 @@ final class ConstantSchemas {
             rest = r;
             if (raw.has("const") && raw.has("enum")) rest = r.set("enum", raw.get("enum"));
         }
-        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
-        boolean integerSpelling = integerOnly(rest);
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted());
+        boolean integerSpelling = integerOnly(rest) && !sc.zeroFractionIntegers(); // with the option: 1, 1.0, ... as any number
         List<Expr> alts = new ArrayList<>();
         for (JsonNode v : values) {
             if (!validator.valid(rest, v, ptr)) continue;
@@ -102,6 +103,7 @@ final class ConstantSchemas {
             return sc.syn.bracket("[", JsonSyntax.seq(items.toArray(Expr[]::new)), "]");
         }
         if (v.isEmpty()) return sc.syn.bracket("{", null, "}");
+        if (v.size() > 1 && sc.opt.propertyOrder() == JsonSchemaOptions.PropertyOrder.ANY) return anyMemberOrder(v);
         List<Expr> items = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
@@ -109,6 +111,25 @@ final class ConstantSchemas {
             items.add(JsonSyntax.seq(stringLiteral(f.getKey()), sc.syn.colon(), serialize(f.getValue())));
         }
         return sc.syn.bracket("{", JsonSyntax.seq(items.toArray(Expr[]::new)), "}");
+    }
+
+    /**
+     * An object constant in any member order (JSON equality ignores it; {@link JsonSchemaOptions.PropertyOrder#SCHEMA}
+     * keeps the constant's order): the object whose members are exactly the constant's keys, each with its value as
+     * a constant, compiled as such an object schema is ({@link ObjectSchemas}: each key once, in any order).
+     */
+    private Expr anyMemberOrder(JsonNode v) {
+        ObjectNode schema = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        schema.put("type", "object");
+        ObjectNode props = schema.putObject("properties");
+        com.fasterxml.jackson.databind.node.ArrayNode required = schema.putArray("required");
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            props.putObject(f.getKey()).set("const", f.getValue());
+            required.add(f.getKey());
+        }
+        schema.put("additionalProperties", false);
+        return sc.compile(schema, "");
     }
 
     /**

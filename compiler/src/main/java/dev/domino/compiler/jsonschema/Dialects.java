@@ -17,6 +17,15 @@ final class Dialects {
 
     static boolean draft2019OrEarlier(String draft) { return draft7OrEarlier(draft) || draft.contains("2019-09"); }
 
+    /** The dialect a {@code $schema} value names as the compiler reads it (unknown or empty: 2020-12). */
+    static JsonSchemaOptions.Dialect of(String draft) {
+        if (draft4OrEarlier(draft)) return JsonSchemaOptions.Dialect.DRAFT_04;
+        if (draft.matches(".*draft-06.*")) return JsonSchemaOptions.Dialect.DRAFT_06;
+        if (draft7OrEarlier(draft)) return JsonSchemaOptions.Dialect.DRAFT_07;
+        if (draft.contains("2019-09")) return JsonSchemaOptions.Dialect.DRAFT_2019_09;
+        return JsonSchemaOptions.Dialect.DRAFT_2020_12;
+    }
+
     /** Whether the dialect defines the keyword (true for keywords every dialect has). */
     static boolean defines(String keyword, String draft) {
         return switch (keyword) {

@@ -9,6 +9,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -24,10 +25,10 @@ import java.util.Set;
  */
 final class RefResolver {
     /** The base URI of a document without an id: any absolute hierarchical URI works, it is never fetched. */
-    private static final URI DEFAULT_BASE = URI.create("https://domino.invalid/schema.json");
-    private static final Set<String> SCHEMA_MAPS = Set.of("properties", "patternProperties", "$defs", "definitions",
-        "dependentSchemas", "dependencies");
-    private static final Set<String> SCHEMA_VALUES = Set.of("items", "prefixItems", "allOf", "anyOf", "oneOf",
+    private static final URI DEFAULT_BASE = URI.create(SchemaRegistry.DEFAULT_FOLDER + "schema.json");
+    static final Set<String> SCHEMA_MAPS = Set.of("properties", "patternProperties", "$defs", "definitions",
+        "dependentSchemas", "dependencies", RemoteSchemas.KEYWORD, DynamicRefs.KEYWORD);
+    static final Set<String> SCHEMA_VALUES = Set.of("items", "prefixItems", "allOf", "anyOf", "oneOf",
         "additionalItems", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
         "unevaluatedItems", "unevaluatedProperties");
 
@@ -35,13 +36,69 @@ final class RefResolver {
     record Target(JsonNode node, String pointer) {}
 
     private final SchemaCompiler sc;
+    private final JsonNode root;
     private final boolean legacyId;
+    /** Documents of the schema registry embedded in the root: retrieval URI -> pointer ({@link RemoteSchemas}). */
+    private final Map<String, String> remotes;
     private Map<String, String> identified; // absolute URI (resources without fragment, anchors with) -> pointer
+    /** Each {@code $dynamicAnchor} name -> the pointers of the schemas that declare it, collected by the index's walk. */
+    private final Map<String, List<String>> dynamicAnchors = new HashMap<>();
+    /** The pointers of the schema resources (the root and every schema with an {@code $id} that is not an anchor). */
+    private final Set<String> resources = new java.util.HashSet<>(Set.of(""));
+    /** The documents (absolute URIs without fragment) that $refs name, collected by the index's walk. */
+    private final Set<String> referenced = new java.util.LinkedHashSet<>();
 
     RefResolver(SchemaCompiler sc) {
-        this.sc = sc;
-        this.legacyId = sc.draft.isEmpty() || sc.draft.matches(".*draft-0[34].*");
+        this(sc, sc.root, sc.draft, sc.remotes);
     }
+
+    /** A resolver over a document alone, for {@link RemoteSchemas}' walk. */
+    RefResolver(JsonNode root, String draft, Map<String, String> remotes) {
+        this(null, root, draft, remotes);
+    }
+
+    private RefResolver(SchemaCompiler sc, JsonNode root, String draft, Map<String, String> remotes) {
+        this.sc = sc;
+        this.root = root;
+        this.remotes = remotes;
+        this.legacyId = draft.isEmpty() || draft.matches(".*draft-0[34].*");
+    }
+
+    /** The absolute URIs (without fragment) that references name and no resource of the document has. */
+    Set<String> unresolvedDocuments() {
+        Set<String> out = new java.util.LinkedHashSet<>();
+        for (String uri : referencedDocuments()) if (!index().containsKey(uri)) out.add(uri);
+        return out;
+    }
+
+    private Set<String> referencedDocuments() {
+        index();
+        return referenced;
+    }
+
+    /** The pointers of the schema resources of the document ("" the root). */
+    Set<String> resourcePointers() {
+        index();
+        return resources;
+    }
+
+    /** The schemas declaring each {@code $dynamicAnchor} name. */
+    Map<String, List<String>> dynamicAnchors() {
+        index();
+        return dynamicAnchors;
+    }
+
+    /** The pointer of what a reference at {@code ptr} names as a {@code $ref}, null if it names nothing (never throws). */
+    String staticPointer(String ref, String ptr) {
+        String p = pointer(ref, ptr, false);
+        return p == null || root.at(p).isMissingNode() ? null : p;
+    }
+
+    /** The node at a pointer of the document (as written, references not made absolute). */
+    JsonNode staticNode(String pointer) { return root.at(pointer); }
+
+    /** A reference to a pointer of the document that means the same wherever it is written. */
+    String absolute(String pointer) { return rootUri() + "#" + encode(pointer); }
 
     JsonNode resolve(String ref, String ptr) {
         Target t = target(ref, ptr);
@@ -49,41 +106,126 @@ final class RefResolver {
     }
 
     Target target(String ref, String ptr) {
+        String pointer = pointer(ref, ptr, true);
+        if (pointer == null) return null;
+        if (root.at(pointer).isMissingNode()) throw new GrammarException("unresolvable $ref '" + ref + "' at " + SchemaCompiler.showPointer(ptr));
+        return new Target(relocated(pointer), pointer);
+    }
+
+    /**
+     * The JSON pointer a reference at {@code ptr} names; null for a reference that cannot be resolved (reported as
+     * an unsupported {@code $ref} when {@code report}, which may throw). The pointer may name a missing node.
+     */
+    private String pointer(String ref, String ptr, boolean report) {
         if (ref.startsWith("#")) {
             String fragment = ref.substring(1);
             if (fragment.isEmpty() || fragment.startsWith("/")) {
                 // relative to the enclosing resource; documents whose ids do not follow that read from the root
                 URI base = baseAt(ptr);
                 String resource = resourcePointer(base);
+                String decoded = decode(fragment);
+                if (decoded == null) return invalid(ref, ptr, report);
                 if (!resource.isEmpty() && !base.toString().startsWith(JsonSchemaGrammar.EMBEDDED_BASE)
-                        && sc.root.at(resource + decode(fragment)).isMissingNode()) resource = "";
-                return at(resource + decode(fragment), ref, ptr);
+                        && !resource.startsWith(RemoteSchemas.POINTER) && root.at(resource + decoded).isMissingNode()) resource = "";
+                return resource + decoded;
             }
         }
         URI target;
         try {
             target = baseAt(ptr).resolve(new URI(ref));
         } catch (URISyntaxException | IllegalArgumentException e) {
-            sc.unsupported(ptr, "$ref", "invalid reference '" + ref + "'");
+            return invalid(ref, ptr, report);
+        }
+        String fragment = target.getRawFragment() == null ? "" : decode(target.getRawFragment());
+        if (fragment == null) return invalid(ref, ptr, report);
+        String resource = index().get(withoutFragment(target));
+        if (resource == null) {
+            if (report) sc.unsupported(ptr, "$ref", "remote reference '" + ref + "'" + (ref.equals(withoutFragment(target)) ? "" : " = '" + withoutFragment(target) + "'")
+                + ": not in the schema registry (nothing is fetched)");
             return null;
         }
-        String fragment = target.getRawFragment() == null ? "" : URLDecoder.decode(target.getRawFragment().replace("+", "%2B"), StandardCharsets.UTF_8);
-        String resource = index().get(withoutFragment(target));
-        if (resource == null) { sc.unsupported(ptr, "$ref", "remote reference '" + ref + "'"); return null; }
-        if (fragment.isEmpty() || fragment.startsWith("/")) return at(resource + fragment, ref, ptr);
+        if (fragment.isEmpty() || fragment.startsWith("/")) return resource + fragment;
         String anchor = index().get(withoutFragment(target) + "#" + fragment);
-        if (anchor == null) { sc.unsupported(ptr, "$ref", "unknown anchor in '" + ref + "'"); return null; }
-        return at(anchor, ref, ptr);
+        if (anchor == null && report) sc.unsupported(ptr, "$ref", "unknown anchor in '" + ref + "'");
+        return anchor;
     }
 
-    private Target at(String pointer, String ref, String ptr) {
-        JsonNode target = sc.root.at(pointer);
-        if (target.isMissingNode()) throw new GrammarException("unresolvable $ref '" + ref + "' at " + SchemaCompiler.showPointer(ptr));
-        return new Target(target, pointer);
+    private String invalid(String ref, String ptr, boolean report) {
+        if (report) sc.unsupported(ptr, "$ref", "invalid reference '" + ref + "'");
+        return null;
     }
 
+    /**
+     * The schema at a pointer with every {@code $ref} inside it made absolute (the root's URI and the pointer it
+     * names), so that the schema means the same wherever it is compiled: merged into a conjunction at the
+     * referencing location, its references still name what they name in its own resource.
+     */
+    private JsonNode relocated(String pointer) {
+        JsonNode cached = relocatedNodes.get(pointer);
+        if (cached != null) return cached;
+        JsonNode original = root.at(pointer);
+        JsonNode out = original;
+        if (containsRef(original, 0)) {
+            out = original.deepCopy();
+            absolutize(out, pointer, 0);
+        }
+        relocatedNodes.put(pointer, out);
+        return out;
+    }
+
+    private final Map<String, JsonNode> relocatedNodes = new HashMap<>();
+
+    private static boolean containsRef(JsonNode n, int depth) {
+        if (depth > 200) return false;
+        if (n.isObject() && n.path("$ref").isTextual()) return true;
+        for (JsonNode c : n) if (containsRef(c, depth + 1)) return true;
+        return false;
+    }
+
+    private void absolutize(JsonNode node, String pointer, int depth) {
+        if (!node.isObject() || depth > 200) return;
+        if (node.path("$ref").isTextual()) {
+            String target = pointer(node.get("$ref").asText(), pointer, false);
+            if (target != null && !root.at(target).isMissingNode())
+                ((com.fasterxml.jackson.databind.node.ObjectNode) node).put("$ref", absolute(target));
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            String child = SchemaCompiler.child(pointer, f.getKey());
+            JsonNode v = f.getValue();
+            if (SCHEMA_MAPS.contains(f.getKey()) && v.isObject()) {
+                for (Iterator<Map.Entry<String, JsonNode>> m = v.fields(); m.hasNext(); ) {
+                    Map.Entry<String, JsonNode> e = m.next();
+                    absolutize(e.getValue(), SchemaCompiler.child(child, e.getKey()), depth + 1);
+                }
+            } else if (SCHEMA_VALUES.contains(f.getKey())) {
+                if (v.isArray()) for (int i = 0; i < v.size(); i++) absolutize(v.get(i), SchemaCompiler.child(child, String.valueOf(i)), depth + 1);
+                else absolutize(v, child, depth + 1);
+            }
+        }
+    }
+
+    /** The URI of the document itself (its pointers are fragments of it). */
+    private String rootUri() { return withoutFragment(apply(DEFAULT_BASE, root)); }
+
+    /** A JSON pointer as a URI fragment: what a fragment may hold stays, every other byte is percent-encoded. */
+    private static String encode(String pointer) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : pointer.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-._~!$&'()*+,;=:@/".indexOf(c) >= 0) sb.append(c);
+            else sb.append('%').append(String.format("%02X", (int) c));
+        }
+        return sb.toString();
+    }
+
+    /** A percent-decoded fragment, null if it is not valid percent-encoding. */
     private static String decode(String fragment) {
-        return URLDecoder.decode(fragment.replace("+", "%2B"), StandardCharsets.UTF_8);
+        try {
+            return URLDecoder.decode(fragment.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static String withoutFragment(URI u) {
@@ -100,8 +242,8 @@ final class RefResolver {
 
     /** The base URI in effect at a pointer: the ids of the schema objects on the way down. */
     URI baseAt(String ptr) {
-        URI base = apply(DEFAULT_BASE, sc.root);
-        JsonNode node = sc.root;
+        URI base = apply(DEFAULT_BASE, root);
+        JsonNode node = root;
         if (ptr.isEmpty()) return base;
         for (String token : ptr.substring(1).split("/", -1)) {
             String key = token.replace("~1", "/").replace("~0", "~");
@@ -133,8 +275,9 @@ final class RefResolver {
     private Map<String, String> index() {
         if (identified == null) {
             identified = new HashMap<>();
-            identified.put(withoutFragment(apply(DEFAULT_BASE, sc.root)), "");
-            walk(sc.root, "", apply(DEFAULT_BASE, sc.root), 0);
+            identified.put(withoutFragment(apply(DEFAULT_BASE, root)), "");
+            walk(root, "", apply(DEFAULT_BASE, root), 0);
+            remotes.forEach(identified::putIfAbsent);
         }
         return identified;
     }
@@ -147,6 +290,7 @@ final class RefResolver {
                 URI u = base.resolve(new URI(id));
                 if (!id.startsWith("#")) {
                     base = u;
+                    resources.add(pointer);
                     identified.putIfAbsent(withoutFragment(u), pointer);
                 }
                 if (u.getRawFragment() != null && !u.getRawFragment().startsWith("/"))
@@ -155,7 +299,20 @@ final class RefResolver {
                 // not a URI: no identifier
             }
         }
+        for (String kw : List.of("$ref", "$dynamicRef")) {
+            if (!node.path(kw).isTextual()) continue;
+            try {
+                referenced.add(withoutFragment(base.resolve(new URI(node.get(kw).asText()))));
+            } catch (URISyntaxException | IllegalArgumentException ignored) {
+                // an invalid reference: its error comes when it is compiled
+            }
+        }
         if (node.path("$anchor").isTextual()) identified.putIfAbsent(withoutFragment(base) + "#" + node.get("$anchor").asText(), pointer);
+        if (node.path("$dynamicAnchor").isTextual()) {
+            // also a plain anchor of its resource ($ref reaches it as it reaches an $anchor)
+            identified.putIfAbsent(withoutFragment(base) + "#" + node.get("$dynamicAnchor").asText(), pointer);
+            dynamicAnchors.computeIfAbsent(node.get("$dynamicAnchor").asText(), k -> new java.util.ArrayList<>()).add(pointer);
+        }
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
             String child = SchemaCompiler.child(pointer, f.getKey());

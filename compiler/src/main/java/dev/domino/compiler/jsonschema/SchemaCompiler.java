@@ -32,7 +32,10 @@ import java.util.Set;
  * Rules that derive nothing are pruned at the end ({@link UnproductiveRules}).
  */
 final class SchemaCompiler {
+    /** The schema, with the registry's documents its references name embedded ({@link RemoteSchemas}). */
     final JsonNode root;
+    /** Retrieval URI -> pointer of each embedded registry document. */
+    final Map<String, String> remotes;
     final JsonSchemaOptions opt;
     final boolean refSiblingsIgnored;
     /** The root's {@code $schema}, else the options' default dialect ("" when neither: 2020-12). */
@@ -66,12 +69,14 @@ final class SchemaCompiler {
     final ObjectMembers members;
 
     SchemaCompiler(JsonNode root, JsonSchemaOptions opt) {
-        this.root = root;
         this.opt = opt;
         String draft = root.isObject() && root.path("$schema").isTextual() ? root.get("$schema").asText()
             : opt.defaultDialect() == null ? "" : opt.defaultDialect().uri();
         this.refSiblingsIgnored = draft.matches(".*draft-0[3-7].*");
         this.draft = draft;
+        RemoteSchemas.Embedded embedded = RemoteSchemas.embed(root, opt.schemaRegistry(), draft);
+        this.root = DynamicRefs.rewrite(embedded.root(), draft, embedded.remotes());
+        this.remotes = embedded.remotes();
         this.syn = new JsonSyntax(this);
         this.norm = new SchemaNormalizer(this);
         this.refs = new RefResolver(this);
@@ -97,6 +102,9 @@ final class SchemaCompiler {
         syn.rules.put("root", JsonSyntax.seq(syn.ws, body, syn.ws));
         return Grammar.of("root", UnproductiveRules.prune(syn.rules));
     }
+
+    /** Whether {@code format} asserts ({@link JsonSchemaOptions#formatMode()}). */
+    boolean formatsAsserted() { return opt.formatMode() == JsonSchemaOptions.FormatMode.ASSERT; }
 
     static String showPointer(String ptr) { return ptr.isEmpty() ? "/" : ptr; }
 
@@ -140,6 +148,8 @@ final class SchemaCompiler {
             raw = copy;
         }
         norm.checkValues(raw, ptr);
+        JsonNode expanded = unevaluated.expand(raw, ptr);
+        if (expanded != null) return compile(expanded, ptr);
         if (raw.isObject() && (raw.has("enum") || raw.has("const"))) return constants.enumExpr(raw, null, ptr);
         if (raw.isObject() && raw.path("allOf").isArray()) {
             for (JsonNode part : raw.get("allOf")) {
@@ -237,10 +247,19 @@ final class SchemaCompiler {
         if (types.contains(JsonType.STRING)) alts.add(SchemaComplement.STRING_ALGEBRA.stream().anyMatch(n::has) ? stringAlgebra(n, ptr) : strings.stringExpr(n, ptr));
         if (types.contains(JsonType.NUMBER) && !types.contains(JsonType.INTEGER)) alts.add(nonIntegers(n, ptr));
         else if (types.contains(JsonType.NUMBER)) alts.add(numbers.numberExpr(n, ptr, false));
-        else if (types.contains(JsonType.INTEGER)) alts.add(numbers.numberExpr(n, ptr, true));
+        else if (types.contains(JsonType.INTEGER)) alts.add(zeroFraction(numbers.numberExpr(n, ptr, true)));
         if (types.contains(JsonType.BOOLEAN)) { alts.add(Expr.literal("true")); alts.add(Expr.literal("false")); }
         if (types.contains(JsonType.NULL)) alts.add(Expr.literal("null"));
         return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
+    }
+
+    /** Whether integers may be written with a zero fraction: the option, from draft 6 on (draft 4's 1.0 is no integer). */
+    boolean zeroFractionIntegers() { return opt.zeroFractionIntegers() && !Dialects.draft4OrEarlier(draft); }
+
+    /** Integer spellings, followed by a zero fraction ({@code .0}, {@code .00}, ...) where the option allows it. */
+    Expr zeroFraction(Expr integers) {
+        if (!zeroFractionIntegers() || syn.isNothing(integers)) return integers;
+        return Expr.seq(integers, Expr.optional(Expr.seq(Expr.literal("."), Expr.plus(Expr.chars(dev.domino.compiler.ir.CodePointSet.of('0'))))));
     }
 
     /** A {@code not} that constrains more than the type: compiled as the intersection with its complement. */

@@ -309,7 +309,7 @@ final class SchemaComplement {
         if (context == null || !n.has("properties") || !context.has("properties")) return false;
         Set<String> required = new java.util.HashSet<>();
         context.path("required").forEach(r -> required.add(r.asText()));
-        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted());
         for (Iterator<Map.Entry<String, JsonNode>> it = n.get("properties").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> p = it.next();
             JsonNode mine = context.get("properties").get(p.getKey());
@@ -389,7 +389,7 @@ final class SchemaComplement {
     private List<JsonNode> complementOfValues(ObjectNode n, ObjectNode context, String ptr) {
         ObjectNode rest = n.deepCopy();
         ArrayNode listed = (ArrayNode) rest.remove("enum");
-        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported);
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted());
         List<JsonNode> values = new ArrayList<>();
         for (JsonNode v : listed) if (validator.valid(rest, v, ptr)) values.add(v);
         EnumSet<JsonType> full = EnumSet.allOf(JsonType.class);

@@ -97,7 +97,7 @@ final class SchemaEmptiness {
             rest.remove("enum");
             ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), (p, kw, d) -> {
                 throw new GrammarException("not shown");
-            });
+            }).formats(sc.formatsAsserted());
             for (JsonNode v : values) if (validator.valid(rest, v, ptr)) return false;
             return true;
         }

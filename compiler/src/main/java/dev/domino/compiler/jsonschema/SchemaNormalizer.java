@@ -34,7 +34,7 @@ final class SchemaNormalizer {
         "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
         "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary", "$defs", "definitions",
         "discriminator", "xml", "externalDocs", "markdownDescription", "enumDescriptions",
-        "markdownEnumDescriptions", "errorMessage");
+        "markdownEnumDescriptions", "errorMessage", RemoteSchemas.KEYWORD, DynamicRefs.KEYWORD);
     static final Set<String> HANDLED = Set.of(
         "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties",
         "items", "prefixItems", "additionalItems", "minItems", "maxItems", "minLength", "maxLength",
@@ -87,6 +87,7 @@ final class SchemaNormalizer {
                 if (!UnevaluatedKeywords.defined(sc.draft)) sc.unknown.add(new KeywordLocation(ptr, k));
                 continue; // rewritten below
             }
+            if (k.equals("format") && !sc.formatsAsserted()) continue; // an annotation (FormatMode.ANNOTATION)
             if (HANDLED.contains(k)) {
                 if (k.equals("uniqueItems")) { if (v.asBoolean(false)) out.set(k, v); continue; } // ArraySchemas.uniqueExpr
                 if (k.equals("propertyNames")) {
@@ -113,7 +114,9 @@ final class SchemaNormalizer {
                 }
                 out.set(k, v);
             } else if (UNSUPPORTED.contains(k)) {
-                sc.unsupported(ptr, k, null);
+                sc.unsupported(ptr, k, k.equals("$dynamicRef") && Dialects.of(sc.draft) == JsonSchemaOptions.Dialect.DRAFT_2020_12
+                    ? "'" + v.asText() + "' resolves by the dynamic scope and was not resolved statically: its target is missing or it needs more than "
+                      + "MAX_DYNAMIC_SCOPES " + DynamicRefs.MAX_DYNAMIC_SCOPES + " scopes" : null);
             } else {
                 sc.unknown.add(new KeywordLocation(ptr, k));
             }

@@ -1,12 +1,10 @@
 package dev.domino.compiler.jsonschema;
 
-import dev.domino.compiler.ir.GrammarException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static dev.domino.compiler.jsonschema.JsonSchemaComplementTest.check;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@code contains} next to {@code maxItems}, {@code prefixItems} and {@code minContains} ({@link ArraySchemas}):
@@ -40,8 +38,23 @@ class JsonSchemaContainsTest {
             List.of("[1,2]", "[]", "[1]", "[1,2,'a']"));
     }
 
-    @Test void maxContainsStaysAnErrorNamingContains() {
-        assertThatThrownBy(() -> JsonSchemaComplementTest.grammar("{'type':'array','contains':{'type':'string'},'minContains':0,'maxContains':1}"))
-            .isInstanceOf(GrammarException.class).hasMessageContaining("unsupported keyword 'contains' at / (with maxContains)");
+    /** maxContains counts exactly: every element either matches contains (counted) or does not (contains' complement). */
+    @Test void maxContainsCountsExactly() {
+        check("{'type':'array','contains':{'type':'string'},'minContains':0,'maxContains':1}",
+            List.of("[]", "[1,2]", "['a']", "[1,'a',2]"),
+            List.of("['a','b']", "['a',1,'b']", "{}"));
+        check("{'type':'array','items':{'type':'integer'},'contains':{'minimum':5},'minContains':2,'maxContains':3}",
+            List.of("[5,6]", "[1,5,2,7,9]", "[9,9,9]"),
+            List.of("[5]", "[5,6,7,8]", "[1,2]", "[5,6,'a']"));
+        check("{'type':'array','prefixItems':[{'const':1}],'contains':{'const':1},'maxContains':1}",
+            List.of("[1]", "[1,2,3]"),
+            List.of("[1,1]", "[2]", "[]"));
+    }
+
+    /** maxContains not below maxItems: no array has more matches, so it constrains nothing. */
+    @Test void maxContainsAtLeastMaxItemsIsMinContains() {
+        check("{'type':'array','contains':{'const':1},'maxContains':3,'maxItems':3}",
+            List.of("[1]", "[1,1,1]", "[2,1]"),
+            List.of("[]", "[2]", "[1,1,1,1]"));
     }
 }

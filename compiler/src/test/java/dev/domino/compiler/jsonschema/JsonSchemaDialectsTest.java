@@ -43,6 +43,23 @@ class JsonSchemaDialectsTest {
             l("{'a':1,'b':2}", "{'c':1,'d':2}"), l("{'a':1}", "{'c':1}"));
     }
 
+    /** Integers written 1.0: behind the option, from draft 6 on (draft 4's integer has no fraction); off by default. */
+    @Test void zeroFractionIntegers() {
+        JsonSchemaOptions on = JsonSchemaOptions.defaults().withZeroFractionIntegers(true);
+        Grammar g = JsonSchemaGrammar.from(j("{" + D7 + "'type':'integer','minimum':1,'maximum':3}"), on).grammar();
+        assertThat(accepts(g, "2.0")).isTrue();
+        assertThat(accepts(g, "3.00")).isTrue();
+        assertThat(accepts(g, "2")).isTrue();
+        assertThat(accepts(g, "2.5")).isFalse();
+        assertThat(accepts(g, "4.0")).isFalse();
+        Grammar e = JsonSchemaGrammar.from(j("{" + D2020 + "'type':'integer','enum':[1,'a',2.5]}"), on).grammar();
+        assertThat(accepts(e, "1.0")).isTrue();
+        assertThat(accepts(e, "2.5")).isFalse();
+        assertThat(accepts(JsonSchemaGrammar.from(j("{" + D4 + "'type':'integer'}"), on).grammar(), "1.0")).isFalse();
+        assertThat(accepts(JsonSchemaGrammar.from(j("{" + D7 + "'type':'integer'}")).grammar(), "1.0")).isFalse();
+        assertThat(on.recorded()).containsEntry("json.zero_fraction_integers", "true");
+    }
+
     /** Boolean exclusiveMinimum/exclusiveMaximum (draft 4) beside minimum/maximum; numbers from draft 6. */
     @Test void exclusiveBounds() {
         check("{" + D4 + "'type':'number','minimum':1,'exclusiveMinimum':true,'maximum':3,'exclusiveMaximum':true}", l("2", "1.5"), l("1", "3"));

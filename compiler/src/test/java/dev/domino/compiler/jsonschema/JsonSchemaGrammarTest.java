@@ -116,7 +116,7 @@ class JsonSchemaGrammarTest {
             l("'c'", "2", "{'k':[1]}", "{}", "'A'"));
         check("{'const':'x\\\"y'}", l("'x\\\"y'", "'x\\u0022y'"), l("'xy'"));
         check("{'type':'string','enum':['a',1,'bb'],'maxLength':1}", l("'a'"), l("1", "'bb'"));
-        check("{'const':{'a':1,'b':[true]}}", l("{'a':1,'b':[true]}"), l("{'a':1}", "{'b':[true],'a':1}"));
+        check("{'const':{'a':1,'b':[true]}}", l("{'a':1,'b':[true]}", "{'b':[true],'a':1}"), l("{'a':1}", "{'b':[true,true],'a':1}"));
     }
 
     @Test void canonicalStringsOption() {
@@ -239,6 +239,48 @@ class JsonSchemaGrammarTest {
         // before 2019-09 they are unknown keywords (no assertion)
         check("{'$schema':'http://json-schema.org/draft-07/schema#','properties':{'a':{}},'unevaluatedProperties':false}",
             l("{'a':1,'b':2}"), l());
+    }
+
+    /** const/enum objects are JSON values: any member order (the schema's order with PropertyOrder.SCHEMA). */
+    @Test void constObjectsInAnyMemberOrder() {
+        check("{'const':{'a':1,'b':[1,{'c':null,'d':'x'}]}}",
+            l("{'a':1,'b':[1,{'c':null,'d':'x'}]}", "{'b':[1,{'d':'x','c':null}],'a':1}", "{'a':1.0,'b':[1,{'c':null,'d':'x'}]}"),
+            l("{'a':1}", "{'a':1,'b':[1,{'c':null,'d':'x'}],'e':0}", "{'b':[{'c':null,'d':'x'},1],'a':1}", "{'a':1,'a':1,'b':[1,{'c':null,'d':'x'}]}"));
+        check("{'enum':[{'a':1,'b':2},{'c':3}]}", l("{'b':2,'a':1}", "{'c':3}"), l("{'a':1}", "{'b':2,'c':3}"));
+        check("{'const':{'a':1,'b':2}}", l("{'a':1,'b':2}"), l("{'b':2,'a':1}"), JsonSchemaOptions.PropertyOrder.SCHEMA);
+    }
+
+    /** Where the evaluated keys (items) depend on the branch taken: one variant per outcome (UnevaluatedKeywords.expand). */
+    @Test void unevaluatedExpandedOverBranches() {
+        // anyOf: every valid branch evaluates its keys
+        check("{'anyOf':[{'properties':{'a':{'type':'integer'}},'required':['a']},{'properties':{'b':{'type':'string'}},'required':['b']}],'unevaluatedProperties':false}",
+            l("{'a':1}", "{'b':'x'}", "{'a':1,'b':'x'}"), l("{'a':1,'c':0}", "{'a':1,'b':2}", "{'b':'x','a':'y'}", "{}"));
+        // oneOf: only the one valid branch's keys
+        check("{'oneOf':[{'properties':{'a':{'const':1}},'required':['a']},{'properties':{'b':{}},'required':['b']}],'unevaluatedProperties':false}",
+            l("{'a':1}", "{'b':2}"), l("{'a':1,'b':2}", "{'a':2}", "{'b':1,'c':1}"));
+        // if/then/else: if's keys count when it validates; else's otherwise
+        check("{'if':{'properties':{'k':{'const':'n'}},'required':['k']},'then':{'properties':{'n':{'type':'number'}}},"
+                + "'else':{'properties':{'s':{'type':'string'}}},'unevaluatedProperties':false}",
+            l("{'k':'n','n':1}", "{'s':'x'}", "{'k':'n'}"), l("{'k':'n','s':'x'}", "{'k':'m'}", "{'n':1}"));
+        // dependentSchemas: the dependency's keys count when its key is present
+        check("{'properties':{'a':{}},'dependentSchemas':{'a':{'properties':{'b':{}}}},'unevaluatedProperties':false}",
+            l("{'a':1,'b':2}", "{'a':1}", "{}"), l("{'b':2}", "{'a':1,'c':3}"));
+        // items: the branch's prefix
+        check("{'type':'array','anyOf':[{'prefixItems':[{'type':'string'}]},{'prefixItems':[true,{'type':'integer'}]}],'unevaluatedItems':false}",
+            l("['a']", "['a',1]", "[null,2]", "[1]"), l("['a','b']", "[1,'a']", "['a',1,2]"));
+        // an anyOf inside an allOf part is in place: hoisted and expanded the same
+        check("{'allOf':[{'anyOf':[{'properties':{'a':{}}},{'properties':{'b':{}}}]}],'unevaluatedProperties':false}",
+            l("{'a':1}", "{'b':1,'a':2}", "{}"), l("{'c':1}"));
+        // contains evaluates the items it matches: the others must satisfy unevaluatedItems
+        check("{'type':'array','prefixItems':[true],'contains':{'type':'string'},'unevaluatedItems':false}",
+            l("[1,'a']", "[1,'a','b']", "['x','y']"), l("[1,2]", "[1,2,'a']", "[1]"));
+        check("{'type':'array','allOf':[{'contains':{'multipleOf':2}},{'contains':{'multipleOf':3}}],'unevaluatedItems':{'multipleOf':5}}",
+            l("[2,3,4,5,6]", "[6]"), l("[2,3,4,7,8]", "[2]"));
+        // through a $ref (an in-place applicator), also nested: the target's branches are expanded in turn
+        check("{'$defs':{'one':{'oneOf':[{'$ref':'#/$defs/two'},{'properties':{'b':true},'required':['b']}]},"
+                + "'two':{'oneOf':[{'properties':{'c':true},'required':['c']},{'properties':{'d':true},'required':['d']}]}},"
+                + "'allOf':[{'$ref':'#/$defs/one'}],'unevaluatedProperties':false}",
+            l("{'c':1}", "{'d':1}", "{'b':1}"), l("{'c':1,'x':1}", "{'c':1,'d':1}", "{'b':1,'c':1}", "{}"));
     }
 
     @Test void leadingLookaheadsOfAnchoredPatterns() {
@@ -503,15 +545,15 @@ class JsonSchemaGrammarTest {
     @Test void unsupportedKeywordsNameKeywordAndPointer() {
         String[][] cases = {
             {"{'type':'object','properties':{'tags':{'type':'array','contains':{'const':'a'},'uniqueItems':true}}}", "unsupported keyword 'uniqueItems' at /properties/tags"},
-            {"{'anyOf':[{'properties':{'a':{'type':'integer'}}},{'type':'string'}],'unevaluatedProperties':false}", "unsupported keyword 'unevaluatedProperties' at / (the keys it sees depend"},
-            {"{'type':'array','contains':{'type':'integer'},'unevaluatedItems':false}", "unsupported keyword 'unevaluatedItems' at / ('contains' evaluates"},
+            {"{'anyOf':[" + "{'properties':{'a':{'type':'integer'}}},".repeat(6) + "{'type':'string'}],'unevaluatedProperties':false}",
+                "unsupported keyword 'unevaluatedProperties' at / (expanding 'anyOf' over its branches needs 127 variants, above the limit MAX_UNEVALUATED_BRANCHES 64)"},
             {"{'type':'string','pattern':'a(?=b)'}", "unsupported keyword 'pattern' at / (line 1, column 2: regex /a(?=b)/ (ECMA-262): lookahead is only supported in the shape ^(?=A)(?!B)R"},
             {"{'type':'string','pattern':'^(?=a)b|c'}", "lookahead is only supported in the shape"},
             {"{'type':'array','items':{'type':'string'},'contains':{'const':'a'},'uniqueItems':true}", "unsupported keyword 'uniqueItems' at / (only without contains"},
             {"{'type':'array','items':{'enum':[1,2]},'not':{'uniqueItems':true}}", "unsupported keyword 'not' at /not (of 'uniqueItems'"},
             {"{'if':{'type':'array','prefixItems':[true],'items':{'type':'integer'}},'then':{'minItems':3}}", "unsupported keyword 'not' at /"},
             {"{'type':'array','contains':{'type':'integer'},'minContains':5000}", "unsupported keyword 'contains' at /"},
-            {"{'type':'array','contains':{'type':'string'},'maxContains':1}", "unsupported keyword 'contains' at /"},
+            {"{'type':'array','contains':{'type':'string'},'maxContains':5000}", "unsupported keyword 'contains' at / (more than 4096 positions times maxContains)"},
             {"{'dependencies':{'a':{'properties':{'b':{'not':{'multipleOf':10007}}}}}}", "unsupported keyword 'not' at /"},
             {"{'type':'number','multipleOf':100.03}", "unsupported keyword 'multipleOf' at /"},
             {"{'type':'integer','multipleOf':10007}", "unsupported keyword 'multipleOf' at / (multipleOf 10007 needs residues modulo 10007, above the limit 10000)"},

@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * accepting. A valid instance must be accepted and an invalid one rejected; a schema the compiler refuses
  * (one-line error) counts as neither, except the error that no instance satisfies the schema (its language is
  * empty: {@code false}, {@code not: {}}), which rejects every instance. Drafts without {@code $schema} in their cases are compiled in their own
- * dialect ({@link JsonSchemaOptions#withDefaultDialect}).
+ * dialect ({@link JsonSchemaOptions#withDefaultDialect}), the suite's {@code remotes/} in the schema registry, the
+ * required tests with {@code format} an annotation and {@code optional/format} with it asserted.
  *
  * <p>Hard rule: no invalid instance accepted, in the required tests and in {@code optional/format} (every
  * format the compiler enforces is asserted). Ratchet: the cases listed in {@code json-schema-test-suite-passing.txt}
@@ -58,8 +59,11 @@ class JsonSchemaTestSuiteTest {
     }
 
     static Vocabulary vocab;
+    /** The suite's {@code remotes/} folder, served at http://localhost:1234/ as the suite's README prescribes. */
+    static SchemaRegistry remotes;
 
     @BeforeAll static void load() throws URISyntaxException {
+        remotes = SchemaRegistry.builder().addDirectory(SUITE.resolveSibling("remotes"), "http://localhost:1234/").build();
         Path tiny = Path.of(JsonSchemaTestSuiteTest.class.getResource("/vocab/tiny-bytelevel-tokenizer.json").toURI());
         vocab = VocabularyLoader.load(tiny.toString(), null).vocabulary();
     }
@@ -137,10 +141,13 @@ class JsonSchemaTestSuiteTest {
         List<String> invalidAccepted = new ArrayList<>();
         Map<String, Tally> tallies = new TreeMap<>();
         for (Map.Entry<String, JsonSchemaOptions.Dialect> draft : DRAFTS.entrySet()) {
-            JsonSchemaOptions options = JsonSchemaOptions.defaults().withDefaultDialect(draft.getValue());
+            JsonSchemaOptions options = JsonSchemaOptions.defaults().withDefaultDialect(draft.getValue()).withSchemaRegistry(remotes);
             Tally required = new Tally(), formats = new Tally();
+            // the required tests as the suite expects of a validator's default: format an annotation
+            // (its format.json says so); the optional/format tests assert it
+            JsonSchemaOptions annotated = options.withFormatMode(JsonSchemaOptions.FormatMode.ANNOTATION);
             for (Path f : jsonFiles(SUITE.resolve(draft.getKey()))) {
-                runFile(f, draft.getKey() + "/" + f.getFileName(), options, required, passing, wrong, invalidAccepted);
+                runFile(f, draft.getKey() + "/" + f.getFileName(), annotated, required, passing, wrong, invalidAccepted);
             }
             for (Path f : jsonFiles(SUITE.resolve(draft.getKey()).resolve("optional").resolve("format"))) {
                 runFile(f, draft.getKey() + "/optional/format/" + f.getFileName(), options, formats, passing, wrong, invalidAccepted);

@@ -3,8 +3,11 @@
  * artifacts, through IR, byte automata and subterminal trees ({@code DominoCompiler} is the front door).
  *
  * <p>Exported: the packages the CLI, bench and the integrations use. {@code automata}, {@code lexer}
- * and {@code structural} are internal stages. The compiler builds artifacts from the runtime's
- * internal parts ({@code dev.domino.runtime.internal}, exported to this module only with the CLI).
+ * and {@code structural} are internal stages, and so are the {@code jsonschema} sub-packages ({@code strings},
+ * {@code numbers}, {@code objects}, {@code arrays}, {@code algebra}, {@code refs}): other modules use only
+ * {@code JsonSchemaGrammar}, {@code JsonSchemaOptions} and {@code SchemaRegistry}. The compiler builds artifacts
+ * from the runtime's internal parts ({@code dev.domino.runtime.internal}, exported to this module only with
+ * the CLI).
  */
 module dev.domino.compiler {
     requires transitive dev.domino.runtime;

@@ -5,7 +5,7 @@ import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.jsonschema.JsonSchemaGrammar;
-import dev.domino.compiler.jsonschema.JsonStrings;
+import dev.domino.compiler.jsonschema.strings.JsonStrings;
 import dev.domino.compiler.testing.ByteEarleyOracle;
 import dev.domino.compiler.testing.SentenceSampler;
 import dev.domino.runtime.Artifact;

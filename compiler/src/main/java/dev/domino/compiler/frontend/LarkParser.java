@@ -6,7 +6,7 @@ import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.jsonschema.JsonSchemaGrammar;
 import dev.domino.compiler.jsonschema.JsonSchemaOptions;
-import dev.domino.compiler.jsonschema.RegularLanguages;
+import dev.domino.compiler.jsonschema.algebra.RegularLanguages;
 
 import java.util.ArrayList;
 import java.util.HashMap;

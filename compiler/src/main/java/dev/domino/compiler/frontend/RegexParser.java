@@ -271,8 +271,8 @@ public final class RegexParser {
                 List<Expr> all = new ArrayList<>(lookaheads);
                 all.add(body);
                 try {
-                    body = dev.domino.compiler.jsonschema.RegularLanguages.intersection(all, negativeLookaheads);
-                } catch (dev.domino.compiler.jsonschema.RegularLanguages.TooComplex e) {
+                    body = dev.domino.compiler.jsonschema.algebra.RegularLanguages.intersection(all, negativeLookaheads);
+                } catch (dev.domino.compiler.jsonschema.algebra.RegularLanguages.TooComplex e) {
                     throw error("lookahead: the intersection is too large (" + e.getMessage() + ")", lookaheadAt);
                 }
             }

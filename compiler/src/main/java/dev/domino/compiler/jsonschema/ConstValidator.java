@@ -4,6 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.domino.compiler.frontend.RegexParser;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.jsonschema.algebra.ExprLanguage;
+import dev.domino.compiler.jsonschema.algebra.SchemaComplement;
+import dev.domino.compiler.jsonschema.arrays.ArraySchemas;
+import dev.domino.compiler.jsonschema.numbers.NumberMultiples;
+import dev.domino.compiler.jsonschema.objects.KeyQuantifiers;
+import dev.domino.compiler.jsonschema.strings.Formats;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -18,8 +24,8 @@ import java.util.function.Function;
  * other keywords of their schema (so e.g. {@code {"enum": [...], "not": {...}}} is exact).
  * Keywords it does not know raise the same "unsupported keyword" error as the compiler.
  */
-final class ConstValidator {
-    interface Unsupported { void report(String ptr, String kw, String detail); }
+public final class ConstValidator {
+    public interface Unsupported { void report(String ptr, String kw, String detail); }
 
     private final Function<String, JsonNode> resolver;
     private final Unsupported unsupported;
@@ -27,7 +33,7 @@ final class ConstValidator {
     private int depth;
     private final java.util.Set<JsonNode> checked = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
-    ConstValidator(Function<String, JsonNode> resolver, Unsupported unsupported) {
+    public ConstValidator(Function<String, JsonNode> resolver, Unsupported unsupported) {
         this.resolver = resolver;
         this.unsupported = unsupported;
     }
@@ -35,12 +41,12 @@ final class ConstValidator {
     private boolean formatsAsserted = true;
 
     /** Whether {@code format} asserts (default) or is an annotation ({@link JsonSchemaOptions.FormatMode#ANNOTATION}). */
-    ConstValidator formats(boolean asserted) {
+    public ConstValidator formats(boolean asserted) {
         formatsAsserted = asserted;
         return this;
     }
 
-    boolean valid(JsonNode s, JsonNode v, String ptr) {
+    public boolean valid(JsonNode s, JsonNode v, String ptr) {
         if (s.isBoolean()) return s.asBoolean();
         if (!s.isObject()) throw new GrammarException("schema at " + SchemaCompiler.showPointer(ptr) + " is not an object or boolean");
         if (++depth > 500) throw new GrammarException("$ref loop at " + SchemaCompiler.showPointer(ptr));

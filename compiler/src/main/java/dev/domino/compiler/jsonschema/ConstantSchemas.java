@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.jsonschema.objects.ObjectSchemas;
+import dev.domino.compiler.jsonschema.strings.JsonStrings;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -18,7 +20,7 @@ import java.util.Map;
  * objects with the whitespace mode's separators, an object's members in any order unless the property order is
  * the schema's.
  */
-final class ConstantSchemas {
+public final class ConstantSchemas {
     private final SchemaCompiler sc;
 
     ConstantSchemas(SchemaCompiler sc) { this.sc = sc; }
@@ -57,7 +59,7 @@ final class ConstantSchemas {
      * {"type":"integer","enum":[0]}, and later drafts' 0.0 is left out as for every integer schema
      * (Github_easy---o44203..o44206). Null (after reporting it) for an integer of more than 1000 digits.
      */
-    Expr spell(JsonNode v, boolean integerSpelling, String ptr) {
+    public Expr spell(JsonNode v, boolean integerSpelling, String ptr) {
         if (!integerSpelling || !v.isNumber()) return serialize(v);
         BigDecimal d = v.decimalValue().stripTrailingZeros();
         if (d.precision() - d.scale() > 1000) { sc.unsupported(ptr, "enum", "an integer constant with more than 1000 digits"); return null; }
@@ -65,7 +67,7 @@ final class ConstantSchemas {
     }
 
     /** True when {@code type} admits integers but not other numbers. */
-    static boolean integerOnly(JsonNode schema) {
+    public static boolean integerOnly(JsonNode schema) {
         JsonNode t = schema.get("type");
         if (t == null) return false;
         boolean integer = false, number = false;
@@ -77,7 +79,7 @@ final class ConstantSchemas {
     }
 
 
-    static JsonType typeOf(JsonNode v) {
+    public static JsonType typeOf(JsonNode v) {
         if (v.isNull()) return JsonType.NULL;
         if (v.isBoolean()) return JsonType.BOOLEAN;
         if (v.isObject()) return JsonType.OBJECT;

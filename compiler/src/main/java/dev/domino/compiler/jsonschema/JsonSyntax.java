@@ -2,6 +2,8 @@ package dev.domino.compiler.jsonschema;
 
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.jsonschema.numbers.NumberSchemas;
+import dev.domino.compiler.jsonschema.strings.JsonStrings;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,13 +20,13 @@ import java.util.Set;
  * <p>Rule names are unique: {@link #newName} appends {@code _2}, {@code _3}, ... on collisions. A rule is
  * entered as an empty placeholder before its body is compiled, so recursive schemas refer to it by name.
  */
-final class JsonSyntax {
-    static final Expr ANY_CHAR = JsonStrings.encodeSet(CodePointSet.ANY, true);
+public final class JsonSyntax {
+    public static final Expr ANY_CHAR = JsonStrings.encodeSet(CodePointSet.ANY, true);
     static final Expr STRING = Expr.seq(Expr.literal("\""), Expr.star(ANY_CHAR), Expr.literal("\""));
 
-    final Map<String, Expr> rules = new LinkedHashMap<>();
+    public final Map<String, Expr> rules = new LinkedHashMap<>();
     final Set<String> usedNames = new HashSet<>();
-    final Expr ws;
+    public final Expr ws;
     private final SchemaCompiler sc;
 
     JsonSyntax(SchemaCompiler sc) {
@@ -39,19 +41,19 @@ final class JsonSyntax {
     boolean plainKeys() { return sc.opt.keyEscapes() == JsonSchemaOptions.KeyEscapes.PLAIN; }
 
     /** A key fixed by the schema, in quotes, spelled as the key-escape option says. */
-    Expr key(String name) {
+    public Expr key(String name) {
         if (plainKeys()) return Expr.literal("\"" + JsonStrings.canonical(name) + "\"");
         return seq(Expr.literal("\""), JsonStrings.encodeLiteral(name, true), Expr.literal("\""));
     }
 
     /** Keys whose decoded text is in the language {@code e} (code points), spelled as the key-escape option says. */
-    Expr keyLanguage(Expr e) {
+    public Expr keyLanguage(Expr e) {
         return seq(Expr.literal("\""), JsonStrings.encodeRegex(e, !plainKeys()), Expr.literal("\""));
     }
 
-    boolean flexible() { return sc.opt.whitespace() == JsonSchemaOptions.Whitespace.FLEXIBLE; }
+    public boolean flexible() { return sc.opt.whitespace() == JsonSchemaOptions.Whitespace.FLEXIBLE; }
 
-    Expr comma() {
+    public Expr comma() {
         return switch (sc.opt.whitespace()) {
             case FLEXIBLE -> seq(ws, Expr.literal(","), ws);
             case COMPACT -> Expr.literal(",");
@@ -59,7 +61,7 @@ final class JsonSyntax {
         };
     }
 
-    Expr colon() {
+    public Expr colon() {
         return switch (sc.opt.whitespace()) {
             case FLEXIBLE -> seq(ws, Expr.literal(":"), ws);
             case COMPACT -> Expr.literal(":");
@@ -68,12 +70,12 @@ final class JsonSyntax {
     }
 
     /** open + ws + body + ws + close, or open ws close for an empty body (body == null). */
-    Expr bracket(String open, Expr body, String close) {
+    public Expr bracket(String open, Expr body, String close) {
         if (body == null) return flexible() ? seq(Expr.literal(open), ws, Expr.literal(close)) : Expr.literal(open + close);
         return seq(Expr.literal(open), ws, body, ws, Expr.literal(close));
     }
 
-    static Expr seq(Expr... items) {
+    public static Expr seq(Expr... items) {
         List<Expr> out = new ArrayList<>();
         for (Expr e : items) {
             if (e instanceof Expr.Seq s) out.addAll(s.items());
@@ -82,7 +84,7 @@ final class JsonSyntax {
         return out.size() == 1 ? out.get(0) : new Expr.Seq(out);
     }
 
-    static Expr alt(List<Expr> options) {
+    public static Expr alt(List<Expr> options) {
         List<Expr> out = new ArrayList<>();
         for (Expr e : options) {
             if (e instanceof Expr.Alt a && a.options().isEmpty()) continue;
@@ -93,7 +95,7 @@ final class JsonSyntax {
 
     // ---------------------------------------------------------------- generic JSON
 
-    Expr anyValue() {
+    public Expr anyValue() {
         if (!rules.containsKey("json_value")) {
             usedNames.addAll(List.of("json_value", "json_object", "json_array", "json_string", "json_number"));
             rules.put("json_value", Expr.EMPTY);
@@ -113,7 +115,7 @@ final class JsonSyntax {
         return Expr.ref("json_value");
     }
 
-    String newName(String base) {
+    public String newName(String base) {
         String name = base;
         for (int i = 2; usedNames.contains(name); i++) name = base + "_" + i;
         usedNames.add(name);
@@ -121,7 +123,7 @@ final class JsonSyntax {
     }
 
     /** Whether the expression is (a chain of completed rule refs to) the empty language. */
-    boolean isNothing(Expr e) {
+    public boolean isNothing(Expr e) {
         for (int i = 0; i < 16 && e instanceof Expr.Ref r; i++) {
             Expr body = rules.get(r.name());
             if (body == null || (body instanceof Expr.Seq s && s.items().isEmpty())) return false; // placeholder / in progress
@@ -130,7 +132,7 @@ final class JsonSyntax {
         return e instanceof Expr.Alt a && a.options().isEmpty();
     }
 
-    Expr anyObjectFallback() {
+    public Expr anyObjectFallback() {
         anyValue();
         return Expr.ref("json_object");
     }

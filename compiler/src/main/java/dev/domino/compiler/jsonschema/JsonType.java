@@ -1,4 +1,4 @@
 package dev.domino.compiler.jsonschema;
 
 /** The JSON types a schema can admit; {@code NUMBER} includes the integers, {@code INTEGER} alone does not. */
-enum JsonType { NULL, BOOLEAN, OBJECT, ARRAY, STRING, INTEGER, NUMBER }
+public enum JsonType { NULL, BOOLEAN, OBJECT, ARRAY, STRING, INTEGER, NUMBER }

@@ -19,7 +19,7 @@ import java.util.Map;
  * string) must be valid Unicode: a lone surrogate cannot be written in UTF-8, so such a property could
  * never be produced. Every failure is a {@link GrammarException} naming the keyword and its JSON pointer.
  */
-final class KeywordValues {
+public final class KeywordValues {
     private KeywordValues() {}
 
     /**
@@ -108,7 +108,7 @@ final class KeywordValues {
     }
 
     /** Reads a count keyword that {@link #check} has validated (or {@code absent} when missing). */
-    static int countOr(JsonNode schema, String keyword, int absent, String ptr) {
+    public static int countOr(JsonNode schema, String keyword, int absent, String ptr) {
         JsonNode v = schema.get(keyword);
         return v == null ? absent : count(v, keyword, ptr);
     }

@@ -6,6 +6,26 @@ import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.jsonschema.JsonSchemaGrammar.KeywordLocation;
+import dev.domino.compiler.jsonschema.algebra.CodePointDfa;
+import dev.domino.compiler.jsonschema.algebra.ConditionalSchemas;
+import dev.domino.compiler.jsonschema.algebra.OneOfRewrites;
+import dev.domino.compiler.jsonschema.algebra.SchemaAlgebra;
+import dev.domino.compiler.jsonschema.algebra.SchemaComplement;
+import dev.domino.compiler.jsonschema.algebra.SchemaEmptiness;
+import dev.domino.compiler.jsonschema.algebra.UnevaluatedKeywords;
+import dev.domino.compiler.jsonschema.algebra.UnionProduct;
+import dev.domino.compiler.jsonschema.arrays.ArraySchemas;
+import dev.domino.compiler.jsonschema.numbers.NumberMultiples;
+import dev.domino.compiler.jsonschema.numbers.NumberSchemas;
+import dev.domino.compiler.jsonschema.objects.ObjectMembers;
+import dev.domino.compiler.jsonschema.objects.ObjectSchemas;
+import dev.domino.compiler.jsonschema.refs.Dialects;
+import dev.domino.compiler.jsonschema.refs.DynamicRefs;
+import dev.domino.compiler.jsonschema.refs.RefResolver;
+import dev.domino.compiler.jsonschema.refs.RemoteSchemas;
+import dev.domino.compiler.jsonschema.strings.Formats;
+import dev.domino.compiler.jsonschema.strings.JsonStrings;
+import dev.domino.compiler.jsonschema.strings.StringSchemas;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -31,16 +51,16 @@ import java.util.Set;
  * string keywords), {@link NumberSchemas}, and the literals {@code true}, {@code false}, {@code null}.
  * Rules that derive nothing are pruned at the end ({@link UnproductiveRules}).
  */
-final class SchemaCompiler {
+public final class SchemaCompiler {
     /** The schema, with the registry's documents its references name embedded ({@link RemoteSchemas}). */
-    final JsonNode root;
+    public final JsonNode root;
     /** Retrieval URI -> pointer of each embedded registry document. */
-    final Map<String, String> remotes;
-    final JsonSchemaOptions opt;
-    final boolean refSiblingsIgnored;
+    public final Map<String, String> remotes;
+    public final JsonSchemaOptions opt;
+    public final boolean refSiblingsIgnored;
     /** The root's {@code $schema}, else the options' default dialect ("" when neither: 2020-12). */
-    final String draft;
-    final Set<KeywordLocation> ignored = new LinkedHashSet<>();
+    public final String draft;
+    public final Set<KeywordLocation> ignored = new LinkedHashSet<>();
     final Set<KeywordLocation> unknown = new LinkedHashSet<>();
     private final Map<String, String> refRules = new HashMap<>();
     private final Map<String, String> mergedRules = new HashMap<>();
@@ -52,21 +72,21 @@ final class SchemaCompiler {
     /** Start of the detail of an unknown format's error (such errors are skipped under UnknownFormats.IGNORE). */
     static final String UNKNOWN_FORMAT = Formats.UNKNOWN;
 
-    final JsonSyntax syn;
-    final SchemaNormalizer norm;
-    final RefResolver refs;
-    final SchemaAlgebra algebra;
-    final OneOfRewrites oneOf;
-    final SchemaComplement complement;
-    final SchemaEmptiness emptiness;
-    final UnionProduct products;
-    final ConstantSchemas constants;
+    public final JsonSyntax syn;
+    public final SchemaNormalizer norm;
+    public final RefResolver refs;
+    public final SchemaAlgebra algebra;
+    public final OneOfRewrites oneOf;
+    public final SchemaComplement complement;
+    public final SchemaEmptiness emptiness;
+    public final UnionProduct products;
+    public final ConstantSchemas constants;
     final NumberSchemas numbers;
     final StringSchemas strings;
     final ArraySchemas arrays;
     final ObjectSchemas objects;
     final UnevaluatedKeywords unevaluated;
-    final ObjectMembers members;
+    public final ObjectMembers members;
 
     SchemaCompiler(JsonNode root, JsonSchemaOptions opt) {
         this.opt = opt;
@@ -104,14 +124,14 @@ final class SchemaCompiler {
     }
 
     /** Whether {@code format} asserts ({@link JsonSchemaOptions#formatMode()}). */
-    boolean formatsAsserted() { return opt.formatMode() == JsonSchemaOptions.FormatMode.ASSERT; }
+    public boolean formatsAsserted() { return opt.formatMode() == JsonSchemaOptions.FormatMode.ASSERT; }
 
-    static String showPointer(String ptr) { return ptr.isEmpty() ? "/" : ptr; }
+    public static String showPointer(String ptr) { return ptr.isEmpty() ? "/" : ptr; }
 
-    static String child(String ptr, String key) { return ptr + "/" + key.replace("~", "~0").replace("/", "~1"); }
+    public static String child(String ptr, String key) { return ptr + "/" + key.replace("~", "~0").replace("/", "~1"); }
 
     /** Throws unless the keyword is ignored by the options (then records it and returns). */
-    void unsupported(String ptr, String kw, String detail) {
+    public void unsupported(String ptr, String kw, String detail) {
         if (opt.ignoredKeywords().contains(kw)) { ignored.add(new KeywordLocation(ptr, kw)); return; }
         if (kw.equals("format") && detail != null && detail.startsWith(UNKNOWN_FORMAT)
                 && !(detail.startsWith(Formats.UNKNOWN_DRAFT3) && draft.contains("draft-03"))
@@ -122,7 +142,7 @@ final class SchemaCompiler {
         throw new GrammarException("unsupported keyword '" + kw + "' at " + showPointer(ptr) + (detail == null ? "" : " (" + detail + ")"));
     }
 
-    Expr compile(JsonNode raw, String ptr) {
+    public Expr compile(JsonNode raw, String ptr) {
         if (++depth > 200) throw new GrammarException("schema at " + showPointer(ptr) + " nests too deeply (recursive allOf/$ref merge?)");
         dev.domino.compiler.CompileLimits.checkClock(); // the algebra can multiply alternatives: stay inside compile-seconds
         try {
@@ -263,7 +283,7 @@ final class SchemaCompiler {
     }
 
     /** A {@code not} that constrains more than the type: compiled as the intersection with its complement. */
-    boolean complementedNot(ObjectNode n, String ptr) {
+    public boolean complementedNot(ObjectNode n, String ptr) {
         return n.has("not") && norm.typeOnly(n.get("not"), child(ptr, "not")) == null;
     }
 

@@ -6,6 +6,19 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.jsonschema.JsonSchemaGrammar.KeywordLocation;
+import dev.domino.compiler.jsonschema.algebra.ConditionalSchemas;
+import dev.domino.compiler.jsonschema.algebra.SchemaAlgebra;
+import dev.domino.compiler.jsonschema.algebra.SchemaComplement;
+import dev.domino.compiler.jsonschema.algebra.UnevaluatedKeywords;
+import dev.domino.compiler.jsonschema.arrays.ArraySchemas;
+import dev.domino.compiler.jsonschema.numbers.NumberMultiples;
+import dev.domino.compiler.jsonschema.objects.KeyConstraint;
+import dev.domino.compiler.jsonschema.objects.KeyQuantifiers;
+import dev.domino.compiler.jsonschema.objects.ObjectSchemas;
+import dev.domino.compiler.jsonschema.refs.Dialects;
+import dev.domino.compiler.jsonschema.refs.DynamicRefs;
+import dev.domino.compiler.jsonschema.refs.RemoteSchemas;
+import dev.domino.compiler.jsonschema.strings.PatternLookaheads;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,7 +41,7 @@ import java.util.Set;
  * it, so it is an annotation (the dev set's own labels agree: an instance with null under a nullable string
  * is invalid in Github_medium---o58623 and o67675).
  */
-final class SchemaNormalizer {
+public final class SchemaNormalizer {
     static final Set<String> ANNOTATIONS = Set.of(
         "title", "description", "examples", "example", "$schema", "$id", "id", "default", "$comment",
         "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
@@ -60,12 +73,12 @@ final class SchemaNormalizer {
         for (String x : values) a.add(x);
     }
 
-    static boolean isTrivial(JsonNode n) {
+    public static boolean isTrivial(JsonNode n) {
         return (n.isBoolean() && n.asBoolean()) || (n.isObject() && n.isEmpty());
     }
 
     /** Keeps only the keywords with assertion semantics we handle; reports/throws for the rest. */
-    JsonNode clean(JsonNode node, String ptr) {
+    public JsonNode clean(JsonNode node, String ptr) {
         if (node.isBoolean()) return node;
         if (!node.isObject()) throw new GrammarException("schema at " + SchemaCompiler.showPointer(ptr) + " is not an object or boolean");
         checkValues(node, ptr);
@@ -149,7 +162,7 @@ final class SchemaNormalizer {
         if (node.isObject() && checked.add(node)) KeywordValues.check(node, ptr);
     }
 
-    static EnumSet<JsonType> parseTypes(JsonNode type, String ptr) {
+    public static EnumSet<JsonType> parseTypes(JsonNode type, String ptr) {
         EnumSet<JsonType> out = EnumSet.noneOf(JsonType.class);
         List<JsonNode> list = new ArrayList<>();
         if (type.isArray()) type.forEach(list::add); else list.add(type);
@@ -168,7 +181,7 @@ final class SchemaNormalizer {
         return out;
     }
 
-    EnumSet<JsonType> types(ObjectNode n, String ptr) {
+    public EnumSet<JsonType> types(ObjectNode n, String ptr) {
         EnumSet<JsonType> types = n.has("type") ? parseTypes(n.get("type"), ptr) : EnumSet.allOf(JsonType.class);
         if (n.has("not")) {
             JsonNode not = clean(n.get("not"), SchemaCompiler.child(ptr, "not"));
@@ -188,7 +201,7 @@ final class SchemaNormalizer {
     }
 
     /** If the schema means exactly "the type is one of T", returns T; otherwise null. */
-    EnumSet<JsonType> typeOnly(JsonNode raw, String ptr) {
+    public EnumSet<JsonType> typeOnly(JsonNode raw, String ptr) {
         JsonNode s = clean(raw, ptr);
         if (s.isBoolean()) return s.asBoolean() ? EnumSet.allOf(JsonType.class) : EnumSet.noneOf(JsonType.class);
         if (s.isEmpty()) return EnumSet.allOf(JsonType.class);

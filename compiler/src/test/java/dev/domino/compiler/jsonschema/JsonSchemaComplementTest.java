@@ -2,6 +2,8 @@ package dev.domino.compiler.jsonschema;
 
 import dev.domino.compiler.ExprMatcher;
 import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.jsonschema.algebra.OneOfRewrites;
+import dev.domino.compiler.jsonschema.algebra.SchemaComplement;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

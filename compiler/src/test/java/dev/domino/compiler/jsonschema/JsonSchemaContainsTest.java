@@ -1,5 +1,6 @@
 package dev.domino.compiler.jsonschema;
 
+import dev.domino.compiler.jsonschema.arrays.ArraySchemas;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

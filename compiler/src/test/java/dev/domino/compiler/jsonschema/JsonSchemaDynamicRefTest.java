@@ -1,5 +1,6 @@
 package dev.domino.compiler.jsonschema;
 
+import dev.domino.compiler.jsonschema.refs.DynamicRefs;
 import org.junit.jupiter.api.Test;
 
 import static dev.domino.compiler.jsonschema.JsonSchemaGrammarTest.check;

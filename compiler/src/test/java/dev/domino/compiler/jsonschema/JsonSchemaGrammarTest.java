@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.domino.compiler.ExprMatcher;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.jsonschema.algebra.UnevaluatedKeywords;
+import dev.domino.compiler.jsonschema.strings.Formats;
+import dev.domino.compiler.jsonschema.strings.StringSchemas;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,6 +1,8 @@
 package dev.domino.compiler.jsonschema;
 
 import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.jsonschema.objects.KeyQuantifiers;
+import dev.domino.compiler.jsonschema.objects.ObjectSchemas;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -3,6 +3,8 @@ package dev.domino.compiler.jsonschema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.jsonschema.algebra.SchemaEmptiness;
+import dev.domino.compiler.jsonschema.algebra.UnionProduct;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

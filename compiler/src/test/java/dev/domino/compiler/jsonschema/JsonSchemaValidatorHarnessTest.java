@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SchemaValidatorsConfig;
-import com.networknt.schema.regex.JoniRegularExpressionFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.SpecVersionDetector;
+import com.networknt.schema.regex.JoniRegularExpressionFactory;
 import dev.domino.compiler.ExprMatcher;
 import dev.domino.compiler.ir.Grammar;
 import dev.domino.compiler.ir.GrammarException;
+import dev.domino.compiler.jsonschema.algebra.UnionProduct;
+import dev.domino.compiler.jsonschema.objects.KeyQuantifiers;
 import dev.domino.compiler.testing.SentenceSampler;
 import org.junit.jupiter.api.Test;
 

@@ -87,6 +87,8 @@ public final class SchemaCompiler {
     final ObjectSchemas objects;
     final UnevaluatedKeywords unevaluated;
     public final ObjectMembers members;
+    /** The schema document's own objects, by identity (built on first use, for dialects before 2020-12). */
+    private Set<JsonNode> writtenObjects;
 
     SchemaCompiler(JsonNode root, JsonSchemaOptions opt) {
         this.opt = opt;
@@ -121,6 +123,25 @@ public final class SchemaCompiler {
         Expr body = compile(root, "");
         syn.rules.put("root", JsonSyntax.seq(syn.ws, body, syn.ws));
         return Grammar.of("root", UnproductiveRules.prune(syn.rules));
+    }
+
+    /**
+     * Whether the dialect's keyword set applies to this schema object: true for the document's own objects, false
+     * for those the algebra builds (complements, differences, merges), whose keywords ({@code propertyNames},
+     * {@code contains}, {@code const} in a draft 4 schema) always have their 2020-12 meaning.
+     */
+    public boolean writtenInDialect(JsonNode node) {
+        if (Dialects.of(draft) == JsonSchemaOptions.Dialect.DRAFT_2020_12) return true;
+        if (writtenObjects == null) {
+            writtenObjects = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            collectObjects(root, writtenObjects);
+        }
+        return writtenObjects.contains(node);
+    }
+
+    private static void collectObjects(JsonNode node, Set<JsonNode> into) {
+        if (node.isObject()) into.add(node);
+        if (node.isContainerNode()) for (JsonNode child : node) collectObjects(child, into);
     }
 
     /** Whether {@code format} asserts ({@link JsonSchemaOptions#formatMode()}). */
@@ -160,11 +181,12 @@ public final class SchemaCompiler {
             only.set("$ref", raw.get("$ref"));
             raw = only;
         }
-        if (raw.isObject() && raw.has("const") && !Dialects.defines("const", draft)) {
+        if (raw.isObject() && raw.has("const") && !Dialects.defines("const", draft) && writtenInDialect(raw)) {
             // draft 4 has no const: an unknown keyword, asserting nothing
             unknown.add(new KeywordLocation(ptr, "const"));
             ObjectNode copy = ((ObjectNode) raw).deepCopy();
             copy.remove("const");
+            if (writtenInDialect(raw)) writtenObjects.add(copy);
             raw = copy;
         }
         norm.checkValues(raw, ptr);

@@ -83,21 +83,22 @@ public final class SchemaNormalizer {
         if (!node.isObject()) throw new GrammarException("schema at " + SchemaCompiler.showPointer(ptr) + " is not an object or boolean");
         checkValues(node, ptr);
         ObjectNode out = NF.objectNode();
+        boolean written = sc.writtenInDialect(node);
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
             String k = f.getKey();
             JsonNode v = f.getValue();
             if (ANNOTATIONS.contains(k)) continue;
-            if (!Dialects.defines(k, sc.draft)) {
+            if (written && !Dialects.defines(k, sc.draft)) {
                 sc.unknown.add(new KeywordLocation(ptr, k));
                 continue;
             }
             if (ConditionalSchemas.KEYWORDS.contains(k)) {
-                if (!ConditionalSchemas.defined(k, sc.draft)) sc.unknown.add(new KeywordLocation(ptr, k));
+                if (written && !ConditionalSchemas.defined(k, sc.draft)) sc.unknown.add(new KeywordLocation(ptr, k));
                 continue;
             }
             if (UnevaluatedKeywords.KEYWORDS.contains(k)) {
-                if (!UnevaluatedKeywords.defined(sc.draft)) sc.unknown.add(new KeywordLocation(ptr, k));
+                if (written && !UnevaluatedKeywords.defined(sc.draft)) sc.unknown.add(new KeywordLocation(ptr, k));
                 continue; // rewritten below
             }
             if (k.equals("format") && !sc.formatsAsserted()) continue; // an annotation (FormatMode.ANNOTATION)

@@ -43,6 +43,22 @@ class JsonSchemaDialectsTest {
             l("{'a':1,'b':2}", "{'c':1,'d':2}"), l("{'a':1}", "{'c':1}"));
     }
 
+    /**
+     * The schemas the compiler builds itself keep 2020-12 keywords in every dialect: under draft 4 the difference
+     * of overlapping oneOf branches excludes a key by propertyNames, which a draft 4 document could not write
+     * (Github_easy---o78062 accepted an object holding both branches' required keys).
+     */
+    @Test void builtSchemasKeepTheirKeywords() {
+        String oneOf = "'definitions':{'c':{'type':'object','required':['n'],'oneOf':[{'properties':{'c':{'type':'array','items':{'$ref':'#/definitions/c'}}},"
+            + "'required':['c']},{'properties':{'a':{'type':'array','items':{'type':'integer'}}},'required':['a']}]}},'allOf':[{'$ref':'#/definitions/c'}]";
+        for (String dialect : new String[] {D4, D7, D2020}) {
+            check("{" + dialect + oneOf + "}", l("{'n':'x','c':[{'n':'y','a':[1]}]}", "{'n':'x','a':[]}"),
+                l("{'n':'x','c':[{'n':'y','a':[1],'c':[]}]}", "{'n':'x','a':[1],'c':[]}"));
+        }
+        // draft 4's own const stays unknown (it asserts nothing there)
+        check("{" + D4 + "'const':1,'type':'integer'}", l("1", "2"), l("'a'"));
+    }
+
     /** Integers written 1.0: behind the option, from draft 6 on (draft 4's integer has no fraction); off by default. */
     @Test void zeroFractionIntegers() {
         JsonSchemaOptions on = JsonSchemaOptions.defaults().withZeroFractionIntegers(true);

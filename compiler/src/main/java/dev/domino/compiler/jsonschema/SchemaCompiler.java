@@ -359,7 +359,7 @@ public final class SchemaCompiler {
                 Expr f = Formats.format(p.asText());
                 // an ignored format is an annotation that every string satisfies: "not" it, and none is left
                 if (f == null) { unsupported(ptr, "format", Formats.refusal(p.asText())); return Expr.NOTHING; }
-                lang = lang.intersect(CodePointDfa.of(f).complement());
+                lang = lang.intersect(CodePointDfa.outside(f));
             }
             List<Expr> excluded = new ArrayList<>();
             for (JsonNode x : n.path(SchemaComplement.NOT_STRINGS)) excluded.add(Expr.literal(x.asText()));

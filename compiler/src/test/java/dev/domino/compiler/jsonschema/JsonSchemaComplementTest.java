@@ -25,6 +25,16 @@ class JsonSchemaComplementTest {
         for (String v : invalid) assertThat(ExprMatcher.matches(g, v.replace('\'', '"'))).as("%s invalid under %s", v, schema).isFalse();
     }
 
+    /**
+     * A string outside a large format (date-time: leap seconds remember the local time, thousands of states) in a
+     * oneOf difference: refused before as "more than 2000 automaton states" (Github_trivial---o9817).
+     */
+    @Test void aLargeFormatIsComplemented() {
+        check("{'oneOf':[{'type':'object','properties':{'d':{'type':'string','format':'date-time'}}},{'type':'object','required':['x']}]}",
+            List.of("{'d':'2020-01-01T00:00:00Z'}", "{'x':1,'d':'nope'}", "{'x':1,'d':'2020-01-01T00:00:60Z'}"),
+            List.of("{'x':1,'d':'2020-01-01T00:00:00Z'}", "{'x':1}", "{'d':'x'}"));
+    }
+
     @Test void objectConstantsAreExcludedExactly() {
         check("{'not':{'const':{'a':1,'b':[1,2]}}}",
             List.of("{'a':1,'b':[1,3]}", "{'a':1}", "{'b':[1,2]}", "{'a':1,'b':[1,2],'c':0}", "{'a':2,'b':[1,2]}", "{}", "5", "[1,2]", "null"),

@@ -219,7 +219,7 @@ public final class CodePointDfa {
         return new CodePointDfa(out, acc);
     }
 
-    /** The strings both automata accept (product construction). */
+    /** The strings both automata accept (product construction; the pairs that can never accept trimmed). */
     public CodePointDfa intersect(CodePointDfa o) {
         Map<Long, Integer> index = new HashMap<>();
         List<long[]> pairs = new ArrayList<>();
@@ -238,7 +238,7 @@ public final class CodePointDfa {
                     long key = ((long) ea.to() << 32) | eb.to();
                     Integer to = index.get(key);
                     if (to == null) {
-                        if (pairs.size() >= MAX_STATES) throw new TooComplex("more than " + MAX_STATES + " automaton states");
+                        if (pairs.size() >= MAX_PRODUCT_STATES) throw new TooComplex("more than " + MAX_PRODUCT_STATES + " automaton states");
                         to = pairs.size();
                         index.put(key, to);
                         pairs.add(new long[] {ea.to(), eb.to()});
@@ -248,8 +248,14 @@ public final class CodePointDfa {
             }
             out.add(es);
         }
-        return new CodePointDfa(out, acc);
+        return new CodePointDfa(out, acc).trimmed();
     }
+
+    /**
+     * Every string a format's fixed language rejects. The language may be as large as date-time's (leap seconds
+     * remember the local time), so it is determinized up to {@link #MAX_PRODUCT_STATES} states, as a product is.
+     */
+    public static CodePointDfa outside(Expr fixedLanguage) { return of(fixedLanguage, MAX_PRODUCT_STATES).complement(); }
 
     /**
      * The strings this automaton and {@code e} both accept, without determinizing {@code e} alone:

@@ -334,6 +334,13 @@ class JsonSchemaValidatorHarnessTest {
         return r != null ? r : UNDECIDED_BY_THE_SUITE.get(format);
     }
 
+    /**
+     * Formats that only draft 3 defines. networknt asserts {@code utc-millisec} (as a pattern on strings) in its
+     * draft 4 to 2020-12 meta-schemas too, where it is an unknown format, which the suite's own
+     * {@code optional/format/unknown.json} (every draft) says is ignored (Github_medium---o58612, draft 4).
+     */
+    static final java.util.Set<String> DRAFT3_ONLY_FORMATS = java.util.Set.of("host-name", "ip-address", "color", "style", "phone", "utc-millisec");
+
     static final Map<SpecVersion.VersionFlag, JsonSchemaFactory> FACTORIES = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
@@ -346,9 +353,11 @@ class JsonSchemaValidatorHarnessTest {
             for (com.networknt.schema.JsonMetaSchema base : List.of(com.networknt.schema.JsonMetaSchema.getV4(),
                     com.networknt.schema.JsonMetaSchema.getV6(), com.networknt.schema.JsonMetaSchema.getV7(),
                     com.networknt.schema.JsonMetaSchema.getV201909(), com.networknt.schema.JsonMetaSchema.getV202012())) {
-                b.metaSchema(com.networknt.schema.JsonMetaSchema.builder(base).formats(formats ->
+                b.metaSchema(com.networknt.schema.JsonMetaSchema.builder(base).formats(formats -> {
+                    formats.keySet().removeAll(DRAFT3_ONLY_FORMATS);
                     formats.replaceAll((name, format) -> !(format instanceof SuiteDecidedFormat) && rulesOf(name) != null
-                        ? new SuiteDecidedFormat(format, rulesOf(name)) : format)).build());
+                        ? new SuiteDecidedFormat(format, rulesOf(name)) : format);
+                }).build());
             }
             return b.build();
         });
@@ -482,7 +491,9 @@ class JsonSchemaValidatorHarnessTest {
         }
         String schemaText = schema.toString();
         boolean patterns = schemaText.contains("\"pattern");
-        boolean numberHazards = schemaText.contains("\"multipleOf\"") || schemaText.contains("\"enum\"") || schemaText.contains("\"const\"");
+        // bounds too: a sample read as doubles loses tiny numbers (samplesReadAsDoublesLoseTinyNumbers)
+        boolean numberHazards = schemaText.contains("\"multipleOf\"") || schemaText.contains("\"enum\"") || schemaText.contains("\"const\"")
+            || schemaText.contains("imum\""); // minimum, maximum, exclusiveMinimum, exclusiveMaximum
         SentenceSampler sampler = new SentenceSampler(g).maxDepth(12).maxLength(2000);
         if (sampler.languageIsEmpty()) return k;
         Random random = new Random(seed);
@@ -597,24 +608,47 @@ class JsonSchemaValidatorHarnessTest {
         assertThat(total.c[7]).as("some duplicate-item mutants are invalid").isPositive();
     }
 
+    /**
+     * Why a sample with a number beyond a double's range is not judged under minimum/maximum either: when one of
+     * its exponents does not fit an int (0.5e9168110676), Jackson cannot read it as BigDecimals and the sample is
+     * read as doubles, where 5e-3348 becomes 0 and fails exclusiveMinimum 0 (Github_medium---o5268). Read
+     * exactly, networknt accepts it.
+     */
+    @Test void samplesReadAsDoublesLoseTinyNumbers() throws Exception {
+        JsonSchema v = factory(SpecVersion.VersionFlag.V7).getSchema(M.readTree("{\"properties\":{\"c\":{\"exclusiveMinimum\":0}}}"), VALIDATOR_CONFIG);
+        assertThat(v.validate(readJson("{\"c\":5e-3348}"))).isEmpty();
+        JsonNode doubles = readJson("{\"a\":0.5e9168110676,\"c\":5e-3348}");
+        assertThat(hugeNumber(doubles)).isTrue();
+        assertThat(v.validate(doubles)).isNotEmpty();
+        JsonSchema u = factory(SpecVersion.VersionFlag.V4).getSchema(M.readTree("{\"type\":\"string\",\"format\":\"utc-millisec\"}"), VALIDATOR_CONFIG);
+        assertThat(u.validate(M.readTree("\"x\""))).as("utc-millisec is unknown in draft 4: ignored").isEmpty();
+    }
+
     @Test void corpus() throws Exception {
         String dir = System.getProperty("domino.validatorCorpus");
         if (dir == null) return;
-        List<String> found = new ArrayList<>();
         Counts total = new Counts();
         List<Path> files;
         Path corpus = Path.of(dir);
         // Maven runs tests in compiler/: a path like the README's ../shared/... is relative to the repository root
         if (!Files.isDirectory(corpus) && !corpus.isAbsolute()) corpus = Path.of("..").resolve(dir);
         try (Stream<Path> s = Files.list(corpus)) {
-            files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+            // -Ddomino.validatorMatch=REGEX: only the files whose name matches (a slice of a long run)
+            String match = System.getProperty("domino.validatorMatch", ".*");
+            files = s.filter(p -> p.toString().endsWith(".json") && p.getFileName().toString().matches(match)).sorted().toList();
         }
         int step = Integer.getInteger("domino.validatorStep", 1);
         // -Ddomino.validatorThreads=N checks N files at a time (the whole dev set is ~9,000 compiles, samplings
         // and matchings: about an hour per core)
         int threads = Integer.getInteger("domino.validatorThreads", 1);
         List<String> slowest = java.util.Collections.synchronizedList(new ArrayList<>());
-        List<String> shared = java.util.Collections.synchronizedList(found);
+        // failures are printed as they are found: a run killed before its report still names them
+        List<String> shared = java.util.Collections.synchronizedList(new ArrayList<>() {
+            @Override public boolean add(String failure) {
+                System.out.println("  failure: " + (failure.length() > 400 ? failure.substring(0, 400) : failure));
+                return super.add(failure);
+            }
+        });
         java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r);

@@ -110,9 +110,10 @@ final class ToolCallFormats {
         Character bareStart = null;
         String trigger;
         if (style == ToolCallStyle.MISTRAL) {
-            trigger = null;
+            ObjectNode toolCalls = p.token("[TOOL_CALLS]");
+            trigger = p.textOf(toolCalls);
             ObjectNode array = ToolCallSchemas.required(fns, r.parallel(), "arguments");
-            calls = seq(p.token("[TOOL_CALLS]"), json(array));
+            calls = seq(toolCalls, json(array));
         } else {
             Layout l = layout(style, r, p);
             trigger = l.textTrigger();
@@ -150,32 +151,38 @@ final class ToolCallFormats {
     private static Layout layout(ToolCallStyle style, ToolRequest r, Pieces p) {
         Map<String, JsonNode> fns = r.functions();
         switch (style) {
-            case LLAMA3_JSON:
-                return new Layout(null,
+            case LLAMA3_JSON: {
+                ObjectNode begin = p.token("<|python_tag|>");
+                return new Layout(p.textOf(begin),
                         name -> seq(text("{\"name\": " + quoted(name) + ", \"parameters\": "), json(fns.get(name)), text("}")),
-                        text("; "), p.token("<|python_tag|>"), or(List.of(p.token("<|eom_id|>"), p.token("<|eot_id|>"))), '{');
+                        text("; "), begin, or(List.of(p.token("<|eom_id|>"), p.token("<|eot_id|>"))), '{');
+            }
             case HERMES: {
                 ObjectNode open = p.frame("<tool_call>"), close = p.frame("</tool_call>");
-                return new Layout(p.isText(open) ? "<tool_call>" : null,
+                return new Layout(p.textOf(open),
                         name -> seq(open, text("\n{\"name\": " + quoted(name) + ", \"arguments\": "), json(fns.get(name)), text("}\n"), close),
                         text("\n"), null, null, null);
             }
             case QWEN3_CODER: {
                 ObjectNode open = p.frame("<tool_call>"), close = p.frame("</tool_call>");
-                return new Layout(p.isText(open) ? "<tool_call>" : null,
+                return new Layout(p.textOf(open),
                         name -> seq(open, text("\n<function=" + name + ">\n"), qwenXml(fns.get(name)), text("\n</function>\n"), close),
                         text("\n"), null, null, null);
             }
-            case DEEPSEEK_V3:
-                return new Layout(null,
+            case DEEPSEEK_V3: {
+                ObjectNode begin = p.token("<｜tool▁calls▁begin｜>");
+                return new Layout(p.textOf(begin),
                         name -> seq(p.token("<｜tool▁call▁begin｜>"), text("function"), p.token("<｜tool▁sep｜>"),
                                 text(name + "\n```json\n"), json(fns.get(name)), text("\n```"), p.token("<｜tool▁call▁end｜>")),
-                        text("\n"), p.token("<｜tool▁calls▁begin｜>"), p.token("<｜tool▁calls▁end｜>"), null);
-            case KIMI_K2:
-                return new Layout(null,
+                        text("\n"), begin, p.token("<｜tool▁calls▁end｜>"), null);
+            }
+            case KIMI_K2: {
+                ObjectNode begin = p.token("<|tool_calls_section_begin|>");
+                return new Layout(p.textOf(begin),
                         name -> seq(p.token("<|tool_call_begin|>"), text("functions." + name + ":"), regex("0|[1-9][0-9]{0,5}"),
                                 p.token("<|tool_call_argument_begin|>"), json(fns.get(name)), p.token("<|tool_call_end|>")),
-                        null, p.token("<|tool_calls_section_begin|>"), p.token("<|tool_calls_section_end|>"), null);
+                        null, begin, p.token("<|tool_calls_section_end|>"), null);
+            }
             default:
                 throw new IllegalArgumentException("no layout for " + style);
         }
@@ -204,24 +211,33 @@ final class ToolCallFormats {
 
     // ------------------------------------------------------------------ structural-tag pieces
 
-    /** Frame pieces for one vocabulary: tokens by text, and text that becomes the token when the vocabulary has it as a special one. */
+    /**
+     * Frame pieces for one vocabulary. A piece the vocabulary has as a special token is that token.
+     * A piece it has as an ordinary added token (DeepSeek's and Kimi's tool tokens, Qwen's
+     * {@code <tool_call>}: added, not special, in their real tokenizers) is text, which the added token
+     * spells as well as its pieces do, and which free text must then exclude as text when it is the trigger.
+     */
     private static final class Pieces {
         private final Vocabulary vocabulary;
 
         Pieces(Vocabulary vocabulary) { this.vocabulary = vocabulary; }
 
+        /** A piece the style requires as one token of the vocabulary (checked by {@link #requireTokens}). */
         ObjectNode token(String text) {
+            if (vocabulary != null && singleToken(vocabulary, text, true) < 0) return text(text);
             ObjectNode o = F.objectNode();
             o.put("type", "token");
             o.put("token", text);
             return o;
         }
 
+        /** A piece that tokenizers of the family keep as text, unless the vocabulary has it as a special token. */
         ObjectNode frame(String text) {
             return vocabulary != null && singleToken(vocabulary, text, true) >= 0 ? token(text) : text(text);
         }
 
-        boolean isText(ObjectNode piece) { return piece.path("type").asText().equals("const_string"); }
+        /** The text of a text piece, null for a token piece. */
+        String textOf(ObjectNode piece) { return piece.path("type").asText().equals("const_string") ? piece.path("value").asText() : null; }
     }
 
     private static ObjectNode text(String value) {

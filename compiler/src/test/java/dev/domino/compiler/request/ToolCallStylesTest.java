@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tool calls in each model family's own format ({@link ToolCallStyle}), on vocabularies with the
- * family's real special-token ids: free text or a call with tool_choice auto, parallel calls, at
+ * Tool calls in each model family's own format ({@link ToolCallStyle}), on vocabularies cut from the
+ * families' real tokenizers ({@code ToolStyleVocabularies}): free text or a call with tool_choice auto, parallel calls, at
  * most one call without parallel_tool_calls, required, a named function, none (the trigger banned),
  * response_format beside tools. Llama 3, Hermes and DeepSeek masks are checked against the byte-level oracle.
  */
@@ -61,7 +61,7 @@ class ToolCallStylesTest {
     static Family qwen3Coder() {
         String w = "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>";
         String t = "<tool_call>\n<function=get_time>\n<parameter=zone>\nUTC\n</parameter>\n</function>\n</tool_call>";
-        return new Family(ToolCallStyle.QWEN3_CODER, qwenVocabulary(), new int[] {QWEN_IM_END, QWEN_ENDOFTEXT}, parts("It is sunny in Paris."),
+        return new Family(ToolCallStyle.QWEN3_CODER, qwen3Vocabulary(), new int[] {QWEN_IM_END, QWEN_ENDOFTEXT}, parts("It is sunny in Paris."),
                 parts(w), parts(w + "\n" + t), parts(t), QWEN_TOOL_CALL);
     }
 
@@ -70,6 +70,13 @@ class ToolCallStylesTest {
         return new Family(ToolCallStyle.MISTRAL, mistralVocabulary(), new int[] {MISTRAL_EOS}, parts("It is sunny in Paris."),
                 parts(MISTRAL_TOOL_CALLS, "[" + w + "]"), parts(MISTRAL_TOOL_CALLS, "[" + w + ", " + t + "]"),
                 parts(MISTRAL_TOOL_CALLS, "[" + t + "]"), MISTRAL_TOOL_CALLS);
+    }
+
+    static Family mistralNemo() {
+        String w = "{\"name\": \"get_weather\", \"arguments\": " + W + "}", t = "{\"name\": \"get_time\", \"arguments\": " + T + "}";
+        return new Family(ToolCallStyle.MISTRAL, mistralNemoVocabulary(), new int[] {NEMO_EOS}, parts("It is sunny in Paris."),
+                parts(NEMO_TOOL_CALLS, "[" + w + "]"), parts(NEMO_TOOL_CALLS, "[" + w + ", " + t + "]"),
+                parts(NEMO_TOOL_CALLS, "[" + t + "]"), NEMO_TOOL_CALLS);
     }
 
     static Object[] dsCall(String name, String args) {
@@ -107,7 +114,7 @@ class ToolCallStylesTest {
                 null, harmonyCall("get_time", T), H_CHANNEL);
     }
 
-    static List<Family> families() { return List.of(llama3(), hermes(), qwen3Coder(), mistral(), deepseek(), kimi(), harmony()); }
+    static List<Family> families() { return List.of(llama3(), hermes(), qwen3Coder(), mistral(), mistralNemo(), deepseek(), kimi(), harmony()); }
 
     static String request(Family f, String more) {
         return "{" + TOOLS + ", \"tool_call_style\": \"" + f.style().id() + "\"" + (more.isEmpty() ? "" : ", " + more) + "}";
@@ -263,6 +270,45 @@ class ToolCallStylesTest {
         assertThat(rejected(token, q.stops(), sequence(special, "<tool", "_call>"))).isTrue();
         assertThat(accepts(token, q.stops(), sequence(special, QWEN_TOOL_CALL, "\n{\"name\": \"get_weather\", \"arguments\": " + W + "}\n",
                 QWEN_TOOL_CALL_END))).isTrue();
+    }
+
+    @Test void theFixturesHoldEachFamilysRealTokens() {
+        record Id(Vocabulary v, int id, String text, boolean special) {}
+        for (Id t : List.of(new Id(qwenVocabulary(), QWEN_TOOL_CALL, "<tool_call>", false), new Id(qwenVocabulary(), QWEN_IM_END, "<|im_end|>", true),
+                new Id(qwen3Vocabulary(), QWEN3_THINK, "<think>", false), new Id(qwen3Vocabulary(), QWEN_TOOL_CALL_END, "</tool_call>", false),
+                new Id(mistralVocabulary(), MISTRAL_TOOL_CALLS, "[TOOL_CALLS]", true), new Id(mistralVocabulary(), MISTRAL_EOS, "</s>", true),
+                new Id(mistralNemoVocabulary(), NEMO_TOOL_CALLS, "[TOOL_CALLS]", true),
+                new Id(deepseekVocabulary(), DS_CALLS_BEGIN, "<｜tool▁calls▁begin｜>", false), new Id(deepseekVocabulary(), DS_SEP, "<｜tool▁sep｜>", false),
+                new Id(deepseekVocabulary(), DEEPSEEK_EOS, "<｜end▁of▁sentence｜>", true),
+                new Id(kimiVocabulary(), KIMI_SECTION_BEGIN, "<|tool_calls_section_begin|>", false), new Id(kimiVocabulary(), KIMI_IM_END, "<|im_end|>", true),
+                new Id(harmonyVocabulary(), H_CHANNEL, "<|channel|>", true), new Id(harmonyVocabulary(), H_CALL, "<|call|>", true))) {
+            assertThat(new String(t.v().bytes(t.id()), java.nio.charset.StandardCharsets.UTF_8)).as(t.v().name() + " " + t.id()).isEqualTo(t.text());
+            assertThat(t.v().isSpecial(t.id())).as(t.v().name() + " " + t.text()).isEqualTo(t.special());
+        }
+    }
+
+    @Test void toolTokensThatAreNotSpecialAreTextTheFreeTextExcludes() {
+        // DeepSeek V3's and Kimi's tool tokens are added tokens, not special, in their real tokenizers: the frame
+        // is their text (the added token or its spelling in pieces), and free text never holds the trigger
+        for (Family f : List.of(deepseek(), kimi())) {
+            String trigger = new String(f.v().bytes(f.trigger()), java.nio.charset.StandardCharsets.UTF_8);
+            Artifact none = compile(f, "\"tool_choice\": \"none\"");
+            assertThat(rejected(none, f.stops(), f.tokens(parts("ok " + trigger)))).as("%s: the trigger spelled in pieces", f.style()).isTrue();
+            assertThat(rejected(none, f.stops(), f.tokens(parts("ok ", f.trigger())))).as("%s: the trigger token", f.style()).isTrue();
+            Artifact auto = compile(f, "\"tool_choice\": \"auto\"");
+            Object[] spelled = Arrays.stream(f.weather()).map(p -> p instanceof Integer id ? new String(f.v().bytes(id), java.nio.charset.StandardCharsets.UTF_8) : p)
+                    .toArray();
+            assertThat(endsHere(auto, f, f.tokens(spelled))).as("%s: a call spelled in pieces", f.style()).isTrue();
+        }
+        // where a vocabulary marks them special, they are tokens only
+        Family d = deepseek();
+        Vocabulary special = deepseekSpecialToolVocabulary();
+        Artifact required = Constraints.compile(request(d, "\"tool_choice\": \"required\""), special);
+        assertThat(endsHere(required, new Family(d.style(), special, d.stops(), d.text(), d.weather(), null, d.time(), d.trigger()),
+                sequence(special, d.weather()))).isTrue();
+        assertThat(rejected(required, d.stops(), sequence(special, "<｜tool▁calls▁begin｜>"))).isTrue();
+        Artifact none = Constraints.compile(request(d, "\"tool_choice\": \"none\""), special);
+        assertThat(none.newMatcher(d.stops()).isAllowed(DS_CALLS_BEGIN)).isFalse();
     }
 
     @Test void llamaCallsAtTheStartMayLeaveOutThePythonTag() {

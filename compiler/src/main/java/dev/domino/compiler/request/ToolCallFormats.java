@@ -55,10 +55,10 @@ final class ToolCallFormats {
                 case LLAMA3_JSON -> List.of("<|python_tag|>");
                 case HERMES -> List.of("<tool_call>", "</tool_call>");
                 case MISTRAL -> List.of("[TOOL_CALLS]");
-                case DEEPSEEK_V3 -> List.of("<｜tool▁calls▁begin｜>");
+                case DEEPSEEK_V3 -> List.of("<｜tool▁calls▁begin｜>"); // V3.1 shares the vocabulary: named, not detected
                 case KIMI_K2 -> List.of("<|tool_calls_section_begin|>");
                 case HARMONY -> List.of("<|channel|>", "<|constrain|>");
-                default -> List.of(); // Domino's own; Qwen3-Coder shares Qwen's vocabulary with hermes
+                default -> List.of(); // Domino's own; Qwen3-Coder and qwen3_think share Qwen's vocabulary with hermes
             };
             if (marks.isEmpty() || !marks.stream().allMatch(t -> singleToken(v, t, false) >= 0)) continue;
             if (found != null) return null; // ambiguous
@@ -141,11 +141,20 @@ final class ToolCallFormats {
         auto.add(answer != null ? answer : seq(autoFree, optional(calls)));
         if (answer != null) auto.add(calls);
         if (bare != null) auto.add(bare);
-        return switch (r.choice()) {
+        ObjectNode body = switch (r.choice()) {
             case REQUIRED, NAMED -> or(callForms);
             case NONE -> answer != null ? answer : free;
             case AUTO -> or(auto);
         };
+        return style == ToolCallStyle.QWEN3_THINK ? seq(optional(thinkBlock(p)), body) : body;
+    }
+
+    /**
+     * Qwen 3's reasoning block, as its chat template writes it before the answer and the calls:
+     * {@code <think>}, the reasoning (text without {@code </think>}), {@code </think>}, then up to two newlines.
+     */
+    private static ObjectNode thinkBlock(Pieces p) {
+        return seq(p.frame("<think>"), anyText("</think>"), p.frame("</think>"), regex("\\n{0,2}"));
     }
 
     private static Layout layout(ToolCallStyle style, ToolRequest r, Pieces p) {
@@ -157,7 +166,8 @@ final class ToolCallFormats {
                         name -> seq(text("{\"name\": " + quoted(name) + ", \"parameters\": "), json(fns.get(name)), text("}")),
                         text("; "), begin, or(List.of(p.token("<|eom_id|>"), p.token("<|eot_id|>"))), '{');
             }
-            case HERMES: {
+            case HERMES:
+            case QWEN3_THINK: {
                 ObjectNode open = p.frame("<tool_call>"), close = p.frame("</tool_call>");
                 return new Layout(p.textOf(open),
                         name -> seq(open, text("\n{\"name\": " + quoted(name) + ", \"arguments\": "), json(fns.get(name)), text("}\n"), close),
@@ -175,6 +185,13 @@ final class ToolCallFormats {
                         name -> seq(p.token("<｜tool▁call▁begin｜>"), text("function"), p.token("<｜tool▁sep｜>"),
                                 text(name + "\n```json\n"), json(fns.get(name)), text("\n```"), p.token("<｜tool▁call▁end｜>")),
                         text("\n"), begin, p.token("<｜tool▁calls▁end｜>"), null);
+            }
+            case DEEPSEEK_V31: {
+                ObjectNode begin = p.token("<｜tool▁calls▁begin｜>");
+                return new Layout(p.textOf(begin),
+                        name -> seq(p.token("<｜tool▁call▁begin｜>"), text(name), p.token("<｜tool▁sep｜>"), json(fns.get(name)),
+                                p.token("<｜tool▁call▁end｜>")),
+                        null, begin, p.token("<｜tool▁calls▁end｜>"), null);
             }
             case KIMI_K2: {
                 ObjectNode begin = p.token("<|tool_calls_section_begin|>");
@@ -195,12 +212,19 @@ final class ToolCallFormats {
                 p.token("<|start|>"), text("assistant"));
         ObjectNode finalAnswer = seq(p.token("<|channel|>"), text("final"), p.token("<|message|>"),
                 r.answer() == null ? anyText(null) : json(r.answer()), p.token("<|return|>"));
+        // a preamble: a commentary message without a recipient, shown to the user before the call
+        ObjectNode preamble = seq(p.token("<|channel|>"), text("commentary"), p.token("<|message|>"), anyText(null), p.token("<|end|>"),
+                p.token("<|start|>"), text("assistant"));
         List<ObjectNode> each = new ArrayList<>();
         for (Map.Entry<String, JsonNode> f : r.callable().entrySet()) {
-            each.add(seq(p.token("<|channel|>"), text("commentary to=functions." + f.getKey()), optional(text(" ")),
-                    p.token("<|constrain|>"), text("json"), p.token("<|message|>"), json(f.getValue()), p.token("<|call|>")));
+            String recipient = "to=functions." + f.getKey();
+            ObjectNode content = seq(optional(text(" ")), p.token("<|constrain|>"), text("json"), p.token("<|message|>"), json(f.getValue()),
+                    p.token("<|call|>"));
+            // the recipient in the channel part of the header, or in the role part (right after "<|start|>assistant")
+            each.add(seq(p.token("<|channel|>"), text("commentary " + recipient), content));
+            each.add(seq(text(" " + recipient), p.token("<|channel|>"), text("commentary"), content));
         }
-        ObjectNode call = or(each);
+        ObjectNode call = seq(optional(preamble), or(each));
         ObjectNode body = switch (r.choice()) {
             case REQUIRED, NAMED -> call;
             case NONE -> finalAnswer;

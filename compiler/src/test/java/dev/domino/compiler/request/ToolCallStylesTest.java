@@ -72,6 +72,15 @@ class ToolCallStylesTest {
                 parts(MISTRAL_TOOL_CALLS, "[" + t + "]"), MISTRAL_TOOL_CALLS);
     }
 
+    static Family qwen3Think() {
+        // Qwen 3's chat template: <think>\nREASONING\n</think>\n\n before the answer and the calls (<think> is text in its tokenizer)
+        String think = "<think>\nThe user wants the weather.\n</think>\n\n";
+        String w = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": " + W + "}\n</tool_call>";
+        String t = "<tool_call>\n{\"name\": \"get_time\", \"arguments\": " + T + "}\n</tool_call>";
+        return new Family(ToolCallStyle.QWEN3_THINK, qwen3Vocabulary(), new int[] {QWEN_IM_END, QWEN_ENDOFTEXT}, parts(think + "It is sunny in Paris."),
+                parts(think + w), parts(think + w + "\n" + t), parts(t), QWEN_TOOL_CALL);
+    }
+
     static Family mistralNemo() {
         String w = "{\"name\": \"get_weather\", \"arguments\": " + W + "}", t = "{\"name\": \"get_time\", \"arguments\": " + T + "}";
         return new Family(ToolCallStyle.MISTRAL, mistralNemoVocabulary(), new int[] {NEMO_EOS}, parts("It is sunny in Paris."),
@@ -88,6 +97,16 @@ class ToolCallStylesTest {
                 concat(parts(DS_CALLS_BEGIN), dsCall("get_weather", W), parts(DS_CALLS_END)),
                 concat(parts(DS_CALLS_BEGIN), dsCall("get_weather", W), parts("\n"), dsCall("get_time", T), parts(DS_CALLS_END)),
                 concat(parts(DS_CALLS_BEGIN), dsCall("get_time", T), parts(DS_CALLS_END)), DS_CALLS_BEGIN);
+    }
+
+    static Object[] dsV31Call(String name, String args) { return parts(DS_CALL_BEGIN, name, DS_SEP, args, DS_CALL_END); }
+
+    static Family deepseekV31() {
+        // vLLM's tool_chat_template_deepseekv31.jinja: NAME<｜tool▁sep｜>ARGS, calls chained with nothing between them
+        return new Family(ToolCallStyle.DEEPSEEK_V31, deepseekVocabulary(), new int[] {DEEPSEEK_EOS}, parts("It is sunny in Paris."),
+                concat(parts(DS_CALLS_BEGIN), dsV31Call("get_weather", W), parts(DS_CALLS_END)),
+                concat(parts(DS_CALLS_BEGIN), dsV31Call("get_weather", W), dsV31Call("get_time", T), parts(DS_CALLS_END)),
+                concat(parts(DS_CALLS_BEGIN), dsV31Call("get_time", T), parts(DS_CALLS_END)), DS_CALLS_BEGIN);
     }
 
     static Object[] kimiCall(String name, int index, String args) {
@@ -114,7 +133,14 @@ class ToolCallStylesTest {
                 null, harmonyCall("get_time", T), H_CHANNEL);
     }
 
-    static List<Family> families() { return List.of(llama3(), hermes(), qwen3Coder(), mistral(), mistralNemo(), deepseek(), kimi(), harmony()); }
+    static List<Family> families() {
+        return List.of(llama3(), hermes(), qwen3Think(), qwen3Coder(), mistral(), mistralNemo(), deepseek(), deepseekV31(), kimi(), harmony());
+    }
+
+    /** Styles that share their family's vocabulary with another style: used when named, never detected. */
+    static boolean namedOnly(ToolCallStyle s) {
+        return s == ToolCallStyle.QWEN3_CODER || s == ToolCallStyle.QWEN3_THINK || s == ToolCallStyle.DEEPSEEK_V31;
+    }
 
     static String request(Family f, String more) {
         return "{" + TOOLS + ", \"tool_call_style\": \"" + f.style().id() + "\"" + (more.isEmpty() ? "" : ", " + more) + "}";
@@ -237,7 +263,7 @@ class ToolCallStylesTest {
 
     @Test void theStyleIsDetectedFromTheVocabularysSpecialTokens() {
         for (Family f : families()) {
-            if (f.style() == ToolCallStyle.QWEN3_CODER) continue; // same vocabulary as Qwen's hermes style: named, not detected
+            if (namedOnly(f.style())) continue;
             RequestSpec spec = RequestSpec.parse("{" + TOOLS + ", \"tool_choice\": \"required\"}");
             assertThat(spec.resolve(f.v(), null).toolCallStyle()).as(f.v().name()).isEqualTo(f.style());
             Artifact a = Constraints.compile(spec, f.v(), ConstraintOptions.defaults());
@@ -309,6 +335,37 @@ class ToolCallStylesTest {
         assertThat(rejected(required, d.stops(), sequence(special, "<｜tool▁calls▁begin｜>"))).isTrue();
         Artifact none = Constraints.compile(request(d, "\"tool_choice\": \"none\""), special);
         assertThat(none.newMatcher(d.stops()).isAllowed(DS_CALLS_BEGIN)).isFalse();
+    }
+
+    @Test void qwen3sThinkBlockIsOptionalBeforeCallsAndText() {
+        Family f = qwen3Think();
+        Artifact required = compile(f, "\"tool_choice\": \"required\"");
+        assertThat(endsHere(required, f, f.tokens(f.weather()))).isTrue();
+        assertThat(endsHere(required, f, f.tokens(f.time()))).as("no think block").isTrue();
+        assertThat(rejected(required, f.stops(), f.tokens(parts("<think>\nok</think>\n\n</think>")))).as("one think block").isTrue();
+        assertThat(rejected(required, f.stops(), f.tokens(parts("<think>\nok\n</think>\n\n\nx")))).as("calls right after it").isTrue();
+        // the hermes style, on the same vocabulary, has no think block before required calls
+        Family h = new Family(ToolCallStyle.HERMES, f.v(), f.stops(), f.text(), f.weather(), null, f.time(), f.trigger());
+        assertThat(rejected(compile(h, "\"tool_choice\": \"required\""), h.stops(), h.tokens(f.weather()))).isTrue();
+    }
+
+    @Test void harmonyCallsWithTheRecipientInTheRoleHeaderOrAfterAPreamble() {
+        Family h = harmony();
+        Object[] roleHeader = parts(" to=functions.get_weather", H_CHANNEL, "commentary ", H_CONSTRAIN, "json", H_MESSAGE, W, H_CALL);
+        Object[] preamble = parts(H_CHANNEL, "commentary", H_MESSAGE, "Checking the weather.", H_END, H_START, "assistant");
+        for (String choice : new String[] {"\"auto\"", "\"required\""}) {
+            Artifact a = compile(h, "\"tool_choice\": " + choice);
+            assertThat(endsHere(a, h, h.tokens(roleHeader))).as(choice).isTrue();
+            assertThat(endsHere(a, h, h.tokens(concat(h.weather(), new Object[0])))).as(choice).isTrue();
+            assertThat(endsHere(a, h, h.tokens(concat(preamble, harmonyCall("get_weather", W))))).as(choice).isTrue();
+            assertThat(endsHere(a, h, h.tokens(concat(parts(H_CHANNEL, "analysis", H_MESSAGE, "Plan.", H_END, H_START, "assistant"), preamble,
+                    roleHeader)))).as(choice).isTrue();
+            assertThat(rejected(a, h.stops(), h.tokens(parts(" to=functions.get_weather", H_CHANNEL, "commentary ", H_CONSTRAIN, "json", H_MESSAGE,
+                    "{\"zone\"")))).as(choice).isTrue();
+        }
+        Artifact none = compile(h, "\"tool_choice\": \"none\"");
+        assertThat(rejected(none, h.stops(), h.tokens(roleHeader))).isTrue();
+        assertThat(rejected(none, h.stops(), h.tokens(preamble))).as("a preamble announces calls").isTrue();
     }
 
     @Test void llamaCallsAtTheStartMayLeaveOutThePythonTag() {

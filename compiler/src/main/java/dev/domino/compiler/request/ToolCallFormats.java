@@ -55,12 +55,14 @@ final class ToolCallFormats {
                 case LLAMA3_JSON -> List.of("<|python_tag|>");
                 case HERMES -> List.of("<tool_call>", "</tool_call>");
                 case MISTRAL -> List.of("[TOOL_CALLS]");
+                case MISTRAL_V11 -> List.of("[TOOL_CALLS]", "[ARGS]");
                 case DEEPSEEK_V3 -> List.of("<｜tool▁calls▁begin｜>"); // V3.1 shares the vocabulary: named, not detected
                 case KIMI_K2 -> List.of("<|tool_calls_section_begin|>");
                 case HARMONY -> List.of("<|channel|>", "<|constrain|>");
                 default -> List.of(); // Domino's own; Qwen3-Coder and qwen3_think share Qwen's vocabulary with hermes
             };
             if (marks.isEmpty() || !marks.stream().allMatch(t -> singleToken(v, t, false) >= 0)) continue;
+            if (s == ToolCallStyle.MISTRAL_V11 && found == ToolCallStyle.MISTRAL) { found = s; continue; } // [ARGS] marks the newer layout
             if (found != null) return null; // ambiguous
             found = s;
         }
@@ -185,6 +187,11 @@ final class ToolCallFormats {
                         name -> seq(p.token("<｜tool▁call▁begin｜>"), text("function"), p.token("<｜tool▁sep｜>"),
                                 text(name + "\n```json\n"), json(fns.get(name)), text("\n```"), p.token("<｜tool▁call▁end｜>")),
                         text("\n"), begin, p.token("<｜tool▁calls▁end｜>"), null);
+            }
+            case MISTRAL_V11: {
+                ObjectNode toolCalls = p.token("[TOOL_CALLS]");
+                return new Layout(p.textOf(toolCalls), name -> seq(toolCalls, text(name), p.token("[ARGS]"), json(fns.get(name))),
+                        null, null, null, null);
             }
             case DEEPSEEK_V31: {
                 ObjectNode begin = p.token("<｜tool▁calls▁begin｜>");

@@ -33,6 +33,11 @@ public enum ToolCallStyle {
     QWEN3_CODER("qwen3_coder", List.of("qwen3_xml"), List.of()),
     /** Mistral (v3 tokenizer): {@code [TOOL_CALLS][{"name": NAME, "arguments": ARGS}, ...]}. */
     MISTRAL("mistral", List.of(), List.of("[TOOL_CALLS]")),
+    /**
+     * Mistral v11+ tokenizers (Small 3.2, Magistral, Devstral): {@code [TOOL_CALLS]NAME[ARGS]ARGS} per call, as mistral-common's
+     * v13 chat template renders calls (v11's adds {@code [CALL_ID]ID} before {@code [ARGS]} for past calls; Mistral's own grammar omits it).
+     */
+    MISTRAL_V11("mistral_v11", List.of("mistral_v13"), List.of("[TOOL_CALLS]", "[ARGS]")),
     /** DeepSeek V3 and R1: {@code <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\nARGS\n```<｜tool▁call▁end｜>...<｜tool▁calls▁end｜>}. */
     DEEPSEEK_V3("deepseek_v3", List.of("deepseek_r1"),
             List.of("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>")),

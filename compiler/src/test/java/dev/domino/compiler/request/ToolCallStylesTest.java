@@ -88,6 +88,13 @@ class ToolCallStylesTest {
                 parts(NEMO_TOOL_CALLS, "[" + t + "]"), NEMO_TOOL_CALLS);
     }
 
+    static Family mistralV11() {
+        // mistral-common's v13 chat template: [TOOL_CALLS]NAME[ARGS]ARGS for each call ([ARGS]'s id is synthetic, see the vocabulary)
+        return new Family(ToolCallStyle.MISTRAL_V11, mistralV11SyntheticVocabulary(), new int[] {NEMO_EOS}, parts("It is sunny in Paris."),
+                parts(NEMO_TOOL_CALLS, "get_weather", SYNTHETIC_ARGS, W), parts(NEMO_TOOL_CALLS, "get_weather", SYNTHETIC_ARGS, W,
+                        NEMO_TOOL_CALLS, "get_time", SYNTHETIC_ARGS, T), parts(NEMO_TOOL_CALLS, "get_time", SYNTHETIC_ARGS, T), NEMO_TOOL_CALLS);
+    }
+
     static Object[] dsCall(String name, String args) {
         return parts(DS_CALL_BEGIN, "function", DS_SEP, name + "\n```json\n" + args + "\n```", DS_CALL_END);
     }
@@ -134,7 +141,7 @@ class ToolCallStylesTest {
     }
 
     static List<Family> families() {
-        return List.of(llama3(), hermes(), qwen3Think(), qwen3Coder(), mistral(), mistralNemo(), deepseek(), deepseekV31(), kimi(), harmony());
+        return List.of(llama3(), hermes(), qwen3Think(), qwen3Coder(), mistral(), mistralNemo(), mistralV11(), deepseek(), deepseekV31(), kimi(), harmony());
     }
 
     /** Styles that share their family's vocabulary with another style: used when named, never detected. */
@@ -258,6 +265,13 @@ class ToolCallStylesTest {
             acceptChecked(a, oracle, f.stops(), f.tokens(f.weatherThenTime()));
             acceptChecked(a, oracle, f.stops(), f.tokens(concat(f.text(), parts(f.stops()[0]))));
             randomWalks(a, oracle, f.stops(), 4, 20, 38);
+        }
+        // the newer layouts and the token-framed families: one call each, every mask against the oracle
+        for (Family f : List.of(qwen3Think(), deepseekV31(), kimi(), harmony(), mistralNemo())) {
+            String req = request(f, "\"tool_choice\": \"auto\"");
+            RequestSpec spec = RequestSpec.parse(req).resolve(f.v(), null);
+            ByteEarleyOracle oracle = new ByteEarleyOracle(spec.grammar(ConstraintOptions.defaults().jsonSchema()).grammar(), f.v());
+            acceptChecked(Constraints.compile(req, f.v()), oracle, f.stops(), f.tokens(f.weather()));
         }
     }
 
@@ -395,6 +409,9 @@ class ToolCallStylesTest {
                 .hasMessageContaining("/tool_call_style").hasMessageContaining("needs tools");
         assertThatThrownBy(() -> Constraints.compile("{" + TOOLS + ", \"tool_call_style\": \"mistral\"}", vocabulary()))
                 .isInstanceOf(RequestSpecException.class).hasMessageContaining("[TOOL_CALLS]").hasMessageContaining("mistral");
+        // Nemo's real tokenizer predates [ARGS]: the v11 layout is refused by name there
+        assertThatThrownBy(() -> Constraints.compile("{" + TOOLS + ", \"tool_call_style\": \"mistral_v11\"}", mistralNemoVocabulary()))
+                .isInstanceOf(RequestSpecException.class).hasMessageContaining("[ARGS]");
         assertThatThrownBy(() -> RequestSpec.parse("{" + TOOLS + ", \"tool_call_style\": \"hermes\", \"regex\": \"a\"}"))
                 .hasMessageContaining("more than one");
         assertThatThrownBy(() -> RequestSpec.parse("{" + TOOLS + ", \"tool_call_style\": \"hermes\", "

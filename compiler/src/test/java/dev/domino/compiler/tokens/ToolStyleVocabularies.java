@@ -65,6 +65,24 @@ public final class ToolStyleVocabularies {
         return CACHE.computeIfAbsent("mistral-nemo", n -> load(n, NEMO_EOS));
     }
 
+    /**
+     * Mistral Nemo's real vocabulary with {@code <SPECIAL_32>} renamed {@code [ARGS]}: SYNTHETIC. No real v11+ tokenizer
+     * (which has {@code [ARGS]}) was found, so the id of {@code [ARGS]} here is not verified; it serves the
+     * mistral_v11 layout's tests only, whose masks do not depend on where the token sits.
+     */
+    public static synchronized Vocabulary mistralV11SyntheticVocabulary() {
+        return CACHE.computeIfAbsent("mistral-v11-synthetic", n -> {
+            Vocabulary nemo = mistralNemoVocabulary();
+            byte[][] bytes = new byte[nemo.size()][];
+            for (int id = 0; id < nemo.size(); id++) bytes[id] = nemo.bytes(id).length == 0 ? null : nemo.bytes(id);
+            bytes[SYNTHETIC_ARGS] = "[ARGS]".getBytes(StandardCharsets.UTF_8);
+            return new Vocabulary("mistral-nemo-with-synthetic-[ARGS]", bytes, nemo.specialIds(), nemo.eosIds());
+        });
+    }
+
+    /** Where {@link #mistralV11SyntheticVocabulary} puts {@code [ARGS]} (Nemo's {@code <SPECIAL_32>}): not a verified id. */
+    public static final int SYNTHETIC_ARGS = 32;
+
     public static synchronized Vocabulary deepseekVocabulary() {
         return CACHE.computeIfAbsent("deepseek-v3", n -> load(n, DEEPSEEK_EOS));
     }

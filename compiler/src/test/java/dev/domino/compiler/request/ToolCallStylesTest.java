@@ -267,7 +267,7 @@ class ToolCallStylesTest {
             randomWalks(a, oracle, f.stops(), 4, 20, 38);
         }
         // the newer layouts and the token-framed families: one call each, every mask against the oracle
-        for (Family f : List.of(qwen3Think(), deepseekV31(), kimi(), harmony(), mistralNemo())) {
+        for (Family f : List.of(qwen3Think(), qwen3Coder(), mistral(), mistralNemo(), mistralV11(), deepseekV31(), kimi(), harmony())) {
             String req = request(f, "\"tool_choice\": \"auto\"");
             RequestSpec spec = RequestSpec.parse(req).resolve(f.v(), null);
             ByteEarleyOracle oracle = new ByteEarleyOracle(spec.grammar(ConstraintOptions.defaults().jsonSchema()).grammar(), f.v());

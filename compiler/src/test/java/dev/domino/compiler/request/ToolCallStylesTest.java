@@ -153,7 +153,13 @@ class ToolCallStylesTest {
         return "{" + TOOLS + ", \"tool_call_style\": \"" + f.style().id() + "\"" + (more.isEmpty() ? "" : ", " + more) + "}";
     }
 
-    static Artifact compile(Family f, String more) { return Constraints.compile(request(f, more), f.v()); }
+    private static final java.util.Map<String, Artifact> COMPILED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The request compiled for the family's vocabulary, once per class run (the tests share the artifacts, never a matcher). */
+    static Artifact compile(Family f, String more) {
+        String req = request(f, more);
+        return COMPILED.computeIfAbsent(f.v().name() + "\n" + req, k -> Constraints.compile(req, f.v()));
+    }
 
     /** Feeds the tokens; true when all are accepted. */
     static boolean accepts(Artifact a, int[] stops, int[] tokens) { return !rejected(a, stops, tokens); }

@@ -56,7 +56,7 @@ final class ToolCallFormats {
                 case HERMES -> List.of("<tool_call>", "</tool_call>");
                 case MISTRAL -> List.of("[TOOL_CALLS]");
                 case MISTRAL_V11 -> List.of("[TOOL_CALLS]", "[ARGS]");
-                case DEEPSEEK_V3 -> List.of("<｜tool▁calls▁begin｜>"); // V3.1 shares the vocabulary: named, not detected
+                case DEEPSEEK_V3 -> List.of("<｜tool▁calls▁begin｜>"); // R1 and V3.1 share the vocabulary: named, not detected
                 case KIMI_K2 -> List.of("<|tool_calls_section_begin|>");
                 case HARMONY -> List.of("<|channel|>", "<|constrain|>");
                 default -> List.of(); // Domino's own; Qwen3-Coder and qwen3_think share Qwen's vocabulary with hermes
@@ -148,15 +148,24 @@ final class ToolCallFormats {
             case NONE -> answer != null ? answer : free;
             case AUTO -> or(auto);
         };
-        return style == ToolCallStyle.QWEN3_THINK ? seq(optional(thinkBlock(p)), body) : body;
+        return switch (style) {
+            case QWEN3_THINK -> seq(optional(thinkBlock(p, false, trigger)), body);
+            case DEEPSEEK_R1 -> seq(optional(thinkBlock(p, true, trigger)), body);
+            default -> body;
+        };
     }
 
     /**
-     * Qwen 3's reasoning block, as its chat template writes it before the answer and the calls:
-     * {@code <think>}, the reasoning (text without {@code </think>}), {@code </think>}, then up to two newlines.
+     * A reasoning block before the answer and the calls, as Qwen 3's and DeepSeek R1's chat templates write it:
+     * {@code <think>} (optional where the prompt may have opened it), the reasoning (text without
+     * {@code </think>}), {@code </think>}, then up to two newlines. The reasoning never holds a text trigger either:
+     * a parser run without a reasoning parser would take it for a call (and {@code none} bans it everywhere).
      */
-    private static ObjectNode thinkBlock(Pieces p) {
-        return seq(p.frame("<think>"), anyText("</think>"), p.frame("</think>"), regex("\\n{0,2}"));
+    private static ObjectNode thinkBlock(Pieces p, boolean openedByThePrompt, String textTrigger) {
+        ObjectNode open = p.frame("<think>");
+        ObjectNode reasoning = anyText("</think>");
+        if (textTrigger != null) ((ArrayNode) reasoning.get("excludes")).add(textTrigger);
+        return seq(openedByThePrompt ? optional(open) : open, reasoning, p.frame("</think>"), regex("\\n{0,2}"));
     }
 
     private static Layout layout(ToolCallStyle style, ToolRequest r, Pieces p) {
@@ -181,7 +190,8 @@ final class ToolCallFormats {
                         name -> seq(open, text("\n<function=" + name + ">\n"), qwenXml(fns.get(name)), text("\n</function>\n"), close),
                         text("\n"), null, null, null);
             }
-            case DEEPSEEK_V3: {
+            case DEEPSEEK_V3:
+            case DEEPSEEK_R1: {
                 ObjectNode begin = p.token("<｜tool▁calls▁begin｜>");
                 return new Layout(p.textOf(begin),
                         name -> seq(p.token("<｜tool▁call▁begin｜>"), text("function"), p.token("<｜tool▁sep｜>"),

@@ -39,7 +39,13 @@ public enum ToolCallStyle {
      */
     MISTRAL_V11("mistral_v11", List.of("mistral_v13"), List.of("[TOOL_CALLS]", "[ARGS]")),
     /** DeepSeek V3 and R1: {@code <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\nARGS\n```<｜tool▁call▁end｜>...<｜tool▁calls▁end｜>}. */
-    DEEPSEEK_V3("deepseek_v3", List.of("deepseek_r1"),
+    DEEPSEEK_V3("deepseek_v3", List.of(),
+            List.of("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>")),
+    /**
+     * DeepSeek R1: the V3 layout after an optional reasoning block {@code [<think>]REASONING</think>} (R1's templates open
+     * {@code <think>} in the prompt, or leave it to the model, and drop the block from past turns).
+     */
+    DEEPSEEK_R1("deepseek_r1", List.of(),
             List.of("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>")),
     /**
      * DeepSeek V3.1: {@code <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>ARGS<｜tool▁call▁end｜>...<｜tool▁calls▁end｜>},

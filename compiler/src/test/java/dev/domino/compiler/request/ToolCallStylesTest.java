@@ -106,6 +106,14 @@ class ToolCallStylesTest {
                 concat(parts(DS_CALLS_BEGIN), dsCall("get_time", T), parts(DS_CALLS_END)), DS_CALLS_BEGIN);
     }
 
+    static Family deepseekR1() {
+        // R1's template: the model writes <think>\nREASONING\n</think>\n\n (or the prompt opened <think>), then V3's layout
+        Family v3 = deepseek();
+        Object[] think = parts("<think>\nThe user wants the weather.\n</think>\n\n");
+        return new Family(ToolCallStyle.DEEPSEEK_R1, v3.v(), v3.stops(), concat(think, v3.text()), concat(think, v3.weather()),
+                concat(think, v3.weatherThenTime()), v3.time(), v3.trigger());
+    }
+
     static Object[] dsV31Call(String name, String args) { return parts(DS_CALL_BEGIN, name, DS_SEP, args, DS_CALL_END); }
 
     static Family deepseekV31() {
@@ -141,12 +149,12 @@ class ToolCallStylesTest {
     }
 
     static List<Family> families() {
-        return List.of(llama3(), hermes(), qwen3Think(), qwen3Coder(), mistral(), mistralNemo(), mistralV11(), deepseek(), deepseekV31(), kimi(), harmony());
+        return List.of(llama3(), hermes(), qwen3Think(), qwen3Coder(), mistral(), mistralNemo(), mistralV11(), deepseek(), deepseekR1(), deepseekV31(), kimi(), harmony());
     }
 
     /** Styles that share their family's vocabulary with another style: used when named, never detected. */
     static boolean namedOnly(ToolCallStyle s) {
-        return s == ToolCallStyle.QWEN3_CODER || s == ToolCallStyle.QWEN3_THINK || s == ToolCallStyle.DEEPSEEK_V31;
+        return s == ToolCallStyle.QWEN3_CODER || s == ToolCallStyle.QWEN3_THINK || s == ToolCallStyle.DEEPSEEK_V31 || s == ToolCallStyle.DEEPSEEK_R1;
     }
 
     static String request(Family f, String more) {
@@ -253,8 +261,12 @@ class ToolCallStylesTest {
                     : parts("{\"answer\": \"sunny\"}");
             assertThat(endsHere(a, f, f.tokens(answer))).as("%s: the schema's answer", f.style()).isTrue();
             assertThat(endsHere(a, f, f.tokens(f.weather()))).as("%s: a call", f.style()).isTrue();
-            assertThat(rejected(a, f.stops(), f.tokens(f.style() == ToolCallStyle.HARMONY ? parts(H_CHANNEL, "final", H_MESSAGE, "It is") : parts("It is"))))
-                    .as("%s: free text", f.style()).isTrue();
+            Object[] freeText = switch (f.style()) {
+                case HARMONY -> parts(H_CHANNEL, "final", H_MESSAGE, "It is");
+                case DEEPSEEK_R1 -> parts("It is</think>\n\nIt is"); // text before </think> is reasoning (the prompt may have opened <think>)
+                default -> parts("It is");
+            };
+            assertThat(rejected(a, f.stops(), f.tokens(freeText))).as("%s: free text", f.style()).isTrue();
             Artifact none = compile(f, "\"tool_choice\": \"none\", " + rf);
             assertThat(endsHere(none, f, f.tokens(answer))).isTrue();
             assertThat(rejected(none, f.stops(), f.tokens(f.weather()))).isTrue();
@@ -273,7 +285,7 @@ class ToolCallStylesTest {
             randomWalks(a, oracle, f.stops(), 4, 20, 38);
         }
         // the newer layouts and the token-framed families: one call each, every mask against the oracle
-        for (Family f : List.of(qwen3Think(), qwen3Coder(), mistral(), mistralNemo(), mistralV11(), deepseekV31(), kimi(), harmony())) {
+        for (Family f : List.of(qwen3Think(), qwen3Coder(), mistral(), mistralNemo(), mistralV11(), deepseekR1(), deepseekV31(), kimi(), harmony())) {
             String req = request(f, "\"tool_choice\": \"auto\"");
             RequestSpec spec = RequestSpec.parse(req).resolve(f.v(), null);
             ByteEarleyOracle oracle = new ByteEarleyOracle(spec.grammar(ConstraintOptions.defaults().jsonSchema()).grammar(), f.v());
@@ -367,6 +379,20 @@ class ToolCallStylesTest {
         // the hermes style, on the same vocabulary, has no think block before required calls
         Family h = new Family(ToolCallStyle.HERMES, f.v(), f.stops(), f.text(), f.weather(), null, f.time(), f.trigger());
         assertThat(rejected(compile(h, "\"tool_choice\": \"required\""), h.stops(), h.tokens(f.weather()))).isTrue();
+    }
+
+    @Test void deepseekR1sReasoningMayBeOpenedByThePrompt() {
+        Family f = deepseekR1();
+        Artifact required = compile(f, "\"tool_choice\": \"required\"");
+        Object[] call = deepseek().weather();
+        assertThat(endsHere(required, f, f.tokens(concat(parts("Short.\n</think>\n\n"), call)))).as("the prompt opened <think>").isTrue();
+        assertThat(endsHere(required, f, f.tokens(call))).as("no reasoning").isTrue();
+        assertThat(rejected(required, f.stops(), f.tokens(parts("a</think>b</think>")))).isTrue();
+        // the trigger is not reasoning text
+        assertThat(rejected(required, f.stops(), f.tokens(parts("<think>\nmaybe <｜tool▁calls▁begin｜>")))).isTrue();
+        // deepseek_v3 has no reasoning block before required calls
+        Family v3 = deepseek();
+        assertThat(rejected(compile(v3, "\"tool_choice\": \"required\""), v3.stops(), v3.tokens(f.weather()))).isTrue();
     }
 
     @Test void harmonyCallsWithTheRecipientInTheRoleHeaderOrAfterAPreamble() {

@@ -33,7 +33,7 @@ final class StyledToolCalls {
                 case HERMES, QWEN3_THINK -> hermes(output);
                 case MISTRAL -> mistral(output);
                 case MISTRAL_V11 -> mistralV11(output);
-                case DEEPSEEK_V3, DEEPSEEK_V31 -> deepseek(output, style == ToolCallStyle.DEEPSEEK_V31);
+                case DEEPSEEK_V3, DEEPSEEK_R1, DEEPSEEK_V31 -> deepseek(output, style == ToolCallStyle.DEEPSEEK_V31);
                 case KIMI_K2 -> kimi(output);
                 case HARMONY -> harmony(output);
                 default -> throw new IllegalArgumentException("no reader for tool-call style " + style.id());

@@ -42,6 +42,8 @@ class ToolCallStyleServerTest {
         assertCalls(StyledToolCalls.parse(ToolCallStyle.DEEPSEEK_V3, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n"
                 + W + "\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_time\n```json\n" + T
                 + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"), "", "get_weather", W, "get_time", T);
+        assertCalls(StyledToolCalls.parse(ToolCallStyle.DEEPSEEK_R1, "<think>\nhm\n</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function"
+                + "<｜tool▁sep｜>get_weather\n```json\n" + W + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"), "<think>\nhm\n</think>\n\n", "get_weather", W);
         assertCalls(StyledToolCalls.parse(ToolCallStyle.DEEPSEEK_V31, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>" + W
                 + "<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>" + T + "<｜tool▁call▁end｜><｜tool▁calls▁end｜>"),
                 "", "get_weather", W, "get_time", T);

@@ -127,14 +127,7 @@ public record ChatRequest(String model, List<Message> messages, String prompt, O
             }
         }
         ToolCallStyle style = toolCallStyle(body, tools);
-        if (style != null) {
-            if (bool(body, "stream")) {
-                throw ApiException.unsupported("tool_call_style", "tool_call_style with stream: true is not supported (streamed tool calls are "
-                        + "Domino's JSON array only): send stream: false");
-            }
-        } else {
-            constraint.remove("tool_call_style"); // "domino": the server's own shape
-        }
+        if (style == null) constraint.remove("tool_call_style"); // "domino": the server's own shape
         if (constraint.isEmpty() || style == null && tools != null && shape == Shape.TEXT && !hasOtherConstraint(constraint)) {
             // no constraint, or tool_choice auto/none: free text (the cache compiles the text grammar once)
             ObjectNode text = F.objectNode();

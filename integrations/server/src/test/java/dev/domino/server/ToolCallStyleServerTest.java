@@ -80,12 +80,33 @@ class ToolCallStyleServerTest {
     }
 
     @Test
+    void aStreamSendsTheStylesCallsWhenTheOutputEnds() throws Exception {
+        String tools = "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"parameters\":" + TinyServer.WEATHER_PARAMETERS + "}}]";
+        HttpResponse<String> r = HttpApiTest.post(TinyServer.baseUrl(), "/chat/completions", "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Weather?\"}]," + tools + ",\"tool_choice\":\"required\",\"tool_call_style\":\"hermes\",\"stream\":true,"
+                + "\"max_tokens\":400,\"seed\":4}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        StringBuilder arguments = new StringBuilder();
+        String name = null, finish = null;
+        for (String event : r.body().split("\n\n")) {
+            if (!event.startsWith("data: ") || event.equals("data: [DONE]")) continue;
+            JsonNode c = TinyServer.parse(event.substring("data: ".length())).path("choices").path(0);
+            JsonNode call = c.at("/delta/tool_calls/0/function");
+            if (call.has("name")) name = call.get("name").asText();
+            if (call.has("arguments")) arguments.append(call.get("arguments").asText());
+            if (c.hasNonNull("finish_reason")) finish = c.get("finish_reason").asText();
+        }
+        assertThat(name).as(r.body()).isEqualTo("get_weather");
+        assertThat(finish).isEqualTo("tool_calls");
+        assertThat(TinyServer.validate(TinyServer.parse(TinyServer.WEATHER_PARAMETERS), TinyServer.parse(arguments.toString()))).isEmpty();
+    }
+
+    @Test
     void whatTheServerCannotServeIsRefusedByName() throws Exception {
         String base = TinyServer.baseUrl();
         String tools = "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\",\"parameters\":{\"type\":\"object\"}}}]";
         String messages = "\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]";
-        for (String extra : List.of(tools + ",\"tool_call_style\":\"llama9\"", tools + ",\"tool_call_style\":\"hermes\",\"stream\":true",
-                tools + ",\"tool_call_style\":\"qwen3_coder\"", "\"tool_call_style\":\"hermes\"", tools + ",\"tool_call_style\":\"mistral\"")) {
+        for (String extra : List.of(tools + ",\"tool_call_style\":\"llama9\"", tools + ",\"tool_call_style\":\"qwen3_coder\"", "\"tool_call_style\":\"hermes\"", tools + ",\"tool_call_style\":\"mistral\"")) {
             HttpResponse<String> r = HttpApiTest.post(base, "/chat/completions", "{" + messages + "," + extra + "}");
             assertThat(r.statusCode()).as(extra + ": " + r.body()).isEqualTo(400);
             assertThat(r.body()).as(extra).contains("tool_call_style");

@@ -59,10 +59,6 @@ public record ChatRequest(String model, List<Message> messages, String prompt, O
         if (style == null) throw ApiException.invalid("tool_call_style", "tool_call_style must be one of " + ToolCallStyle.names());
         if (tools == null) throw ApiException.invalid("tool_call_style", "tool_call_style needs tools");
         if (style == ToolCallStyle.DOMINO_JSON) return null;
-        if (!StyledToolCalls.supports(style)) {
-            throw ApiException.unsupported("tool_call_style", "tool_call_style " + style.id() + " is not supported by this server (its "
-                    + "responses cannot be read back into tool_calls yet)");
-        }
         return style;
     }
 

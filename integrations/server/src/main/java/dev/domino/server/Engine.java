@@ -281,7 +281,7 @@ public final class Engine implements AutoCloseable {
             default -> "stop";
         };
         if (r.toolCallStyle() != null) { // the model family's layout: text, then calls
-            StyledToolCalls.Parsed parsed = g.stop() == Generation.Stop.EOS ? StyledToolCalls.parse(r.toolCallStyle(), g.output()) : null;
+            StyledToolCalls.Parsed parsed = g.stop() == Generation.Stop.EOS ? StyledToolCalls.parse(r.toolCallStyle(), g.output(), r.tools()) : null;
             if (parsed != null && !parsed.calls().isEmpty()) {
                 return new ChatResult.Choice(i, parsed.content().isEmpty() ? null : parsed.content(), parsed.calls(), "tool_calls", g);
             }

@@ -21,14 +21,14 @@ final class StyledToolCalls {
     /** The text before the calls ("" when none) and the calls (empty when the output is text only). */
     record Parsed(String content, List<ChatRequest.ToolCall> calls) {}
 
-    /** The styles this reader takes apart; the others are refused by name when a request names them. */
-    static boolean supports(ToolCallStyle style) {
-        return style != ToolCallStyle.QWEN3_CODER && style != ToolCallStyle.DOMINO_JSON;
-    }
+    /** The styles this reader takes apart (every model family's; Domino's own array is {@link ToolCalls}'). */
+    static boolean supports(ToolCallStyle style) { return style != ToolCallStyle.DOMINO_JSON; }
 
-    static Parsed parse(ToolCallStyle style, String output) {
+    /** {@code tools}: the request's tools, whose parameter schemas type Qwen3-Coder's XML values. */
+    static Parsed parse(ToolCallStyle style, String output, JsonNode tools) {
         try {
             return switch (style) {
+                case QWEN3_CODER -> qwen3Coder(output, tools);
                 case LLAMA3_JSON -> llama3(output);
                 case HERMES, QWEN3_THINK -> hermes(output);
                 case MISTRAL -> mistral(output);
@@ -76,6 +76,44 @@ final class StyledToolCalls {
             JsonNode call = c.json();
             c.expect("\n</tool_call>");
             calls.add(call(call.path("name").asText(), call.path("arguments")));
+        } while (c.consume("\n"));
+        c.end();
+        return new Parsed(trimSuffix(out.substring(0, first), "\n"), calls);
+    }
+
+    /**
+     * Qwen3-Coder: {@code <tool_call>\n<function=NAME>\n<parameter=P>\nVALUE\n</parameter>\n...</function>\n</tool_call>}.
+     * A value whose property is a string is raw text (the newline after the opening tag and before the closing one are
+     * the layout's, as Qwen's parser reads them); any other value is JSON.
+     */
+    private static Parsed qwen3Coder(String out, JsonNode tools) {
+        int first = out.indexOf("<tool_call>");
+        if (first < 0) return new Parsed(out, List.of());
+        Cursor c = new Cursor(out, first);
+        List<ChatRequest.ToolCall> calls = new ArrayList<>();
+        do {
+            c.expect("<tool_call>\n<function=");
+            String name = c.until(">");
+            JsonNode properties = null;
+            for (JsonNode t : tools) if (t.path("function").path("name").asText().equals(name)) properties = t.path("function").path("parameters").path("properties");
+            if (properties == null) throw new Malformed();
+            com.fasterxml.jackson.databind.node.ObjectNode args = JSON.createObjectNode();
+            c.skipWhitespace();
+            while (c.consume("<parameter=")) {
+                String param = c.until(">");
+                String raw = c.until("</parameter>");
+                JsonNode schema = properties.path(param);
+                if (schema.path("type").asText("").equals("string")) {
+                    args.put(param, trimSuffix(raw.startsWith("\n") ? raw.substring(1) : raw, "\n"));
+                } else {
+                    Cursor v = new Cursor(raw.strip(), 0);
+                    args.set(param, v.json());
+                    v.end();
+                }
+                c.skipWhitespace();
+            }
+            c.expect("</function>\n</tool_call>");
+            calls.add(call(name, args));
         } while (c.consume("\n"));
         c.end();
         return new Parsed(trimSuffix(out.substring(0, first), "\n"), calls);
@@ -227,5 +265,7 @@ final class StyledToolCalls {
         }
 
         void end() { if (at != s.length()) throw new Malformed(); }
+
+        void skipWhitespace() { while (at < s.length() && " \t\r\n".indexOf(s.charAt(at)) >= 0) at++; }
     }
 }

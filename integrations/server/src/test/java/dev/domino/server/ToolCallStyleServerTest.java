@@ -26,40 +26,47 @@ class ToolCallStyleServerTest {
         }
     }
 
+    static final JsonNode TOOLS = TinyServer.parse("[{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"parameters\": "
+            + "{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}, \"days\": {\"type\": \"integer\"}}}}}]");
+
+    static StyledToolCalls.Parsed parse(ToolCallStyle style, String output) { return StyledToolCalls.parse(style, output, TOOLS); }
+
     @Test
     void eachStylesOutputIsReadBackIntoToolCalls() throws Exception {
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.LLAMA3_JSON, "Let me see.<|python_tag|>{\"name\": \"get_weather\", \"parameters\": " + W
+        assertCalls(parse(ToolCallStyle.QWEN3_CODER, "ok\n<tool_call>\n<function=get_weather>\n<parameter=city>\nNew York\n</parameter>\n"
+                + "<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>"), "ok", "get_weather", "{\"city\": \"New York\", \"days\": 3}");
+        assertCalls(parse(ToolCallStyle.LLAMA3_JSON, "Let me see.<|python_tag|>{\"name\": \"get_weather\", \"parameters\": " + W
                 + "}; {\"name\": \"get_time\", \"parameters\": " + T + "}<|eom_id|>"), "Let me see.", "get_weather", W, "get_time", T);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.LLAMA3_JSON, "{\"name\": \"get_weather\", \"parameters\": " + W + "}"), "", "get_weather", W);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.HERMES, "Sure.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": " + W
+        assertCalls(parse(ToolCallStyle.LLAMA3_JSON, "{\"name\": \"get_weather\", \"parameters\": " + W + "}"), "", "get_weather", W);
+        assertCalls(parse(ToolCallStyle.HERMES, "Sure.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": " + W
                 + "}\n</tool_call>\n<tool_call>\n{\"name\": \"get_time\", \"arguments\": " + T + "}\n</tool_call>"), "Sure.", "get_weather", W, "get_time", T);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.QWEN3_THINK, "<think>\nhm\n</think>\n\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": "
+        assertCalls(parse(ToolCallStyle.QWEN3_THINK, "<think>\nhm\n</think>\n\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": "
                 + W + "}\n</tool_call>"), "<think>\nhm\n</think>\n", "get_weather", W);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.MISTRAL, "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": " + W
+        assertCalls(parse(ToolCallStyle.MISTRAL, "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": " + W
                 + "}, {\"name\": \"get_time\", \"arguments\": " + T + "}]"), "", "get_weather", W, "get_time", T);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.MISTRAL_V11, "ok[TOOL_CALLS]get_weather[ARGS]" + W + "[TOOL_CALLS]get_time[ARGS]" + T),
+        assertCalls(parse(ToolCallStyle.MISTRAL_V11, "ok[TOOL_CALLS]get_weather[ARGS]" + W + "[TOOL_CALLS]get_time[ARGS]" + T),
                 "ok", "get_weather", W, "get_time", T);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.DEEPSEEK_V3, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n"
+        assertCalls(parse(ToolCallStyle.DEEPSEEK_V3, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n"
                 + W + "\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_time\n```json\n" + T
                 + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"), "", "get_weather", W, "get_time", T);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.DEEPSEEK_R1, "<think>\nhm\n</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function"
+        assertCalls(parse(ToolCallStyle.DEEPSEEK_R1, "<think>\nhm\n</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function"
                 + "<｜tool▁sep｜>get_weather\n```json\n" + W + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"), "<think>\nhm\n</think>\n\n", "get_weather", W);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.DEEPSEEK_V31, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>" + W
+        assertCalls(parse(ToolCallStyle.DEEPSEEK_V31, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>" + W
                 + "<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>" + T + "<｜tool▁call▁end｜><｜tool▁calls▁end｜>"),
                 "", "get_weather", W, "get_time", T);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.KIMI_K2, "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+        assertCalls(parse(ToolCallStyle.KIMI_K2, "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
                 + "<|tool_call_argument_begin|>" + W + "<|tool_call_end|><|tool_call_begin|>functions.get_time:1<|tool_call_argument_begin|>"
                 + T + "<|tool_call_end|><|tool_calls_section_end|>"), "", "get_weather", W, "get_time", T);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.HARMONY, "<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>commentary"
+        assertCalls(parse(ToolCallStyle.HARMONY, "<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>commentary"
                 + "<|message|>Checking.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>" + W
                 + "<|call|>"), "Checking.", "get_weather", W);
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.HARMONY, " to=functions.get_time<|channel|>commentary <|constrain|>json<|message|>" + T),
+        assertCalls(parse(ToolCallStyle.HARMONY, " to=functions.get_time<|channel|>commentary <|constrain|>json<|message|>" + T),
                 "", "get_time", T);
         // text only, and outputs cut short
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.HARMONY, "<|channel|>final<|message|>It is sunny.<|return|>"), "It is sunny.");
-        assertCalls(StyledToolCalls.parse(ToolCallStyle.HERMES, "It is sunny."), "It is sunny.");
-        assertThat(StyledToolCalls.parse(ToolCallStyle.HERMES, "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"ci")).isNull();
-        assertThat(StyledToolCalls.parse(ToolCallStyle.MISTRAL, "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": " + W + "}")).isNull();
+        assertCalls(parse(ToolCallStyle.HARMONY, "<|channel|>final<|message|>It is sunny.<|return|>"), "It is sunny.");
+        assertCalls(parse(ToolCallStyle.HERMES, "It is sunny."), "It is sunny.");
+        assertThat(parse(ToolCallStyle.HERMES, "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"ci")).isNull();
+        assertThat(parse(ToolCallStyle.MISTRAL, "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": " + W + "}")).isNull();
     }
 
     @Test
@@ -106,7 +113,7 @@ class ToolCallStyleServerTest {
         String base = TinyServer.baseUrl();
         String tools = "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\",\"parameters\":{\"type\":\"object\"}}}]";
         String messages = "\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]";
-        for (String extra : List.of(tools + ",\"tool_call_style\":\"llama9\"", tools + ",\"tool_call_style\":\"qwen3_coder\"", "\"tool_call_style\":\"hermes\"", tools + ",\"tool_call_style\":\"mistral\"")) {
+        for (String extra : List.of(tools + ",\"tool_call_style\":\"llama9\"", "\"tool_call_style\":\"hermes\"", tools + ",\"tool_call_style\":\"mistral\"")) {
             HttpResponse<String> r = HttpApiTest.post(base, "/chat/completions", "{" + messages + "," + extra + "}");
             assertThat(r.statusCode()).as(extra + ": " + r.body()).isEqualTo(400);
             assertThat(r.body()).as(extra).contains("tool_call_style");

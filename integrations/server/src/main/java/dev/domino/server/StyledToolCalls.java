@@ -191,22 +191,23 @@ final class StyledToolCalls {
      */
     private static Parsed harmony(String out) {
         String body = trimSuffix(trimSuffix(out, "<|return|>"), "<|call|>");
-        int fin = body.indexOf("<|channel|>final<|message|>");
-        if (fin >= 0) return new Parsed(body.substring(fin + "<|channel|>final<|message|>".length()), List.of());
-        int to = body.lastIndexOf("to=functions.");
-        if (to < 0) throw new Malformed();
-        Cursor c = new Cursor(body, to + "to=functions.".length());
-        String header = c.until("<|message|>"); // NAME, then " <|constrain|>json" or "<|channel|>commentary <|constrain|>json"
-        int stop = header.length();
-        for (String s : new String[] {" ", "<|"}) if (header.contains(s)) stop = Math.min(stop, header.indexOf(s));
-        ChatRequest.ToolCall call = call(header.substring(0, stop), c.json());
-        c.end();
-        String preamble = "";
-        int p = body.indexOf("<|channel|>commentary<|message|>");
-        if (p >= 0 && p < to) {
-            int end = body.indexOf("<|end|>", p);
-            preamble = body.substring(p + "<|channel|>commentary<|message|>".length(), end < 0 ? to : end);
+        Cursor c = new Cursor(body, 0);
+        if (c.consume("<|channel|>analysis<|message|>")) c.until("<|end|><|start|>assistant");
+        if (c.consume("<|channel|>final<|message|>")) return new Parsed(c.rest(), List.of());
+        String preamble = c.consume("<|channel|>commentary<|message|>") ? c.until("<|end|><|start|>assistant") : "";
+        String name;
+        if (c.consume("<|channel|>commentary to=functions.")) { // the recipient in the channel part of the header
+            name = c.until("<|constrain|>");
+            name = trimSuffix(name, " ");
+        } else { // in the role part, right after "<|start|>assistant"
+            c.expect(" to=functions.");
+            name = c.until("<|channel|>commentary");
+            c.consume(" ");
+            c.expect("<|constrain|>");
         }
+        c.expect("json<|message|>");
+        ChatRequest.ToolCall call = call(name, c.json());
+        c.end();
         return new Parsed(preamble, List.of(call));
     }
 
@@ -265,6 +266,12 @@ final class StyledToolCalls {
         }
 
         void end() { if (at != s.length()) throw new Malformed(); }
+
+        String rest() {
+            String out = s.substring(at);
+            at = s.length();
+            return out;
+        }
 
         void skipWhitespace() { while (at < s.length() && " \t\r\n".indexOf(s.charAt(at)) >= 0) at++; }
     }

@@ -64,6 +64,8 @@ class ToolCallStyleServerTest {
                 "", "get_time", T);
         // text only, and outputs cut short
         assertCalls(parse(ToolCallStyle.HARMONY, "<|channel|>final<|message|>It is sunny.<|return|>"), "It is sunny.");
+        assertCalls(parse(ToolCallStyle.HARMONY, "<|channel|>commentary to=functions.get_weather<|constrain|>json<|message|>"
+                + "{\"city\": \" to=functions.x\"}"), "", "get_weather", "{\"city\": \" to=functions.x\"}");
         assertCalls(parse(ToolCallStyle.HERMES, "It is sunny."), "It is sunny.");
         assertThat(parse(ToolCallStyle.HERMES, "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"ci")).isNull();
         assertThat(parse(ToolCallStyle.MISTRAL, "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": " + W + "}")).isNull();

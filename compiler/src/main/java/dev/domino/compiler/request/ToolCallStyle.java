@@ -38,7 +38,7 @@ public enum ToolCallStyle {
      * v13 chat template renders calls (v11's adds {@code [CALL_ID]ID} before {@code [ARGS]} for past calls; Mistral's own grammar omits it).
      */
     MISTRAL_V11("mistral_v11", List.of("mistral_v13"), List.of("[TOOL_CALLS]", "[ARGS]")),
-    /** DeepSeek V3 and R1: {@code <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\nARGS\n```<｜tool▁call▁end｜>...<｜tool▁calls▁end｜>}. */
+    /** DeepSeek V3: {@code <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\nARGS\n```<｜tool▁call▁end｜>...<｜tool▁calls▁end｜>}. */
     DEEPSEEK_V3("deepseek_v3", List.of(),
             List.of("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>")),
     /**

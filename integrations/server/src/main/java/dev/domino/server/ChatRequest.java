@@ -50,7 +50,7 @@ public record ChatRequest(String model, List<Message> messages, String prompt, O
 
     /**
      * The request's {@code tool_call_style} (the model family's own layout, which {@link StyledToolCalls} reads back),
-     * or null for none or {@code domino} (the server's JSON array). Styles the server cannot read back are refused.
+     * or null for none or {@code domino} (the server's JSON array).
      */
     private static ToolCallStyle toolCallStyle(JsonNode body, JsonNode tools) {
         if (!has(body, "tool_call_style")) return null;

@@ -21,10 +21,10 @@ final class StyledToolCalls {
     /** The text before the calls ("" when none) and the calls (empty when the output is text only). */
     record Parsed(String content, List<ChatRequest.ToolCall> calls) {}
 
-    /** The styles this reader takes apart (every model family's; Domino's own array is {@link ToolCalls}'). */
-    static boolean supports(ToolCallStyle style) { return style != ToolCallStyle.DOMINO_JSON; }
-
-    /** {@code tools}: the request's tools, whose parameter schemas type Qwen3-Coder's XML values. */
+    /**
+     * The output of a model family's layout (Domino's own array is {@link ToolCalls}'); {@code tools}: the request's
+     * tools, whose parameter schemas type Qwen3-Coder's XML values.
+     */
     static Parsed parse(ToolCallStyle style, String output, JsonNode tools) {
         try {
             return switch (style) {

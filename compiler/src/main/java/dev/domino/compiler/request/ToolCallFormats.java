@@ -55,12 +55,14 @@ final class ToolCallFormats {
                 case LLAMA3_JSON -> List.of("<|python_tag|>");
                 case HERMES -> List.of("<tool_call>", "</tool_call>");
                 case MISTRAL -> List.of("[TOOL_CALLS]");
-                case DEEPSEEK_V3 -> List.of("<｜tool▁calls▁begin｜>");
+                case MISTRAL_V11 -> List.of("[TOOL_CALLS]", "[ARGS]");
+                case DEEPSEEK_V3 -> List.of("<｜tool▁calls▁begin｜>"); // R1 and V3.1 share the vocabulary: named, not detected
                 case KIMI_K2 -> List.of("<|tool_calls_section_begin|>");
                 case HARMONY -> List.of("<|channel|>", "<|constrain|>");
-                default -> List.of(); // Domino's own; Qwen3-Coder shares Qwen's vocabulary with hermes
+                default -> List.of(); // Domino's own; Qwen3-Coder and qwen3_think share Qwen's vocabulary with hermes
             };
             if (marks.isEmpty() || !marks.stream().allMatch(t -> singleToken(v, t, false) >= 0)) continue;
+            if (s == ToolCallStyle.MISTRAL_V11 && found == ToolCallStyle.MISTRAL) { found = s; continue; } // [ARGS] marks the newer layout
             if (found != null) return null; // ambiguous
             found = s;
         }
@@ -110,9 +112,10 @@ final class ToolCallFormats {
         Character bareStart = null;
         String trigger;
         if (style == ToolCallStyle.MISTRAL) {
-            trigger = null;
+            ObjectNode toolCalls = p.token("[TOOL_CALLS]");
+            trigger = p.textOf(toolCalls);
             ObjectNode array = ToolCallSchemas.required(fns, r.parallel(), "arguments");
-            calls = seq(p.token("[TOOL_CALLS]"), json(array));
+            calls = seq(toolCalls, json(array));
         } else {
             Layout l = layout(style, r, p);
             trigger = l.textTrigger();
@@ -140,42 +143,80 @@ final class ToolCallFormats {
         auto.add(answer != null ? answer : seq(autoFree, optional(calls)));
         if (answer != null) auto.add(calls);
         if (bare != null) auto.add(bare);
-        return switch (r.choice()) {
+        ObjectNode body = switch (r.choice()) {
             case REQUIRED, NAMED -> or(callForms);
             case NONE -> answer != null ? answer : free;
             case AUTO -> or(auto);
         };
+        return switch (style) {
+            case QWEN3_THINK -> seq(optional(thinkBlock(p, false, trigger)), body);
+            case DEEPSEEK_R1 -> seq(optional(thinkBlock(p, true, trigger)), body);
+            default -> body;
+        };
+    }
+
+    /**
+     * A reasoning block before the answer and the calls, as Qwen 3's and DeepSeek R1's chat templates write it:
+     * {@code <think>} (optional where the prompt may have opened it), the reasoning (text without
+     * {@code </think>}), {@code </think>}, then up to two newlines. The reasoning never holds a text trigger either:
+     * a parser run without a reasoning parser would take it for a call (and {@code none} bans it everywhere).
+     */
+    private static ObjectNode thinkBlock(Pieces p, boolean openedByThePrompt, String textTrigger) {
+        ObjectNode open = p.frame("<think>");
+        ObjectNode reasoning = anyText("</think>");
+        if (textTrigger != null) ((ArrayNode) reasoning.get("excludes")).add(textTrigger);
+        return seq(openedByThePrompt ? optional(open) : open, reasoning, p.frame("</think>"), regex("\\n{0,2}"));
     }
 
     private static Layout layout(ToolCallStyle style, ToolRequest r, Pieces p) {
         Map<String, JsonNode> fns = r.functions();
         switch (style) {
-            case LLAMA3_JSON:
-                return new Layout(null,
+            case LLAMA3_JSON: {
+                ObjectNode begin = p.token("<|python_tag|>");
+                return new Layout(p.textOf(begin),
                         name -> seq(text("{\"name\": " + quoted(name) + ", \"parameters\": "), json(fns.get(name)), text("}")),
-                        text("; "), p.token("<|python_tag|>"), or(List.of(p.token("<|eom_id|>"), p.token("<|eot_id|>"))), '{');
-            case HERMES: {
+                        text("; "), begin, or(List.of(p.token("<|eom_id|>"), p.token("<|eot_id|>"))), '{');
+            }
+            case HERMES:
+            case QWEN3_THINK: {
                 ObjectNode open = p.frame("<tool_call>"), close = p.frame("</tool_call>");
-                return new Layout(p.isText(open) ? "<tool_call>" : null,
+                return new Layout(p.textOf(open),
                         name -> seq(open, text("\n{\"name\": " + quoted(name) + ", \"arguments\": "), json(fns.get(name)), text("}\n"), close),
                         text("\n"), null, null, null);
             }
             case QWEN3_CODER: {
                 ObjectNode open = p.frame("<tool_call>"), close = p.frame("</tool_call>");
-                return new Layout(p.isText(open) ? "<tool_call>" : null,
+                return new Layout(p.textOf(open),
                         name -> seq(open, text("\n<function=" + name + ">\n"), qwenXml(fns.get(name)), text("\n</function>\n"), close),
                         text("\n"), null, null, null);
             }
             case DEEPSEEK_V3:
-                return new Layout(null,
+            case DEEPSEEK_R1: {
+                ObjectNode begin = p.token("<｜tool▁calls▁begin｜>");
+                return new Layout(p.textOf(begin),
                         name -> seq(p.token("<｜tool▁call▁begin｜>"), text("function"), p.token("<｜tool▁sep｜>"),
                                 text(name + "\n```json\n"), json(fns.get(name)), text("\n```"), p.token("<｜tool▁call▁end｜>")),
-                        text("\n"), p.token("<｜tool▁calls▁begin｜>"), p.token("<｜tool▁calls▁end｜>"), null);
-            case KIMI_K2:
-                return new Layout(null,
+                        text("\n"), begin, p.token("<｜tool▁calls▁end｜>"), null);
+            }
+            case MISTRAL_V11: {
+                ObjectNode toolCalls = p.token("[TOOL_CALLS]");
+                return new Layout(p.textOf(toolCalls), name -> seq(toolCalls, text(name), p.token("[ARGS]"), json(fns.get(name))),
+                        null, null, null, null);
+            }
+            case DEEPSEEK_V31: {
+                ObjectNode begin = p.token("<｜tool▁calls▁begin｜>");
+                return new Layout(p.textOf(begin),
+                        name -> seq(p.token("<｜tool▁call▁begin｜>"), text(name), p.token("<｜tool▁sep｜>"), json(fns.get(name)),
+                                p.token("<｜tool▁call▁end｜>")),
+                        null, begin, p.token("<｜tool▁calls▁end｜>"), null);
+            }
+            case KIMI_K2: {
+                ObjectNode begin = p.token("<|tool_calls_section_begin|>");
+                return new Layout(p.textOf(begin),
                         name -> seq(p.token("<|tool_call_begin|>"), text("functions." + name + ":"), regex("0|[1-9][0-9]{0,5}"),
                                 p.token("<|tool_call_argument_begin|>"), json(fns.get(name)), p.token("<|tool_call_end|>")),
-                        null, p.token("<|tool_calls_section_begin|>"), p.token("<|tool_calls_section_end|>"), null);
+                        null, begin, p.token("<|tool_calls_section_end|>"), null);
+            }
             default:
                 throw new IllegalArgumentException("no layout for " + style);
         }
@@ -188,12 +229,19 @@ final class ToolCallFormats {
                 p.token("<|start|>"), text("assistant"));
         ObjectNode finalAnswer = seq(p.token("<|channel|>"), text("final"), p.token("<|message|>"),
                 r.answer() == null ? anyText(null) : json(r.answer()), p.token("<|return|>"));
+        // a preamble: a commentary message without a recipient, shown to the user before the call
+        ObjectNode preamble = seq(p.token("<|channel|>"), text("commentary"), p.token("<|message|>"), anyText(null), p.token("<|end|>"),
+                p.token("<|start|>"), text("assistant"));
         List<ObjectNode> each = new ArrayList<>();
         for (Map.Entry<String, JsonNode> f : r.callable().entrySet()) {
-            each.add(seq(p.token("<|channel|>"), text("commentary to=functions." + f.getKey()), optional(text(" ")),
-                    p.token("<|constrain|>"), text("json"), p.token("<|message|>"), json(f.getValue()), p.token("<|call|>")));
+            String recipient = "to=functions." + f.getKey();
+            ObjectNode content = seq(optional(text(" ")), p.token("<|constrain|>"), text("json"), p.token("<|message|>"), json(f.getValue()),
+                    p.token("<|call|>"));
+            // the recipient in the channel part of the header, or in the role part (right after "<|start|>assistant")
+            each.add(seq(p.token("<|channel|>"), text("commentary " + recipient), content));
+            each.add(seq(text(" " + recipient), p.token("<|channel|>"), text("commentary"), content));
         }
-        ObjectNode call = or(each);
+        ObjectNode call = seq(optional(preamble), or(each));
         ObjectNode body = switch (r.choice()) {
             case REQUIRED, NAMED -> call;
             case NONE -> finalAnswer;
@@ -204,24 +252,33 @@ final class ToolCallFormats {
 
     // ------------------------------------------------------------------ structural-tag pieces
 
-    /** Frame pieces for one vocabulary: tokens by text, and text that becomes the token when the vocabulary has it as a special one. */
+    /**
+     * Frame pieces for one vocabulary. A piece the vocabulary has as a special token is that token.
+     * A piece it has as an ordinary added token (DeepSeek's and Kimi's tool tokens, Qwen's
+     * {@code <tool_call>}: added, not special, in their real tokenizers) is text, which the added token
+     * spells as well as its pieces do, and which free text must then exclude as text when it is the trigger.
+     */
     private static final class Pieces {
         private final Vocabulary vocabulary;
 
         Pieces(Vocabulary vocabulary) { this.vocabulary = vocabulary; }
 
+        /** A piece the style requires as one token of the vocabulary (checked by {@link #requireTokens}). */
         ObjectNode token(String text) {
+            if (vocabulary != null && singleToken(vocabulary, text, true) < 0) return text(text);
             ObjectNode o = F.objectNode();
             o.put("type", "token");
             o.put("token", text);
             return o;
         }
 
+        /** A piece that tokenizers of the family keep as text, unless the vocabulary has it as a special token. */
         ObjectNode frame(String text) {
             return vocabulary != null && singleToken(vocabulary, text, true) >= 0 ? token(text) : text(text);
         }
 
-        boolean isText(ObjectNode piece) { return piece.path("type").asText().equals("const_string"); }
+        /** The text of a text piece, null for a token piece. */
+        String textOf(ObjectNode piece) { return piece.path("type").asText().equals("const_string") ? piece.path("value").asText() : null; }
     }
 
     private static ObjectNode text(String value) {

@@ -24,12 +24,34 @@ public enum ToolCallStyle {
     LLAMA3_JSON("llama3_json", List.of("llama3", "llama3.1", "llama3.2"), List.of("<|python_tag|>", "<|eom_id|>", "<|eot_id|>")),
     /** Hermes, Qwen 2.5, Qwen 3: {@code <tool_call>\n{"name": NAME, "arguments": ARGS}\n</tool_call>}, calls joined by a newline. */
     HERMES("hermes", List.of("qwen2.5", "qwen3"), List.of()),
+    /**
+     * Qwen 3 with reasoning: an optional {@code <think>\nREASONING\n</think>\n\n} block (Qwen 3's chat
+     * template), then the Hermes layout.
+     */
+    QWEN3_THINK("qwen3_think", List.of("qwen3_thinking"), List.of()),
     /** Qwen3-Coder: {@code <tool_call>\n<function=NAME>\n<parameter=P>\nVALUE\n</parameter>\n...</function>\n</tool_call>}. */
     QWEN3_CODER("qwen3_coder", List.of("qwen3_xml"), List.of()),
     /** Mistral (v3 tokenizer): {@code [TOOL_CALLS][{"name": NAME, "arguments": ARGS}, ...]}. */
     MISTRAL("mistral", List.of(), List.of("[TOOL_CALLS]")),
-    /** DeepSeek V3 and R1: {@code <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\nARGS\n```<｜tool▁call▁end｜>...<｜tool▁calls▁end｜>}. */
-    DEEPSEEK_V3("deepseek_v3", List.of("deepseek_r1"),
+    /**
+     * Mistral v11+ tokenizers (Small 3.2, Magistral, Devstral): {@code [TOOL_CALLS]NAME[ARGS]ARGS} per call, as mistral-common's
+     * v13 chat template renders calls (v11's adds {@code [CALL_ID]ID} before {@code [ARGS]} for past calls; Mistral's own grammar omits it).
+     */
+    MISTRAL_V11("mistral_v11", List.of("mistral_v13"), List.of("[TOOL_CALLS]", "[ARGS]")),
+    /** DeepSeek V3: {@code <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\nARGS\n```<｜tool▁call▁end｜>...<｜tool▁calls▁end｜>}. */
+    DEEPSEEK_V3("deepseek_v3", List.of(),
+            List.of("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>")),
+    /**
+     * DeepSeek R1: the V3 layout after an optional reasoning block {@code [<think>]REASONING</think>} (R1's templates open
+     * {@code <think>} in the prompt, or leave it to the model, and drop the block from past turns).
+     */
+    DEEPSEEK_R1("deepseek_r1", List.of(),
+            List.of("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>")),
+    /**
+     * DeepSeek V3.1: {@code <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>ARGS<｜tool▁call▁end｜>...<｜tool▁calls▁end｜>},
+     * calls chained with nothing between them (vLLM's tool_chat_template_deepseekv31.jinja).
+     */
+    DEEPSEEK_V31("deepseek_v31", List.of("deepseek_v3.1"),
             List.of("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>")),
     /** Kimi K2: {@code <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:INDEX<|tool_call_argument_begin|>ARGS<|tool_call_end|>...<|tool_calls_section_end|>}. */
     KIMI_K2("kimi_k2", List.of(), List.of("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>", "<|tool_call_begin|>",
@@ -37,7 +59,9 @@ public enum ToolCallStyle {
     /**
      * gpt-oss harmony: an optional analysis message, then the final answer
      * ({@code <|channel|>final<|message|>TEXT<|return|>}) or one call
-     * ({@code <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>ARGS<|call|>}).
+     * ({@code <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>ARGS<|call|>}, or with the recipient
+     * in the role header: {@code  to=functions.NAME<|channel|>commentary <|constrain|>json<|message|>ARGS<|call|>}),
+     * optionally after a commentary preamble ({@code <|channel|>commentary<|message|>TEXT<|end|><|start|>assistant}).
      */
     HARMONY("harmony", List.of("gpt_oss", "openai"), List.of("<|start|>", "<|end|>", "<|channel|>", "<|message|>", "<|constrain|>",
             "<|return|>", "<|call|>"));

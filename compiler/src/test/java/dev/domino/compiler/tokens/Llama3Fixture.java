@@ -61,16 +61,31 @@ public final class Llama3Fixture {
         return GrammarCompiler.compile(parsed.grammar(), v, "test", format.name(), text, parsed.applyTo(CompileOptions.defaults().withThreads(1)));
     }
 
-    /** Greedy longest-match tokenization of text over the vocabulary's ordinary tokens. */
+    private static final java.util.Map<Vocabulary, int[][]> BY_FIRST_BYTE = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    /** The vocabulary's ordinary tokens by their first byte, in id order. */
+    private static int[][] byFirstByte(Vocabulary v) {
+        return BY_FIRST_BYTE.computeIfAbsent(v, k -> {
+            List<List<Integer>> lists = new ArrayList<>();
+            for (int c = 0; c < 256; c++) lists.add(new ArrayList<>());
+            for (int id = 0; id < v.size(); id++) if (v.isGrammarToken(id)) lists.get(v.bytes(id)[0] & 0xFF).add(id);
+            int[][] out = new int[256][];
+            for (int c = 0; c < 256; c++) out[c] = lists.get(c).stream().mapToInt(Integer::intValue).toArray();
+            return out;
+        });
+    }
+
+    /** Greedy longest-match tokenization of text over the vocabulary's ordinary tokens (the lowest id among equals). */
     public static int[] tokens(Vocabulary v, String text) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        int[][] index = byFirstByte(v);
         List<Integer> out = new ArrayList<>();
         int i = 0;
         while (i < b.length) {
             int best = -1, bestLength = 0;
-            for (int id = 0; id < v.size(); id++) {
+            for (int id : index[b[i] & 0xFF]) {
                 byte[] t = v.bytes(id);
-                if (!v.isGrammarToken(id) || t.length <= bestLength || i + t.length > b.length) continue;
+                if (t.length <= bestLength || i + t.length > b.length) continue;
                 if (java.util.Arrays.equals(t, 0, t.length, b, i, i + t.length)) { best = id; bestLength = t.length; }
             }
             if (best < 0) throw new IllegalArgumentException("no token for byte " + (b[i] & 0xFF));

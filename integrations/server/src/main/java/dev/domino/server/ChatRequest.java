@@ -3,6 +3,7 @@ package dev.domino.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.domino.compiler.request.ToolCallStyle;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -41,11 +42,31 @@ public record ChatRequest(String model, List<Message> messages, String prompt, O
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final Set<String> CONSTRAINT_FIELDS = Set.of("response_format", "tools", "tool_choice", "parallel_tool_calls",
-            "regex", "choice", "grammar", "json", "json_object", "structured_outputs", "structural_tag");
+            "regex", "choice", "grammar", "json", "json_object", "structured_outputs", "structural_tag", "tool_call_style");
     private static final Set<String> COMMON_FIELDS = Set.of("model", "max_tokens", "temperature", "top_p", "seed", "stop", "n",
             "stream", "stream_options", "logprobs", "user", "frequency_penalty", "presence_penalty", "logit_bias", "store", "metadata");
     private static final Set<String> CHAT_FIELDS = Set.of("messages", "max_completion_tokens", "top_logprobs");
     private static final Set<String> COMPLETION_FIELDS = Set.of("prompt", "echo", "best_of", "suffix");
+
+    /**
+     * The request's {@code tool_call_style} (the model family's own layout, which {@link StyledToolCalls} reads back),
+     * or null for none or {@code domino} (the server's JSON array).
+     */
+    private static ToolCallStyle toolCallStyle(JsonNode body, JsonNode tools) {
+        if (!has(body, "tool_call_style")) return null;
+        JsonNode n = body.get("tool_call_style");
+        ToolCallStyle style = n.isTextual() ? ToolCallStyle.byName(n.asText()) : null;
+        if (style == null) throw ApiException.invalid("tool_call_style", "tool_call_style must be one of " + ToolCallStyle.names());
+        if (tools == null) throw ApiException.invalid("tool_call_style", "tool_call_style needs tools");
+        if (style == ToolCallStyle.DOMINO_JSON) return null;
+        return style;
+    }
+
+    /** The tool-call style of the request's constraint, or null (Domino's own shape). */
+    public ToolCallStyle toolCallStyle() {
+        JsonNode n = constraint.get("tool_call_style");
+        return n == null ? null : ToolCallStyle.byName(n.asText());
+    }
 
     /** A {@code POST /v1/chat/completions} body. */
     public static ChatRequest chat(JsonNode body) { return parse(body, true); }
@@ -101,7 +122,9 @@ public record ChatRequest(String model, List<Message> messages, String prompt, O
                 namedTool = name.asText();
             }
         }
-        if (constraint.isEmpty() || tools != null && shape == Shape.TEXT && !hasOtherConstraint(constraint)) {
+        ToolCallStyle style = toolCallStyle(body, tools);
+        if (style == null) constraint.remove("tool_call_style"); // "domino": the server's own shape
+        if (constraint.isEmpty() || style == null && tools != null && shape == Shape.TEXT && !hasOtherConstraint(constraint)) {
             // no constraint, or tool_choice auto/none: free text (the cache compiles the text grammar once)
             ObjectNode text = F.objectNode();
             text.putObject("response_format").put("type", "text");

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A streamed response as server-sent events, in OpenAI's chunk shapes: a role chunk, then content deltas; or, for a
  * tool-call output, per call a chunk with its index, id, type and name (arguments ""), then argument fragments, as
  * OpenAI streams tool calls. A named function's arguments stream token by token; with {@code tool_choice:
- * "required"} (an array of calls) each call is sent when its object closes, its arguments in one fragment. A failed
+ * "required"} (an array of calls) each call is sent when its object closes, its arguments in one fragment. With a
+ * {@code tool_call_style} (a model family's layout), the content and the calls are sent when the output ends. A failed
  * write (the client went away) sets {@link #clientGone()}, which cancels the decoding.
  */
 final class ChunkStream implements Engine.Sink {
@@ -38,6 +39,7 @@ final class ChunkStream implements Engine.Sink {
 
     @Override public void text(int choice, String delta) {
         startChoice(choice);
+        if (chat && request.toolCallStyle() != null) return; // a model family's layout is read when the output ends (finish)
         if (!chat || request.shape() == ChatRequest.Shape.TEXT) {
             ObjectNode d = OpenAiJson.JSON.createObjectNode();
             if (chat) d.put("content", delta); else d.put("text", delta);
@@ -51,7 +53,14 @@ final class ChunkStream implements Engine.Sink {
     void finish(ChatResult.Choice c) {
         startChoice(c.index());
         String finish = c.finishReason();
-        if (chat && request.shape() != ChatRequest.Shape.TEXT) {
+        if (chat && request.toolCallStyle() != null) {
+            if (c.content() != null && !c.content().isEmpty()) send(chunk(c.index(), OpenAiJson.JSON.createObjectNode().put("content", c.content()), null));
+            for (int k = 0; k < c.toolCalls().size(); k++) {
+                ChatRequest.ToolCall call = c.toolCalls().get(k);
+                scanner.sendCall(k, call.id(), call.name(), "");
+                scanner.sendArguments(k, call.arguments());
+            }
+        } else if (chat && request.shape() != ChatRequest.Shape.TEXT) {
             if (scanner.callsSent() == 0 && c.content() != null && !c.content().isEmpty()) {
                 send(chunk(c.index(), OpenAiJson.JSON.createObjectNode().put("content", c.content()), null));
             }

@@ -120,7 +120,7 @@ public final class Engine implements AutoCloseable {
     /**
      * The options request constraints compile with; a prebuilt artifact must record the same ones
      * ({@code domino compile --spec REQUEST.json --json-whitespace compact --tool-call-style domino} for the default).
-     * Tool calls stay in Domino's JSON array: {@link ToolCalls} reads that shape only.
+     * Tool calls stay in Domino's JSON array ({@link ToolCalls}) unless a request names its model's tool_call_style ({@link StyledToolCalls}).
      */
     public static ConstraintOptions constraintOptions(String jsonWhitespace) {
         return ConstraintOptions.defaults().withJsonSchema(jsonWhitespace.equals("compact") ? JsonSchemaOptions.compact() : JsonSchemaOptions.defaults())
@@ -280,6 +280,13 @@ public final class Engine implements AutoCloseable {
             case LIMIT -> "length";
             default -> "stop";
         };
+        if (r.toolCallStyle() != null) { // the model family's layout: text, then calls
+            StyledToolCalls.Parsed parsed = g.stop() == Generation.Stop.EOS ? StyledToolCalls.parse(r.toolCallStyle(), g.output(), r.tools()) : null;
+            if (parsed != null && !parsed.calls().isEmpty()) {
+                return new ChatResult.Choice(i, parsed.content().isEmpty() ? null : parsed.content(), parsed.calls(), "tool_calls", g);
+            }
+            return new ChatResult.Choice(i, parsed != null ? parsed.content() : g.output(), List.of(), finish, g);
+        }
         if (r.shape() != ChatRequest.Shape.TEXT && g.stop() == Generation.Stop.EOS) {
             List<ChatRequest.ToolCall> calls = ToolCalls.parse(r.shape(), r.namedTool(), g.output());
             if (calls != null) return new ChatResult.Choice(i, null, calls, "tool_calls", g);

@@ -24,6 +24,12 @@ public final class JsonStrings {
     private static final int[][] SHORT = {
         {'"', '"'}, {'\\', '\\'}, {'/', '/'}, {8, 'b'}, {12, 'f'}, {10, 'n'}, {13, 'r'}, {9, 't'}};
 
+    /** The canonical escape of each control code point, made once (sets of all controls are common: any character). */
+    private static final Expr[] CANONICAL_CONTROLS = new Expr[0x20];
+    static {
+        for (int cp = 0; cp < 0x20; cp++) CANONICAL_CONTROLS[cp] = Expr.literal(String.format("\\u%04x", cp));
+    }
+
     /** All JSON spellings of any code point in {@code set} (or canonical only if {@code all} is false). */
     public static Expr encodeSet(CodePointSet set, boolean all) {
         List<Expr> alts = new ArrayList<>();
@@ -44,7 +50,7 @@ public final class JsonStrings {
             // canonical: controls without a short escape as lowercase backslash-u00XX
             for (int cp = 0; cp < 0x20; cp++) {
                 if (!set.contains(cp) || cp == 8 || cp == 9 || cp == 10 || cp == 12 || cp == 13) continue;
-                alts.add(Expr.literal(String.format("\\u%04x", cp)));
+                alts.add(CANONICAL_CONTROLS[cp]);
             }
         }
         return alts.size() == 1 ? alts.get(0) : new Expr.Alt(alts);

@@ -70,9 +70,10 @@ public final class JsonStrings {
     /**
      * Encoded automata of at least {@link #CACHED_STATES} states, per process: a format's fixed automaton
      * (RFC 3339's full-time with its leap seconds, 11,000 states) took seconds to encode and minimize,
-     * in every schema that uses it.
+     * in every schema that uses it; the key complements of object definitions shared by a family of
+     * schemas ({@link StringsExcept}) recur too.
      */
-    private static final int CACHED_STATES = 1000;
+    private static final int CACHED_STATES = 16;
     private static final dev.domino.runtime.internal.util.BoundedCache<CodePointAutomaton, CodePointAutomaton> ENCODED_ALL =
             dev.domino.runtime.internal.util.ProcessCaches.register(new dev.domino.runtime.internal.util.BoundedCache<>("JSON-encoded string automata", 16L << 20));
     private static final dev.domino.runtime.internal.util.BoundedCache<CodePointAutomaton, CodePointAutomaton> ENCODED_CANONICAL =

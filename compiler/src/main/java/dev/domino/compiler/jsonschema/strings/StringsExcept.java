@@ -2,8 +2,11 @@ package dev.domino.compiler.jsonschema.strings;
 
 import dev.domino.compiler.ir.CodePointAutomaton;
 import dev.domino.compiler.ir.CodePointSet;
+import dev.domino.runtime.internal.util.BoundedCache;
+import dev.domino.runtime.internal.util.ProcessCaches;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,7 +24,24 @@ import java.util.TreeSet;
 public final class StringsExcept {
     private StringsExcept() {}
 
+    /**
+     * Per process, by the exact set of names: schemas of one family share object definitions (every
+     * Kubernetes resource's metadata), and a server meets them again and again.
+     */
+    private static final BoundedCache<List<String>, CodePointAutomaton> CACHE =
+            ProcessCaches.register(new BoundedCache<>("key complement automata", 16L << 20));
+
     public static CodePointAutomaton of(Set<String> names) {
+        List<String> key = List.copyOf(new TreeSet<>(names));
+        CodePointAutomaton hit = CACHE.get(key);
+        if (hit != null) return hit;
+        CodePointAutomaton a = build(key);
+        long bytes = 128 + 16L * a.stateCount() + 12L * a.rangeCount();
+        for (String name : key) bytes += 48 + 2L * name.length();
+        return CACHE.putIfAbsent(key, a, bytes);
+    }
+
+    private static CodePointAutomaton build(List<String> names) {
         CodePointAutomaton.Builder out = new CodePointAutomaton.Builder();
         int root = out.addState(!names.contains(""));
         int any = out.addState(true);
@@ -29,7 +49,7 @@ public final class StringsExcept {
         // the trie, node by node in the order of the sorted names: children of a node, by code point
         Map<Integer, TreeSet<int[]>> children = new HashMap<>();
         Map<Long, Integer> child = new HashMap<>();
-        for (String name : new TreeSet<>(names)) {
+        for (String name : names) { // sorted: a name comes before the names it is a prefix of
             int node = root;
             for (int i = 0; i < name.length(); ) {
                 int cp = name.codePointAt(i);

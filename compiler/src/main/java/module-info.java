@@ -15,6 +15,7 @@ module dev.domino.compiler {
     // no module name in its manifest: the file-name-derived automatic module
     requires jtokkit;
     requires ai.djl.tokenizers;
+    requires java.management; // DeepStack: the compile thread's CPU time, for the bench
 
     exports dev.domino.compiler;
     exports dev.domino.compiler.frontend;

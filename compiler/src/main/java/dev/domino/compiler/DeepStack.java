@@ -15,15 +15,26 @@ public final class DeepStack {
     /** Stack of the compile thread: 512 MB holds a chain of over 100,000 rule references. */
     static final long STACK_BYTES = 512L << 20;
 
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported();
+    /** Per calling thread: the CPU nanoseconds its deep threads used (their time does not show in its own). */
+    private static final ThreadLocal<long[]> CALLEE_CPU = ThreadLocal.withInitial(() -> new long[1]);
+
+    /** CPU nanoseconds used so far by the deep threads this thread called (0 when the JVM does not measure thread CPU). */
+    public static long calleeCpuNanos() { return CALLEE_CPU.get()[0]; }
+
     public static <T> T call(Callable<T> work) {
         Object[] result = new Object[1];
         Throwable[] failure = new Throwable[1];
+        long[] cpu = new long[1];
         Thread t = new Thread(null, () -> {
             try {
                 CompileLimits.startClock();
                 result[0] = work.call();
             } catch (Throwable e) {
                 failure[0] = e;
+            } finally {
+                if (CPU_TIME) cpu[0] = THREADS.getCurrentThreadCpuTime();
             }
         }, Thread.currentThread().getName() + "-deep", STACK_BYTES);
         t.setDaemon(true);
@@ -38,6 +49,7 @@ public final class DeepStack {
             stop(t); // the caller was stopped (MaskBench's time limit): the compile must not run on alone
             throw e;
         }
+        CALLEE_CPU.get()[0] += cpu[0];
         Throwable f = failure[0];
         if (f instanceof RuntimeException r) throw r;
         if (f instanceof Error err) throw err;

@@ -101,17 +101,22 @@ public final class DfaBuilder {
         return joined;
     }
 
-    /** Small items' automata, by structure (cheap to hash: no shared subexpressions). */
-    private final java.util.Map<Expr, Sparse> items = new java.util.HashMap<>();
+    /**
+     * Small items' automata, by structure (cheap to hash: no shared subexpressions), per process: the
+     * whitespace counters, quotes and separators of generated grammars recur in every schema. Never
+     * changed once made ({@link #join} and {@link Sparse#withoutEmptyString} make new ones), so shared.
+     */
+    private static final dev.domino.runtime.internal.util.BoundedCache<Expr, Sparse> ITEMS =
+            dev.domino.runtime.internal.util.ProcessCaches.register(new dev.domino.runtime.internal.util.BoundedCache<>("item automata", 16L << 20));
 
     private Sparse itemAutomaton(Expr item, int maxStates) {
         boolean small = item instanceof Expr.Literal || item instanceof Expr.Chars
                 || item instanceof Expr.Repeat r && (r.body() instanceof Expr.Literal || r.body() instanceof Expr.Chars);
         if (!small) return determinize(nfa.build(item), maxStates);
-        Sparse d = items.get(item);
-        if (d == null) {
+        Sparse d = ITEMS.get(item);
+        if (d == null || d.count > maxStates) {
             d = determinize(nfa.build(item), maxStates);
-            if (items.size() < 4096) items.put(item, d);
+            ITEMS.putIfAbsent(item, d, 128 + 8L * d.count + 12L * d.ranges + 16L * (item instanceof Expr.Literal l ? l.text().length() : 8));
         }
         return d;
     }

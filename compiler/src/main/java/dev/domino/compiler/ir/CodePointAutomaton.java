@@ -190,13 +190,22 @@ public final class CodePointAutomaton {
             for (int q = 0; q < n; q++) {
                 int m = sizes.get(q) / 3;
                 int[] rs = ranges.get(q);
-                Integer[] idx = new Integer[m];
-                for (int i = 0; i < m; i++) idx[i] = i;
-                Arrays.sort(idx, (a, b) -> Integer.compare(rs[3 * a], rs[3 * b]));
-                int[] out = new int[3 * m];
-                for (int i = 0; i < m; i++) {
-                    out[3 * i] = rs[3 * idx[i]]; out[3 * i + 1] = rs[3 * idx[i] + 1]; out[3 * i + 2] = rs[3 * idx[i] + 2];
-                    if (i > 0 && out[3 * i] <= out[3 * i - 2]) throw new IllegalArgumentException("overlapping ranges out of state " + q + ": not deterministic");
+                boolean inOrder = true;
+                for (int i = 1; i < m && inOrder; i++) inOrder = rs[3 * i] > rs[3 * i - 3];
+                int[] out;
+                if (inOrder) {
+                    out = Arrays.copyOf(rs, 3 * m); // most states add their ranges ascending: no sort
+                } else {
+                    Integer[] idx = new Integer[m];
+                    for (int i = 0; i < m; i++) idx[i] = i;
+                    Arrays.sort(idx, (a, b) -> Integer.compare(rs[3 * a], rs[3 * b]));
+                    out = new int[3 * m];
+                    for (int i = 0; i < m; i++) {
+                        out[3 * i] = rs[3 * idx[i]]; out[3 * i + 1] = rs[3 * idx[i] + 1]; out[3 * i + 2] = rs[3 * idx[i] + 2];
+                    }
+                }
+                for (int i = 1; i < m; i++) {
+                    if (out[3 * i] <= out[3 * i - 2]) throw new IllegalArgumentException("overlapping ranges out of state " + q + ": not deterministic");
                 }
                 sorted[q] = out;
             }
@@ -234,25 +243,27 @@ public final class CodePointAutomaton {
             Arrays.fill(block, -1);
             for (int q = 0; q < n; q++) if (live[q]) block[q] = acc.get(q) ? 1 : 0;
             int blocks = -1;
+            int[] key = new int[16];
             while (true) {
-                Map<List<Integer>, Integer> sig = new HashMap<>();
+                Map<Signature, Integer> sig = new HashMap<>();
                 int[] fresh = new int[n];
                 Arrays.fill(fresh, -1);
                 for (int q = 0; q < n; q++) {
                     if (!live[q]) continue;
-                    List<Integer> key = new ArrayList<>();
-                    key.add(block[q]);
                     int[] rs = sorted[q];
+                    if (key.length < rs.length + 1) key = new int[Math.max(rs.length + 1, 2 * key.length)];
+                    int kn = 0;
+                    key[kn++] = block[q];
                     int prevHi = -2, prevBlock = -1;
                     for (int k = 0; k < rs.length; k += 3) {
                         int t = block[rs[k + 2]];
                         if (t < 0) continue; // into a dead state: as if absent
-                        if (rs[k] == prevHi + 1 && t == prevBlock) { key.set(key.size() - 1, rs[k + 1]); prevHi = rs[k + 1]; continue; }
-                        key.add(rs[k]); key.add(t); key.add(rs[k + 1]); // hi last: a following adjacent range extends it
+                        if (rs[k] == prevHi + 1 && t == prevBlock) { key[kn - 1] = rs[k + 1]; prevHi = rs[k + 1]; continue; }
+                        key[kn++] = rs[k]; key[kn++] = t; key[kn++] = rs[k + 1]; // hi last: a following adjacent range extends it
                         prevHi = rs[k + 1];
                         prevBlock = t;
                     }
-                    fresh[q] = sig.computeIfAbsent(key, x -> sig.size());
+                    fresh[q] = sig.computeIfAbsent(new Signature(Arrays.copyOf(key, kn)), x -> sig.size());
                 }
                 block = fresh;
                 if (sig.size() == blocks) break;
@@ -293,6 +304,15 @@ public final class CodePointAutomaton {
                 rangeStart[i + 1] = r;
             }
             return new CodePointAutomaton(accepting, rangeStart, lo, hi, target);
+        }
+
+        /** A state's block and its ranges' blocks in one round of the refinement, compared by content. */
+        private static final class Signature {
+            final int[] parts;
+            final int hash;
+            Signature(int[] parts) { this.parts = parts; this.hash = Arrays.hashCode(parts); }
+            @Override public int hashCode() { return hash; }
+            @Override public boolean equals(Object o) { return o instanceof Signature x && x.hash == hash && Arrays.equals(x.parts, parts); }
         }
     }
 }

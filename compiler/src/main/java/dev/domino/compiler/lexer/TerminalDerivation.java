@@ -150,8 +150,10 @@ public final class TerminalDerivation {
         if (!source.rules().containsKey(source.start())) {
             throw new GrammarException("the start rule '" + source.start() + "' is not defined");
         }
-        for (Map.Entry<String, Expr> e : source.rules().entrySet()) checkRefs(e.getValue());
-        for (Expr e : source.ignored()) checkRefs(e);
+        // the rule names each body references are needed below anyway; a reference to an unknown rule is
+        // then looked for, for its position, only in a body that has one
+        for (Map.Entry<String, Expr> e : source.rules().entrySet()) if (!knownRefs(e.getValue())) checkRefs(e.getValue());
+        for (Expr e : source.ignored()) if (!knownRefs(e)) checkRefs(e);
         RepeatClosure closure = new RepeatClosure();
         for (Map.Entry<String, Expr> e : source.rules().entrySet()) {
             Expr body = closure.simplify(e.getValue());
@@ -207,6 +209,14 @@ public final class TerminalDerivation {
         } else if (e instanceof Expr.UniqueArray u) {
             u.children().forEach(this::checkRefs);
         }
+    }
+
+    /** True when every rule name {@code e} references is defined. */
+    private boolean knownRefs(Expr e) {
+        for (String name : refs(e)) {
+            if (!name.equals(TOKEN_REFERENCE) && !name.equals(UNIQUE_ARRAY) && !source.rules().containsKey(name)) return false;
+        }
+        return true;
     }
 
     /** Regular = reaches no cycle in the reference graph. */

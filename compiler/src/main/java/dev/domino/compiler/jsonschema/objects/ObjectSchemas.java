@@ -12,6 +12,7 @@ import dev.domino.compiler.jsonschema.KeywordValues;
 import dev.domino.compiler.jsonschema.SchemaCompiler;
 import dev.domino.compiler.jsonschema.SchemaNormalizer;
 import dev.domino.compiler.jsonschema.algebra.ExprLanguage;
+import dev.domino.compiler.jsonschema.strings.StringsExcept;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -480,26 +481,8 @@ public final class ObjectSchemas {
 
     /** JSON string key whose decoded value is not one of {@code names}. */
     Expr keyExcept(Set<String> names) {
-        Expr anyStr = Expr.star(Expr.chars(CodePointSet.ANY));
-        Expr cps = names.isEmpty() ? anyStr : notIn(names, "", anyStr);
+        Expr cps = names.isEmpty() ? Expr.star(Expr.chars(CodePointSet.ANY)) : new Expr.Automaton(StringsExcept.of(names));
         return sc.syn.keyLanguage(cps);
-    }
-
-    /** Strings (code points) not in {@code names}, restricted to those starting with {@code prefix}, minus the prefix. */
-    static Expr notIn(Set<String> names, String prefix, Expr anyStr) {
-        List<Expr> alts = new ArrayList<>();
-        if (!names.contains(prefix)) alts.add(Expr.EMPTY);
-        TreeMap<Integer, Boolean> next = new TreeMap<>();
-        for (String s : names) {
-            if (s.length() > prefix.length() && s.startsWith(prefix)) next.put(s.codePointAt(prefix.length()), true);
-        }
-        CodePointSet used = CodePointSet.EMPTY;
-        for (int cp : next.keySet()) {
-            used = used.union(CodePointSet.of(cp));
-            alts.add(JsonSyntax.seq(Expr.literal(Character.toString(cp)), notIn(names, prefix + Character.toString(cp), anyStr)));
-        }
-        alts.add(JsonSyntax.seq(Expr.chars(used.complement()), anyStr));
-        return JsonSyntax.alt(alts);
     }
 }
 

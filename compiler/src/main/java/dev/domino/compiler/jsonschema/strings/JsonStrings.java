@@ -24,6 +24,12 @@ public final class JsonStrings {
     private static final int[][] SHORT = {
         {'"', '"'}, {'\\', '\\'}, {'/', '/'}, {8, 'b'}, {12, 'f'}, {10, 'n'}, {13, 'r'}, {9, 't'}};
 
+    /** The canonical escape of each control code point, made once (sets of all controls are common: any character). */
+    private static final Expr[] CANONICAL_CONTROLS = new Expr[0x20];
+    static {
+        for (int cp = 0; cp < 0x20; cp++) CANONICAL_CONTROLS[cp] = Expr.literal(String.format("\\u%04x", cp));
+    }
+
     /** All JSON spellings of any code point in {@code set} (or canonical only if {@code all} is false). */
     public static Expr encodeSet(CodePointSet set, boolean all) {
         List<Expr> alts = new ArrayList<>();
@@ -44,7 +50,7 @@ public final class JsonStrings {
             // canonical: controls without a short escape as lowercase backslash-u00XX
             for (int cp = 0; cp < 0x20; cp++) {
                 if (!set.contains(cp) || cp == 8 || cp == 9 || cp == 10 || cp == 12 || cp == 13) continue;
-                alts.add(Expr.literal(String.format("\\u%04x", cp)));
+                alts.add(CANONICAL_CONTROLS[cp]);
             }
         }
         return alts.size() == 1 ? alts.get(0) : new Expr.Alt(alts);
@@ -64,9 +70,10 @@ public final class JsonStrings {
     /**
      * Encoded automata of at least {@link #CACHED_STATES} states, per process: a format's fixed automaton
      * (RFC 3339's full-time with its leap seconds, 11,000 states) took seconds to encode and minimize,
-     * in every schema that uses it.
+     * in every schema that uses it; the key complements of object definitions shared by a family of
+     * schemas ({@link StringsExcept}) recur too.
      */
-    private static final int CACHED_STATES = 1000;
+    private static final int CACHED_STATES = 16;
     private static final dev.domino.runtime.internal.util.BoundedCache<CodePointAutomaton, CodePointAutomaton> ENCODED_ALL =
             dev.domino.runtime.internal.util.ProcessCaches.register(new dev.domino.runtime.internal.util.BoundedCache<>("JSON-encoded string automata", 16L << 20));
     private static final dev.domino.runtime.internal.util.BoundedCache<CodePointAutomaton, CodePointAutomaton> ENCODED_CANONICAL =

@@ -32,9 +32,11 @@ final class CountedContainsAll {
         if (bounded && max < min) return Expr.NOTHING;
         // the last position loops when unbounded (at least 1: the elements after the first take a comma)
         int positions = bounded ? max : Math.max(1, min);
-        if (k > MAX_SCHEMAS || (long) (positions + 1) << k > ArraySchemas.MAX_CONTAINS_RULES) {
-            sc.unsupported(ptr, "contains", k + " contains schemas at once: " + (positions + 1) + " positions times 2^" + k
-                    + " sets of matched schemas exceed " + ArraySchemas.MAX_CONTAINS_RULES + " (at most " + MAX_SCHEMAS + " schemas)");
+        // alternatives in all: each state (i, S) has one per block of the schemas outside S, 3^k per position
+        long alternatives = (positions + 1) * (long) Math.pow(3, Math.min(k, 20));
+        if (k > MAX_SCHEMAS || alternatives > ArraySchemas.MAX_CONTAINS_RULES) {
+            sc.unsupported(ptr, "contains", k + " contains schemas at once: " + (positions + 1) + " positions times 3^" + k
+                    + " blocks of matched schemas exceed " + ArraySchemas.MAX_CONTAINS_RULES + " (at most " + MAX_SCHEMAS + " schemas)");
             return null;
         }
         String containsPtr = SchemaCompiler.child(ptr, "contains");

@@ -434,12 +434,11 @@ public final class TerminalDerivation {
             if (refs(regex).isEmpty() && (language.dfa() == null || language.dfa().stateCount() <= DfaBuilder.MAX_STATES
                     || regex instanceof Expr.Automaton)) LanguageCache.put(regex, language);
         }
-        ByteDfa a = language.dfa();
+        ByteDfa a = countStates(language.dfa());
         boolean nullable = language.nullable();
         int t = derived.size();
         index.put(key, t);
         derived.add(new Derived(name, regex, a, nullable, false, null, null));
-        countStates(a);
         return t;
     }
 
@@ -457,14 +456,25 @@ public final class TerminalDerivation {
         return t;
     }
 
-    /** States of the automata made so far: the budget is checked as they are made, not after. */
+    /**
+     * States of the distinct automata made so far: the budget is checked as they are made, not after.
+     * Terminals of the same language (a key's string automaton, a format repeated in many branches) share
+     * one automaton, so each distinct automaton is counted once.
+     */
     private long automatonStates;
 
-    private void countStates(ByteDfa a) {
-        if (a == null) return;
+    /** The automata made so far, each once: equal terminals share the first instance. */
+    private final Map<ByteDfa, ByteDfa> distinctAutomata = new HashMap<>();
+
+    /** a, or the equal automaton made before (counted once against the budget). */
+    private ByteDfa countStates(ByteDfa a) {
+        if (a == null) return null;
+        ByteDfa shared = distinctAutomata.putIfAbsent(a, a);
+        if (shared != null) return shared;
         automatonStates += a.stateCount();
         dev.domino.compiler.CompileLimits.AUTOMATON_STATES.check(automatonStates);
         dev.domino.compiler.CompileLimits.checkClock();
+        return a;
     }
 
     /** The parser symbol for a terminal: its id, or a wrapper for empty/nullable languages. */
@@ -1000,8 +1010,7 @@ public final class TerminalDerivation {
         if (existing != null) return existing;
         int t = derived.size();
         countedIndex.put(key, t);
-        derived.add(new Derived(ExprPrinter.brief(shown, 48), shown, loop, false, false, new int[] {min, max}, null));
-        countStates(loop);
+        derived.add(new Derived(ExprPrinter.brief(shown, 48), shown, countStates(loop), false, false, new int[] {min, max}, null));
         return t;
     }
 
@@ -1061,8 +1070,7 @@ public final class TerminalDerivation {
                 throw new GrammarException(u.origin() + ": the grammar's length-bounded strings exceed " + COUNTED_TOTAL_STATES + " counted states in all");
             }
             t = derived.size();
-            derived.add(new Derived(ExprPrinter.brief(u, 48), u, p.dfa(), false, false, new int[] {1, u.max()}, null, p.boundaries()));
-            countStates(p.dfa());
+            derived.add(new Derived(ExprPrinter.brief(u, 48), u, countStates(p.dfa()), false, false, new int[] {1, u.max()}, null, p.boundaries()));
         }
         unitsIndex.put(key, t);
         return t;

@@ -58,4 +58,22 @@ class JsonSchemaContainsTest {
             List.of("[1]", "[1,1,1]", "[2,1]"),
             List.of("[]", "[2]", "[1,1,1,1]"));
     }
+
+    /** Several contains with maxItems/minItems: states count elements and which contains schemas matched so far. */
+    @Test void severalContainsWithLengthBounds() {
+        check("{'type':'array','allOf':[{'contains':{'type':'string'}},{'contains':{'type':'integer'}}],'maxItems':2}",
+            List.of("['a',1]", "[1,'a']"),
+            List.of("['a']", "[1]", "['a',1,null]", "[null,'a']", "[]"));
+        check("{'type':'array','items':{'type':'number'},'allOf':[{'contains':{'minimum':5}},{'contains':{'maximum':0}}],'minItems':3}",
+            List.of("[5,0,1]", "[1,2,6,-1]", "[0,5,9]"),
+            List.of("[5,0]", "[5,1,2]", "[0,0,0]", "[5,0,'a']"));
+        // one element may match both: [7] has a 7 that is >= 5 and odd
+        check("{'type':'array','allOf':[{'contains':{'minimum':5}},{'contains':{'multipleOf':7}}],'maxItems':1}",
+            List.of("[7]", "[14]"),
+            List.of("[5]", "[0]", "[]", "[7,7]"));
+        // the complement of items, twice, under maxItems (an element violating each)
+        check("{'type':'array','maxItems':2,'allOf':[{'not':{'items':{'type':'integer'}}},{'not':{'items':{'minimum':0}}}]}",
+            List.of("[-0.5]", "[1.5,-1]", "['a',-1]"),
+            List.of("['a']", "[1,'a']", "[1,2]", "[1.5]", "[-1]", "[]", "['a',-1,-2]"));
+    }
 }

@@ -185,17 +185,22 @@ public final class ArraySchemas {
      * every schema of the block, in that order, other R elements anywhere between.
      */
     Expr containsAllExpr(ObjectNode n, String ptr) {
-        List<JsonNode> cs = new ArrayList<>();
-        n.get(CONTAINS_ALL).forEach(cs::add);
-        if (n.has("contains") && n.path("minContains").asLong(1) > 0) cs.add(n.get("contains"));
+        // equal schemas are one condition (complements of several equal items schemas repeat them)
+        java.util.Set<JsonNode> distinct = new java.util.LinkedHashSet<>();
+        n.get(CONTAINS_ALL).forEach(distinct::add);
+        if (n.has("contains") && n.path("minContains").asLong(1) > 0) distinct.add(n.get("contains"));
+        List<JsonNode> cs = new ArrayList<>(distinct);
         int min = KeywordValues.countOr(n, "minItems", 0, ptr);
         int max = KeywordValues.countOr(n, "maxItems", Expr.Repeat.UNBOUNDED, ptr);
-        if (cs.size() > 3 || n.has("prefixItems") || n.path("items").isArray() || max != Expr.Repeat.UNBOUNDED || n.has("maxContains")
-                || n.has("minContains") || min > 1) {
-            sc.unsupported(ptr, "contains", "several contains only with one items schema, no minContains/maxContains/maxItems, minItems at most 1");
+        if (n.has("prefixItems") || n.path("items").isArray() || n.has("maxContains") || n.has("minContains")) {
+            sc.unsupported(ptr, "contains", "several contains only with one items schema, no minContains/maxContains");
             return sc.syn.anyValue();
         }
         JsonNode items = n.has("items") ? n.get("items") : com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
+        if (cs.size() > 3 || max != Expr.Repeat.UNBOUNDED || min > 1) {
+            Expr counted = CountedContainsAll.build(sc, cs, items, min, max, sc.syn.newName("arr_" + (++arrCounter)), ptr);
+            return counted == null ? sc.syn.anyValue() : counted;
+        }
         Expr rest = sc.compile(items, SchemaCompiler.child(ptr, "items"));
         Expr before = Expr.star(JsonSyntax.seq(rest, sc.syn.comma())), after = Expr.star(JsonSyntax.seq(sc.syn.comma(), rest));
         java.util.Map<Integer, Expr> matches = new java.util.HashMap<>();

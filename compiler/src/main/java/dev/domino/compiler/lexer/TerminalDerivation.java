@@ -1121,7 +1121,7 @@ public final class TerminalDerivation {
             }
         }
         if (!productive[start]) {
-            throw error("the grammar's language is empty: rule '" + source.start() + "' can never finish", source.start());
+            throw EmptyGrammarError.of(source);
         }
         // reachable through productive productions only
         boolean[] reachable = new boolean[n];

@@ -1,6 +1,11 @@
 package dev.domino.compiler.ir;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,19 +18,49 @@ import java.util.Set;
 public final class Productivity {
     private Productivity() {}
 
-    /** The names of the rules that derive some finite text. */
+    /**
+     * The names of the rules that derive some finite text: a worklist over the rules that refer to each
+     * rule, so a rule is looked at again only when one it refers to became productive (linear in the
+     * grammar for the long chains generated grammars have).
+     */
     public static Set<String> productiveRules(Map<String, Expr> rules) {
+        Map<String, List<String>> users = new HashMap<>();
+        for (Map.Entry<String, Expr> r : rules.entrySet()) {
+            for (String used : references(r.getValue())) users.computeIfAbsent(used, k -> new ArrayList<>()).add(r.getKey());
+        }
         Set<String> productive = new HashSet<>();
-        for (boolean changed = true; changed; ) {
-            changed = false;
-            for (Map.Entry<String, Expr> r : rules.entrySet()) {
-                if (!productive.contains(r.getKey()) && productive(r.getValue(), productive)) {
-                    productive.add(r.getKey());
-                    changed = true;
-                }
+        ArrayDeque<String> work = new ArrayDeque<>(rules.keySet());
+        Set<String> queued = new HashSet<>(rules.keySet());
+        while (!work.isEmpty()) {
+            String name = work.poll();
+            queued.remove(name);
+            if (productive.contains(name) || !productive(rules.get(name), productive)) continue;
+            productive.add(name);
+            for (String user : users.getOrDefault(name, List.of())) {
+                if (!productive.contains(user) && queued.add(user)) work.add(user);
             }
         }
         return productive;
+    }
+
+    /** The names of the rules {@code e} refers to (iterative: generated expressions nest deeply). */
+    public static Set<String> references(Expr e) {
+        Set<String> out = new LinkedHashSet<>();
+        ArrayDeque<Expr> todo = new ArrayDeque<>(List.of(e));
+        java.util.IdentityHashMap<Expr, Boolean> seen = new java.util.IdentityHashMap<>();
+        while (!todo.isEmpty()) {
+            Expr x = todo.pop();
+            if (seen.put(x, Boolean.TRUE) != null) continue;
+            if (x instanceof Expr.Ref r) out.add(r.name());
+            else if (x instanceof Expr.Seq s) todo.addAll(s.items());
+            else if (x instanceof Expr.Alt a) todo.addAll(a.options());
+            else if (x instanceof Expr.Repeat r) todo.add(r.body());
+            else if (x instanceof Expr.Lazy l) todo.add(l.body());
+            else if (x instanceof Expr.Perm p) { for (Expr.Perm.Member m : p.members()) todo.add(m.body()); todo.add(p.other()); todo.add(p.separator()); }
+            else if (x instanceof Expr.UniqueArray u) todo.addAll(u.children());
+            else if (x instanceof Expr.Units u) { todo.add(u.text()); todo.add(u.unit()); }
+        }
+        return out;
     }
 
     /** Whether {@code e} derives some finite text, given the rules known to. */

@@ -152,6 +152,8 @@ public final class TerminalDerivation {
         }
         for (Map.Entry<String, Expr> e : source.rules().entrySet()) checkRefs(e.getValue());
         for (Expr e : source.ignored()) checkRefs(e);
+        // user-written grammars: a rule that recurses without end is a mistake (generated ones, in fine mode, prune their own)
+        if (!fineTerminals) EmptyGrammarError.check(source);
         RepeatClosure closure = new RepeatClosure();
         for (Map.Entry<String, Expr> e : source.rules().entrySet()) {
             Expr body = closure.simplify(e.getValue());

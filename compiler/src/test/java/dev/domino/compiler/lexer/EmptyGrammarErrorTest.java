@@ -58,4 +58,31 @@ class EmptyGrammarErrorTest {
         assertThat(e.line()).isEqualTo(1);
         assertThat(e.getMessage()).contains("rule 'root' can never finish: it needs itself again at line 1, column 14");
     }
+
+    @Test
+    void aRuleThatRecursesWithoutEndBesideAProductiveAlternative() {
+        // the language is "a", but c can never finish: a mistake named at its line and column
+        for (Grammar g : java.util.List.of(GbnfParser.parse("root ::= \"a\" | c\nc ::= \"b\" c"), LarkParser.parse("start: \"a\" | c\nc: \"b\" c"))) {
+            Throwable t = catchThrowable(() -> TerminalDerivation.derive(g));
+            assertThat(t).isInstanceOf(GrammarException.class);
+            GrammarException e = (GrammarException) t;
+            assertThat(e.line()).isEqualTo(2);
+            assertThat(e.getMessage()).doesNotContain(EmptyGrammarError.PREFIX).contains("rule 'c' can never finish (needed by ")
+                .contains("needs itself again at line 2");
+        }
+        Throwable t = catchThrowable(() -> TerminalDerivation.derive(GbnfParser.parse("root ::= \"a\" | c\nc ::= \"b\" c | \"d\" c")));
+        assertThat(t).hasMessageContaining("line 2, column 1: rule 'c' can never finish (needed by root): none of the alternatives");
+    }
+
+    @Test
+    void anEmptyPartWrittenOnPurposeIsDropped() {
+        java.util.Map<String, dev.domino.compiler.ir.Expr> rules = new java.util.LinkedHashMap<>();
+        rules.put("root", new dev.domino.compiler.ir.Expr.Alt(java.util.List.of(new dev.domino.compiler.ir.Expr.Literal("a"),
+            new dev.domino.compiler.ir.Expr.Ref("x", 0, 0))));
+        rules.put("x", new dev.domino.compiler.ir.Expr.Seq(java.util.List.of(new dev.domino.compiler.ir.Expr.Literal("b"),
+            new dev.domino.compiler.ir.Expr.Ref("none", 0, 0))));
+        rules.put("none", dev.domino.compiler.ir.Expr.NOTHING);
+        assertThat(TerminalDerivation.derive(Grammar.of("root", rules)).terminals()).isNotEmpty();
+        TerminalDerivation.derive(GbnfParser.parse("root ::= \"a\" | b\nb ::= \"b\" [^\\x00-\\U0010FFFF]"));
+    }
 }

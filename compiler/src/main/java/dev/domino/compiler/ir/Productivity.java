@@ -18,26 +18,16 @@ import java.util.Set;
 public final class Productivity {
     private Productivity() {}
 
-    /**
-     * The names of the rules that derive some finite text: a worklist over the rules that refer to each
-     * rule, so a rule is looked at again only when one it refers to became productive (linear in the
-     * grammar for the long chains generated grammars have).
-     */
+    /** The names of the rules that derive some finite text (a fixpoint over the rules in order). */
     public static Set<String> productiveRules(Map<String, Expr> rules) {
-        Map<String, List<String>> users = new HashMap<>();
-        for (Map.Entry<String, Expr> r : rules.entrySet()) {
-            for (String used : references(r.getValue())) users.computeIfAbsent(used, k -> new ArrayList<>()).add(r.getKey());
-        }
         Set<String> productive = new HashSet<>();
-        ArrayDeque<String> work = new ArrayDeque<>(rules.keySet());
-        Set<String> queued = new HashSet<>(rules.keySet());
-        while (!work.isEmpty()) {
-            String name = work.poll();
-            queued.remove(name);
-            if (productive.contains(name) || !productive(rules.get(name), productive)) continue;
-            productive.add(name);
-            for (String user : users.getOrDefault(name, List.of())) {
-                if (!productive.contains(user) && queued.add(user)) work.add(user);
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (Map.Entry<String, Expr> r : rules.entrySet()) {
+                if (!productive.contains(r.getKey()) && productive(r.getValue(), productive)) {
+                    productive.add(r.getKey());
+                    changed = true;
+                }
             }
         }
         return productive;

@@ -12,6 +12,6 @@ final class JsonSchemaSource {
     static GrammarSources.Parsed parse(String text, JsonSchemaOptions options) {
         JsonSchemaGrammar g = JsonSchemaGrammar.from(text, options);
         List<String> ignored = g.ignoredKeywords().stream().map(Object::toString).toList();
-        return new GrammarSources.Parsed(g.grammar(), options.recorded(), ignored, true);
+        return new GrammarSources.Parsed(g.satisfiableGrammar(), options.recorded(), ignored, true);
     }
 }

@@ -32,16 +32,28 @@ public final class StrictJson {
     /** Malformed or out-of-limit JSON: the pointer ("" for the document) and a one-line reason. */
     public static final class Invalid extends IllegalArgumentException {
         private final String pointer;
-        private final String reason;
+        private final String detail;
+        private final int line;
+        private final int column;
 
-        Invalid(String pointer, String reason) {
-            super((pointer.isEmpty() ? "" : printable(pointer) + ": ") + printable(reason));
+        Invalid(String pointer, String reason) { this(pointer, reason, 0, 0); }
+
+        /** With the 1-based line and column in the JSON text (0 when the problem is not at one place). */
+        Invalid(String pointer, String detail, int line, int column) {
+            super((pointer.isEmpty() ? "" : printable(pointer) + ": ") + printable(detail) + at(line, column));
             this.pointer = printable(pointer);
-            this.reason = printable(reason);
+            this.detail = printable(detail);
+            this.line = line;
+            this.column = column;
         }
 
         public String pointer() { return pointer; }
-        public String reason() { return reason; }
+        /** What is wrong, with the line and column when known. */
+        public String reason() { return detail + at(line, column); }
+        /** What is wrong, without the place. */
+        public String detail() { return detail; }
+        public int line() { return line; }
+        public int column() { return column; }
     }
 
     private static ObjectMapper mapper(long depth) {
@@ -87,15 +99,17 @@ public final class StrictJson {
             } catch (JsonProcessingException e) {
                 trailing = true;
             }
-            if (trailing) throw new Invalid("", "trailing content after the JSON value" + at(end));
+            if (trailing) throw new Invalid("", "trailing content after the JSON value", lineOf(end), columnOf(end));
         } catch (StreamConstraintsException e) {
-            throw new Invalid("", depthMessage(CompileLimits.NESTING_DEPTH.value() + 1));
+            String limit = e.getOriginalMessage();
+            if (limit != null && limit.contains("nesting depth")) throw new Invalid("", depthMessage(CompileLimits.NESTING_DEPTH.value() + 1));
+            throw new Invalid("", JsonParserMessages.plain(limit), lineOf(e.getLocation()), columnOf(e.getLocation()));
         } catch (StreamReadException e) {
-            throw new Invalid(pointerOf(e), describe(e));
+            throw new Invalid(pointerOf(e), describe(e), lineOf(e.getLocation()), columnOf(e.getLocation()));
         } catch (JsonProcessingException e) {
-            throw new Invalid("", oneLine(e.getOriginalMessage()) + at(e.getLocation()));
+            throw new Invalid("", JsonParserMessages.plain(e.getOriginalMessage()), lineOf(e.getLocation()), columnOf(e.getLocation()));
         } catch (java.io.IOException e) {
-            throw new Invalid("", oneLine(e.getMessage()));
+            throw new Invalid("", JsonParserMessages.plain(e.getMessage()));
         }
         if (checkText) checkTree(n);
         else checkDepth(n);
@@ -175,14 +189,15 @@ public final class StrictJson {
                 + " (raise it with --limit " + l.id() + "=N or -Ddomino.limit." + l.id() + "=N)";
     }
 
+    /** The pointer of a duplicate key; a syntax error is located by its line and column only. */
     private static String pointerOf(StreamReadException e) {
         JsonParser p = e.getProcessor();
-        if (p == null) return "";
+        String m = e.getOriginalMessage();
+        if (p == null || m == null || !m.startsWith("Duplicate field")) return "";
         try {
             JsonStreamContext ctx = p.getParsingContext();
             String ptr = ctx == null ? "" : ctx.pathAsPointer().toString();
-            String m = e.getOriginalMessage();
-            if (m != null && m.startsWith("Duplicate field") && ctx != null && ctx.getCurrentName() != null && !ptr.endsWith("/" + ctx.getCurrentName())) {
+            if (ctx != null && ctx.getCurrentName() != null && !ptr.endsWith("/" + ctx.getCurrentName())) {
                 ptr = ptr + "/" + ctx.getCurrentName().replace("~", "~0").replace("/", "~1");
             }
             return ptr;
@@ -192,23 +207,19 @@ public final class StrictJson {
     }
 
     private static String describe(StreamReadException e) {
-        String m = oneLine(e.getOriginalMessage());
-        if (m.startsWith("Duplicate field")) {
+        String m = e.getOriginalMessage();
+        if (m != null && m.startsWith("Duplicate field")) {
             String name = e.getProcessor() != null && e.getProcessor().getParsingContext() != null ? e.getProcessor().getParsingContext().getCurrentName() : null;
-            return "duplicate key" + (name == null ? "" : " '" + name + "'") + " in an object" + at(e.getLocation());
+            return "duplicate key" + (name == null ? "" : " '" + name + "'") + " in an object";
         }
-        return m + at(e.getLocation());
+        return JsonParserMessages.plain(m);
     }
 
-    private static String at(JsonLocation l) {
-        if (l == null || l.getLineNr() < 1) return "";
-        return " (line " + l.getLineNr() + ", column " + l.getColumnNr() + ")";
-    }
+    private static int lineOf(JsonLocation l) { return l == null || l.getLineNr() < 1 ? 0 : l.getLineNr(); }
 
-    private static String oneLine(String s) {
-        if (s == null) return "malformed JSON";
-        int src = s.indexOf("[Source:");
-        if (src >= 0) s = s.substring(0, src);
-        return s.replaceAll("\\s+", " ").trim();
+    private static int columnOf(JsonLocation l) { return l == null || l.getLineNr() < 1 ? 0 : l.getColumnNr(); }
+
+    private static String at(int line, int column) {
+        return line < 1 ? "" : " (line " + line + ", column " + column + ")";
     }
 }

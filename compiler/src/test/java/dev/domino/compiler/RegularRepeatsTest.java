@@ -30,6 +30,20 @@ class RegularRepeatsTest {
         OracleMaskTest.check(GbnfParser.parse("root ::= (([^x]*){0,2}){1,2}\n"), 3, 81);
     }
 
+    /** The same nesting written in Lark (a rule, a regex lexeme, a terminal) and as a regex field: the same one terminal. */
+    @Test void nestedRepeatsOfAStarInEveryFrontEnd() {
+        var star = lexed(GbnfParser.parse("root ::= [^x]*\n")).terminals().get(0).dfa();
+        for (String lark : java.util.List.of("start: (((/[^x]/*)~0..99)~0..99)~0..99\n", "start: /((([^x]*){0,99}){0,99}){0,99}/\n",
+                "start: X\nX: ((/[^x]*/)~0..99)~0..99\n")) {
+            LexedGrammar l = lexed(dev.domino.compiler.frontend.LarkParser.parse(lark));
+            assertThat(l.terminals()).as(lark).hasSize(1);
+            assertThat(l.terminals().get(0).dfa()).as(lark).isEqualTo(star);
+        }
+        LexedGrammar regex = lexed(GrammarSources.regexGrammar("((([^x]*){0,99}){0,99}){0,99}"));
+        assertThat(regex.terminals()).hasSize(1);
+        assertThat(regex.terminals().get(0).dfa()).isEqualTo(star);
+    }
+
     /** (B{0,99}){0,99} is B{0,9801}: one counted terminal, whatever the nesting. */
     @Test void nestedBoundedRepeatsMultiply() {
         LexedGrammar l = lexed(GbnfParser.parse("root ::= (((\"a\" | \"bc\"){0,99}){0,99}){0,99} \"x\" ([0-9]{1,3}){2,5} \";\"\n"));

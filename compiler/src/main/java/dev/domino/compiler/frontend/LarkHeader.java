@@ -13,8 +13,9 @@ import java.util.Map;
  *   allowed; Domino's masks allow every tokenization of the allowed texts either way.</li>
  *   <li>{@code allow_invalid_utf8}: {@code false} is what Domino does; {@code true} is refused
  *   (Domino's languages are valid UTF-8 text).</li>
- *   <li>{@code allow_initial_skip}, {@code ignore_once}: about {@code %ignore}; checked against the
- *   grammar's {@code %ignore} once it is read (see LarkParser).</li>
+ *   <li>{@code allow_initial_skip}, {@code ignore_once}: where {@code %ignore} text may stand, both values
+ *   exact (see LarkParser and IgnorePlacement); with a header, an unset {@code allow_initial_skip} is
+ *   llguidance's default, false.</li>
  * </ul>
  */
 final class LarkHeader {
@@ -23,11 +24,13 @@ final class LarkHeader {
 
     /** null when no header set it. */
     Boolean noForcing, allowInvalidUtf8, allowInitialSkip, ignoreOnce;
-    /** Where the header that last set {@code allowInitialSkip}/{@code ignoreOnce} starts (for errors). */
-    int allowInitialSkipAt = -1, ignoreOnceAt = -1;
+
+    /** Whether the grammar has a header: it is llguidance's, with llguidance's defaults. */
+    boolean seen;
 
     /** Merges one header; returns null when fine, else the refusal (one line). */
     String merge(JsonNode options, int at) {
+        seen = true;
         if (!options.isObject()) return "%llguidance takes a JSON object of options, e.g. %llguidance {}";
         for (Iterator<Map.Entry<String, JsonNode>> it = options.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
@@ -44,8 +47,8 @@ final class LarkHeader {
                     if (b) return "%llguidance option allow_invalid_utf8: true is not supported: Domino's grammars describe valid UTF-8 text";
                     allowInvalidUtf8 = false;
                 }
-                case "allow_initial_skip" -> { allowInitialSkip = b; allowInitialSkipAt = at; }
-                case "ignore_once" -> { ignoreOnce = b; ignoreOnceAt = at; }
+                case "allow_initial_skip" -> allowInitialSkip = b;
+                case "ignore_once" -> ignoreOnce = b;
                 default -> throw new IllegalStateException(name);
             }
         }

@@ -123,7 +123,14 @@ public final class LarkParser {
         }
         check();
         resolveAlgebra();
-        checkHeaderAgainstIgnore();
+        if (!ignoreByTerminals()) {
+            // ignored text where the compiler's ignored terminals do not put it: written into the rules
+            Map.Entry<String, Map<String, Expr>> placed = IgnorePlacement.place(rules, lexical, positions, START_RULE, ignored,
+                    initialSkip(), Boolean.TRUE.equals(header.ignoreOnce));
+            Set<String> terminals = new java.util.LinkedHashSet<>(lexical);
+            terminals.add(IgnorePlacement.IGNORED);
+            return new Grammar(placed.getKey(), placed.getValue(), positions, terminals, List.of(), fineRules);
+        }
         return new Grammar(START_RULE, rules, positions, lexical, ignored, fineRules);
     }
 
@@ -232,8 +239,22 @@ public final class LarkParser {
         try {
             return dev.domino.compiler.StrictJson.parse(body.value);
         } catch (dev.domino.compiler.StrictJson.Invalid e) {
-            throw error(directive + ": invalid JSON: " + e.getMessage(), body);
+            // at the place in the grammar file: the JSON's own line and column counted from where it starts
+            String where = e.pointer().isEmpty() ? "" : " at " + e.pointer();
+            return throwAt(directive + ": invalid JSON" + where + ": " + e.detail(), body, e.line(), e.column());
         }
+    }
+
+    private <T> T throwAt(String message, Token body, int line, int column) {
+        int offset = 0;
+        if (line > 0) {
+            String text = body.value;
+            int i = 0;
+            for (int l = 1; l < line && i < text.length(); i++) if (text.charAt(i) == '\n') l++;
+            i = Math.min(text.length(), i + Math.max(0, column - 1));
+            offset = text.codePointCount(0, i);
+        }
+        throw in.error(message, body.pos + offset);
     }
 
     // %json { schema }: the schema's grammar under a prefix no Lark name has
@@ -243,8 +264,9 @@ public final class LarkParser {
         }
         Token body = expect(Kind.JSON, "a JSON Schema after %json");
         JsonSchemaGrammar g;
+        com.fasterxml.jackson.databind.JsonNode schema = json(body, "%json");
         try {
-            g = JsonSchemaGrammar.from(json(body, "%json"), jsonOptions);
+            g = JsonSchemaGrammar.from(schema, jsonOptions);
         } catch (GrammarException e) {
             throw error("%json: " + e.getMessage(), body);
         }
@@ -601,32 +623,31 @@ public final class LarkParser {
     }
 
     /**
-     * The {@code %llguidance} options about {@code %ignore}, once both are known. Domino allows the
-     * ignored text at the start, at the end and between terminals, any number of times; where that is
-     * not the option's meaning, the option is refused.
+     * Whether the compiler's ignored terminals give the {@code %ignore} reading the {@code %llguidance}
+     * options ask for: ignored text before, between and after any terminals, any number of times. Else
+     * {@link IgnorePlacement} writes it into the rules.
      */
-    private void checkHeaderAgainstIgnore() {
-        if (ignored.isEmpty()) return; // both options are about %ignore only
-        if (Boolean.FALSE.equals(header.allowInitialSkip)) {
-            throw in.error("%llguidance option allow_initial_skip: false is not supported: Domino allows the %ignore text "
-                    + "before the first terminal too (allow_initial_skip: true)", header.allowInitialSkipAt);
+    private boolean ignoreByTerminals() {
+        if (ignored.isEmpty()) return true; // both options are about %ignore only
+        if (!initialSkip()) return false;
+        if (!Boolean.TRUE.equals(header.ignoreOnce)) return true;
+        // once = the ignored language L at most once between terminals; the terminals allow L*: the same
+        // exactly when L L is inside L (L closed under concatenation)
+        Map<String, Expr> resolved = new HashMap<>();
+        Expr l = new Expr.Alt(ignored.stream().map(e -> inline(e, resolved, new java.util.IdentityHashMap<>())).toList());
+        try {
+            return RegularLanguages.intersection(List.of(new Expr.Seq(List.of(l, l))), List.of(l)).equals(Expr.NOTHING);
+        } catch (RegularLanguages.TooComplex e) {
+            return false;
         }
-        if (Boolean.TRUE.equals(header.ignoreOnce)) {
-            // once = the ignored language L at most once between terminals; Domino allows L*: the same
-            // exactly when L L is inside L (L closed under concatenation)
-            Map<String, Expr> resolved = new HashMap<>();
-            Expr l = new Expr.Alt(ignored.stream().map(e -> inline(e, resolved, new java.util.IdentityHashMap<>())).toList());
-            boolean closed;
-            try {
-                closed = RegularLanguages.intersection(List.of(new Expr.Seq(List.of(l, l))), List.of(l)).equals(Expr.NOTHING);
-            } catch (RegularLanguages.TooComplex e) {
-                closed = false;
-            }
-            if (!closed) {
-                throw in.error("%llguidance option ignore_once: true is not supported for this %ignore: two ignored texts in a row "
-                        + "are not one ignored text, and Domino allows the %ignore text repeatedly", header.ignoreOnceAt);
-            }
-        }
+    }
+
+    /**
+     * Whether ignored text may come before the first lexeme: the header's {@code allow_initial_skip}; without
+     * it, llguidance's default (no) in a grammar with a {@code %llguidance} header, and Lark's (yes) without one.
+     */
+    private boolean initialSkip() {
+        return header.allowInitialSkip != null ? header.allowInitialSkip : !header.seen;
     }
 
     /** Terminals become regular expressions, so they cannot refer to themselves. */

@@ -18,9 +18,21 @@ import java.util.List;
  * @param grammar         the grammar; start rule {@code root}
  * @param ignoredKeywords keywords that were present and skipped because the options listed them
  * @param unknownKeywords non-standard keywords that were skipped
+ * @param emptyLanguage   null when some JSON value satisfies the schema; else why none does, naming the JSON
+ *                        pointer of the innermost part to blame (the grammar's language is then empty)
  */
 public record JsonSchemaGrammar(Grammar grammar, List<KeywordLocation> ignoredKeywords,
-                                List<KeywordLocation> unknownKeywords) {
+                                List<KeywordLocation> unknownKeywords, String emptyLanguage) {
+
+    public JsonSchemaGrammar(Grammar grammar, List<KeywordLocation> ignoredKeywords, List<KeywordLocation> unknownKeywords) {
+        this(grammar, ignoredKeywords, unknownKeywords, null);
+    }
+
+    /** The grammar; a schema no value satisfies is a {@link GrammarException} naming the part to blame. */
+    public Grammar satisfiableGrammar() {
+        if (emptyLanguage != null) throw new GrammarException(emptyLanguage);
+        return grammar;
+    }
 
     /** A keyword occurrence: JSON pointer of the schema object holding it, and the keyword. */
     public record KeywordLocation(String pointer, String keyword) {
@@ -58,6 +70,6 @@ public record JsonSchemaGrammar(Grammar grammar, List<KeywordLocation> ignoredKe
         }
         SchemaCompiler c = new SchemaCompiler(schema, options);
         Grammar g = c.compileRoot();
-        return new JsonSchemaGrammar(g, List.copyOf(c.ignored), List.copyOf(c.unknown));
+        return new JsonSchemaGrammar(g, List.copyOf(c.ignored), List.copyOf(c.unknown), c.emptyLanguage);
     }
 }

@@ -64,6 +64,10 @@ public final class SchemaCompiler {
     final Set<KeywordLocation> unknown = new LinkedHashSet<>();
     private final Map<String, String> refRules = new HashMap<>();
     private final Map<String, String> mergedRules = new HashMap<>();
+    /** Why no JSON value satisfies the schema, after {@link #compileRoot()}; null when some does. */
+    String emptyLanguage;
+    /** Where each compiled expression came from, to name the part of an empty schema to blame. */
+    private final EmptySchemaDiagnosis diagnosis = new EmptySchemaDiagnosis();
     int depth;
 
     /** The most distinct combined schemas (allOf merges, complements) one schema may need. */
@@ -122,7 +126,9 @@ public final class SchemaCompiler {
         syn.usedNames.add("root");
         Expr body = compile(root, "");
         syn.rules.put("root", JsonSyntax.seq(syn.ws, body, syn.ws));
-        return Grammar.of("root", UnproductiveRules.prune(syn.rules));
+        java.util.Set<String> productive = dev.domino.compiler.ir.Productivity.productiveRules(syn.rules);
+        if (!productive.contains("root")) emptyLanguage = diagnosis.error(syn.rules, productive, root).getMessage();
+        return Grammar.of("root", UnproductiveRules.prune(syn.rules, productive));
     }
 
     /**
@@ -167,7 +173,7 @@ public final class SchemaCompiler {
         if (++depth > 200) throw new GrammarException("schema at " + showPointer(ptr) + " nests too deeply (recursive allOf/$ref merge?)");
         dev.domino.compiler.CompileLimits.checkClock(); // the algebra can multiply alternatives: stay inside compile-seconds
         try {
-            return compileInner(raw, ptr);
+            return diagnosis.record(compileInner(raw, ptr), ptr);
         } finally {
             depth--;
         }

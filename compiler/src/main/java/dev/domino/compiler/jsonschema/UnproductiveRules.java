@@ -1,10 +1,9 @@
 package dev.domino.compiler.jsonschema;
 
-import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
+import dev.domino.compiler.ir.Productivity;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,17 +21,10 @@ import java.util.Set;
 final class UnproductiveRules {
     private UnproductiveRules() {}
 
-    static Map<String, Expr> prune(Map<String, Expr> rules) {
-        Set<String> productive = new HashSet<>();
-        for (boolean changed = true; changed; ) {
-            changed = false;
-            for (Map.Entry<String, Expr> r : rules.entrySet()) {
-                if (!productive.contains(r.getKey()) && productive(r.getValue(), productive)) {
-                    productive.add(r.getKey());
-                    changed = true;
-                }
-            }
-        }
+    static Map<String, Expr> prune(Map<String, Expr> rules) { return prune(rules, Productivity.productiveRules(rules)); }
+
+    /** As {@link #prune(Map)} with the productive rules already known. */
+    static Map<String, Expr> prune(Map<String, Expr> rules, Set<String> productive) {
         if (productive.size() == rules.size()) return rules;
         Map<String, Expr> out = new LinkedHashMap<>();
         for (Map.Entry<String, Expr> r : rules.entrySet()) {
@@ -43,37 +35,7 @@ final class UnproductiveRules {
 
     private static boolean isNothing(Expr e) { return e instanceof Expr.Alt a && a.options().isEmpty(); }
 
-    private static boolean productive(Expr e, Set<String> productive) {
-        if (e instanceof Expr.Ref r) return productive.contains(r.name());
-        if (e instanceof Expr.Chars c) return !c.set().equals(CodePointSet.EMPTY);
-        if (e instanceof Expr.Seq s) { for (Expr x : s.items()) if (!productive(x, productive)) return false; return true; }
-        if (e instanceof Expr.Alt a) { for (Expr x : a.options()) if (productive(x, productive)) return true; return false; }
-        if (e instanceof Expr.Repeat r) return r.min() == 0 || productive(r.body(), productive);
-        if (e instanceof Expr.Perm p) {
-            // the required members, and enough members for minCount within maxCount
-            long required = 0, available = 0;
-            for (Expr.Perm.Member m : p.members()) {
-                boolean ok = productive(m.body(), productive);
-                if (m.required() && !ok) return false;
-                if (m.required()) required++;
-                if (ok) available++;
-            }
-            long fewest = Math.max(required, p.minCount());
-            long most = p.hasOther() && productive(p.other(), productive) ? Long.MAX_VALUE : available;
-            if (p.maxCount() != Expr.Repeat.UNBOUNDED) most = Math.min(most, p.maxCount());
-            if (fewest > most) return false;
-            return fewest < 2 || productive(p.separator(), productive);
-        }
-        if (e instanceof Expr.Lazy l) return productive(l.body(), productive);
-        if (e instanceof Expr.UniqueArray u) {
-            // the first max(1, minItems) items, and the separator for a second one
-            for (int i = 0; i < Math.max(1, u.minItems()); i++) if (!productive(u.itemAt(i), productive)) return false;
-            return productive(u.open(), productive) && productive(u.close(), productive)
-                && (u.minItems() < 2 || productive(u.separator(), productive));
-        }
-        if (e instanceof Expr.Automaton a) return !a.dfa().isEmpty();
-        return true; // literals, token references
-    }
+    private static boolean productive(Expr e, Set<String> productive) { return Productivity.productive(e, productive); }
 
     private static Expr rewrite(Expr e, Set<String> productive) {
         if (e instanceof Expr.Ref r) return productive.contains(r.name()) ? r : Expr.NOTHING;

@@ -154,6 +154,8 @@ public final class TerminalDerivation {
         // then looked for, for its position, only in a body that has one
         for (Map.Entry<String, Expr> e : source.rules().entrySet()) if (!knownRefs(e.getValue())) checkRefs(e.getValue());
         for (Expr e : source.ignored()) if (!knownRefs(e)) checkRefs(e);
+        // user-written grammars: a rule that recurses without end is a mistake (generated ones, in fine mode, prune their own)
+        if (!fineTerminals) EmptyGrammarError.check(source);
         RepeatClosure closure = new RepeatClosure();
         for (Map.Entry<String, Expr> e : source.rules().entrySet()) {
             Expr body = closure.simplify(e.getValue());
@@ -1139,7 +1141,7 @@ public final class TerminalDerivation {
             }
         }
         if (!productive[start]) {
-            throw error("the grammar's language is empty: rule '" + source.start() + "' can never finish", source.start());
+            throw EmptyGrammarError.of(source);
         }
         // reachable through productive productions only
         boolean[] reachable = new boolean[n];

@@ -77,7 +77,9 @@ public final class VocabularyLoader {
             return new ObjectMapper().enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
                     .readTree(file.toFile());
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(file + ": invalid JSON: " + e.getOriginalMessage(), e);
+            com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+            throw new IllegalArgumentException(file + ": invalid JSON: " + dev.domino.compiler.JsonParserMessages.plain(e.getOriginalMessage())
+                    + (at == null || at.getLineNr() < 1 ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"), e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }

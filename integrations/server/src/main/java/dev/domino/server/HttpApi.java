@@ -169,7 +169,9 @@ public final class HttpApi implements AutoCloseable {
             if (n == null) throw ApiException.invalid(null, "empty request body");
             return n;
         } catch (JsonProcessingException e) {
-            throw ApiException.invalid(null, "the body is not valid JSON: " + e.getOriginalMessage().replaceAll("\\s*\\R\\s*", " "));
+            com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+            throw ApiException.invalid(null, "the body is not valid JSON: " + dev.domino.compiler.JsonParserMessages.plain(e.getOriginalMessage())
+                    + (at == null || at.getLineNr() < 1 ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
         }
     }
 

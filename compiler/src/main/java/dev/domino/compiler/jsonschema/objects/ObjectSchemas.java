@@ -120,6 +120,7 @@ public final class ObjectSchemas {
         List<Expr> bodies = new ArrayList<>();
         Map<String, Expr> plainValues = new HashMap<>(); // a declared name's value when it witnesses nothing
         Map<List<Integer>, java.util.Optional<Expr>> witnessMembers = new HashMap<>();
+        Expr blame = null; // the first required value that admits nothing: an empty object's place in error messages
         for (Witnessing w : witnessings(exists, schemas, languages, keyNames, ptr)) {
             List<ObjectMembers.Slot> slots = new ArrayList<>();
             boolean impossible = false;
@@ -141,6 +142,7 @@ public final class ObjectSchemas {
                 }
                 if (sc.syn.isNothing(value)) {
                     if (req) impossible = true;
+                    if (req && blame == null) blame = value;
                     continue;
                 }
                 slots.add(new ObjectMembers.Slot(JsonSyntax.seq(sc.syn.key(key), sc.syn.colon(), value), req));
@@ -163,7 +165,7 @@ public final class ObjectSchemas {
             if (impossible) continue;
             bodies.add(sc.members.objectBody(name, slots, extra, minP, maxP));
         }
-        sc.syn.rules.put(name, bodies.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(bodies));
+        sc.syn.rules.put(name, bodies.isEmpty() ? (blame != null ? blame : Expr.NOTHING) : JsonSyntax.alt(bodies));
         return Expr.ref(name);
     }
 

@@ -127,7 +127,9 @@ public final class SchemaNormalizer {
                 }
                 out.set(k, v);
             } else if (UNSUPPORTED.contains(k)) {
-                sc.unsupported(ptr, k, k.equals("$dynamicRef") && Dialects.of(sc.draft) == JsonSchemaOptions.Dialect.DRAFT_2020_12
+                boolean scoped = k.equals("$dynamicRef") && Dialects.of(sc.draft) == JsonSchemaOptions.Dialect.DRAFT_2020_12
+                    || k.equals("$recursiveRef") && Dialects.of(sc.draft) == JsonSchemaOptions.Dialect.DRAFT_2019_09;
+                sc.unsupported(ptr, k, scoped
                     ? "'" + v.asText() + "' resolves by the dynamic scope and was not resolved statically: its target is missing or it needs more than "
                       + "MAX_DYNAMIC_SCOPES " + DynamicRefs.MAX_DYNAMIC_SCOPES + " scopes" : null);
             } else {

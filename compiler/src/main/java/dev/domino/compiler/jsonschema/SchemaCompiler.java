@@ -23,6 +23,7 @@ import dev.domino.compiler.jsonschema.refs.Dialects;
 import dev.domino.compiler.jsonschema.refs.DynamicRefs;
 import dev.domino.compiler.jsonschema.refs.RefResolver;
 import dev.domino.compiler.jsonschema.refs.RemoteSchemas;
+import dev.domino.compiler.jsonschema.refs.Vocabularies;
 import dev.domino.compiler.jsonschema.strings.Formats;
 import dev.domino.compiler.jsonschema.strings.JsonStrings;
 import dev.domino.compiler.jsonschema.strings.StringSchemas;
@@ -85,13 +86,16 @@ public final class SchemaCompiler {
     final StringSchemas strings;
     final ArraySchemas arrays;
     final ObjectSchemas objects;
-    final UnevaluatedKeywords unevaluated;
+    public final UnevaluatedKeywords unevaluated;
     public final ObjectMembers members;
 
     SchemaCompiler(JsonNode root, JsonSchemaOptions opt) {
         this.opt = opt;
-        String draft = root.isObject() && root.path("$schema").isTextual() ? root.get("$schema").asText()
+        String declared = root.isObject() && root.path("$schema").isTextual() ? root.get("$schema").asText()
             : opt.defaultDialect() == null ? "" : opt.defaultDialect().uri();
+        // a custom meta-schema: its own dialect, and only the keywords of the vocabularies it lists
+        String draft = Vocabularies.dialect(declared, opt.schemaRegistry());
+        root = Vocabularies.apply(root, declared, opt.schemaRegistry(), unknown);
         this.refSiblingsIgnored = draft.matches(".*draft-0[3-7].*");
         this.draft = draft;
         RemoteSchemas.Embedded embedded = RemoteSchemas.embed(root, opt.schemaRegistry(), draft);

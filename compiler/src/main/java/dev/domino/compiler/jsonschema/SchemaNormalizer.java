@@ -204,6 +204,8 @@ public final class SchemaNormalizer {
 
     /** If the schema means exactly "the type is one of T", returns T; otherwise null. */
     public EnumSet<JsonType> typeOnly(JsonNode raw, String ptr) {
+        // unevaluated keywords may need their branches expanded first (SchemaComplement does): not a type alone
+        if (raw.isObject() && (raw.has("unevaluatedProperties") || raw.has("unevaluatedItems")) && UnevaluatedKeywords.defined(sc.draft)) return null;
         JsonNode s = clean(raw, ptr);
         if (s.isBoolean()) return s.asBoolean() ? EnumSet.allOf(JsonType.class) : EnumSet.noneOf(JsonType.class);
         if (s.isEmpty()) return EnumSet.allOf(JsonType.class);

@@ -116,4 +116,9 @@ class JsonSchemaDialectsTest {
         check("{" + D2019 + "'contains':{'type':'string'},'unevaluatedItems':{'type':'integer'}}", l("1", "'a'"), l("['a']", "['a',1]", "[1]", "[]"));
         check("{" + D2020 + "'contains':{'type':'string'},'unevaluatedItems':{'type':'integer'}}", l("['a']", "['a',1]"), l("[1]", "[]"));
     }
+
+    /** Unevaluated keywords inside not: expanded over the branches there too (the suite's not.json). */
+    @Test void unevaluatedInsideNot() {
+        check("{" + D2020 + "'not':{'anyOf':[true,{'properties':{'foo':true}}],'unevaluatedProperties':false}}", l("{'bar':1}", "{'foo':1,'bar':2}"), l("{'foo':1}", "{}", "1"));
+    }
 }

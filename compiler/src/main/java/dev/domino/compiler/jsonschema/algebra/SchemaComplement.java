@@ -120,6 +120,10 @@ public final class SchemaComplement {
     }
 
     private List<JsonNode> complementInner(JsonNode raw, ObjectNode context, String ptr) {
+        // unevaluated keywords whose evaluated set depends on the branch: the union of their variants (not keeps
+        // no annotations, but inside it they are collected as anywhere else)
+        JsonNode expanded = sc.unevaluated.expand(raw, ptr);
+        if (expanded != null) raw = expanded;
         JsonNode c = sc.norm.clean(raw, ptr);
         if (c.isBoolean()) return c.asBoolean() ? List.of() : List.of(BooleanNode.TRUE);
         ObjectNode n = (ObjectNode) c;

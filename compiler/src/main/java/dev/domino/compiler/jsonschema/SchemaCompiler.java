@@ -143,7 +143,17 @@ public final class SchemaCompiler {
             ignored.add(new KeywordLocation(ptr, kw));
             return;
         }
-        throw new GrammarException("unsupported keyword '" + kw + "' at " + showPointer(ptr) + (detail == null ? "" : " (" + detail + ")"));
+        throw new GrammarException("unsupported keyword '" + kw + "' at " + showPointer(located(ptr)) + (detail == null ? "" : " (" + detail + ")"));
+    }
+
+    /** A pointer into an embedded registry document as that document's URI and fragment (else unchanged). */
+    private String located(String ptr) {
+        if (remotes == null) return ptr;
+        for (Map.Entry<String, String> r : remotes.entrySet()) {
+            String at = r.getValue();
+            if (ptr.equals(at) || ptr.startsWith(at + "/")) return r.getKey() + "#" + ptr.substring(at.length());
+        }
+        return ptr;
     }
 
     public Expr compile(JsonNode raw, String ptr) {

@@ -42,4 +42,16 @@ class JsonSchemaFormatModeTest {
         assertThat(accepts(asserted, j("{'x':1}"))).isFalse();
         assertThat(accepts(JsonSchemaGrammar.from(schema, ANNOTATION).grammar(), j("{'x':1}"))).isTrue();
     }
+
+    /**
+     * format 'regex' asserted: valid ECMA-262 patterns are no regular language (nested groups), and strings are
+     * compiled as regular languages, so it is refused in one line naming the format and the pointer; as an
+     * annotation it asserts nothing.
+     */
+    @Test void regexRefusedByNameWhenAsserted() {
+        String schema = j("{'properties':{'p':{'type':'string','format':'regex'}}}");
+        assertThatThrownBy(() -> JsonSchemaGrammar.from(schema)).hasMessageStartingWith("unsupported keyword 'format' at /properties/p (format 'regex'")
+            .hasMessageNotContaining("\n");
+        assertThat(accepts(JsonSchemaGrammar.from(schema, ANNOTATION).grammar(), j("{'p':'(a'}"))).isTrue();
+    }
 }

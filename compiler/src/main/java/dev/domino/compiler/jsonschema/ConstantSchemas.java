@@ -127,7 +127,8 @@ public final class ConstantSchemas {
         com.fasterxml.jackson.databind.node.ArrayNode required = schema.putArray("required");
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
-            props.putObject(f.getKey()).set("const", f.getValue());
+            // enum of one value: const is no keyword in draft 4
+            props.putObject(f.getKey()).putArray("enum").add(f.getValue());
             required.add(f.getKey());
         }
         schema.put("additionalProperties", false);

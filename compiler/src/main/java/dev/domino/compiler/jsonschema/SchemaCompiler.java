@@ -23,6 +23,7 @@ import dev.domino.compiler.jsonschema.refs.Dialects;
 import dev.domino.compiler.jsonschema.refs.DynamicRefs;
 import dev.domino.compiler.jsonschema.refs.RefResolver;
 import dev.domino.compiler.jsonschema.refs.RemoteSchemas;
+import dev.domino.compiler.jsonschema.refs.Vocabularies;
 import dev.domino.compiler.jsonschema.strings.Formats;
 import dev.domino.compiler.jsonschema.strings.JsonStrings;
 import dev.domino.compiler.jsonschema.strings.StringSchemas;
@@ -89,15 +90,18 @@ public final class SchemaCompiler {
     final StringSchemas strings;
     final ArraySchemas arrays;
     final ObjectSchemas objects;
-    final UnevaluatedKeywords unevaluated;
+    public final UnevaluatedKeywords unevaluated;
     public final ObjectMembers members;
     /** The schema document's own objects, by identity (built on first use, for dialects before 2020-12). */
     private Set<JsonNode> writtenObjects;
 
     SchemaCompiler(JsonNode root, JsonSchemaOptions opt) {
         this.opt = opt;
-        String draft = root.isObject() && root.path("$schema").isTextual() ? root.get("$schema").asText()
+        String declared = root.isObject() && root.path("$schema").isTextual() ? root.get("$schema").asText()
             : opt.defaultDialect() == null ? "" : opt.defaultDialect().uri();
+        // a custom meta-schema: its own dialect, and only the keywords of the vocabularies it lists
+        String draft = Vocabularies.dialect(declared, opt.schemaRegistry());
+        root = Vocabularies.apply(root, declared, opt.schemaRegistry(), unknown);
         this.refSiblingsIgnored = draft.matches(".*draft-0[3-7].*");
         this.draft = draft;
         RemoteSchemas.Embedded embedded = RemoteSchemas.embed(root, opt.schemaRegistry(), draft);
@@ -166,7 +170,17 @@ public final class SchemaCompiler {
             ignored.add(new KeywordLocation(ptr, kw));
             return;
         }
-        throw new GrammarException("unsupported keyword '" + kw + "' at " + showPointer(ptr) + (detail == null ? "" : " (" + detail + ")"));
+        throw new GrammarException("unsupported keyword '" + kw + "' at " + showPointer(located(ptr)) + (detail == null ? "" : " (" + detail + ")"));
+    }
+
+    /** A pointer into an embedded registry document as that document's URI and fragment (else unchanged). */
+    private String located(String ptr) {
+        if (remotes == null) return ptr;
+        for (Map.Entry<String, String> r : remotes.entrySet()) {
+            String at = r.getValue();
+            if (ptr.equals(at) || ptr.startsWith(at + "/")) return r.getKey() + "#" + ptr.substring(at.length());
+        }
+        return ptr;
     }
 
     public Expr compile(JsonNode raw, String ptr) {

@@ -128,7 +128,9 @@ public final class SchemaNormalizer {
                 }
                 out.set(k, v);
             } else if (UNSUPPORTED.contains(k)) {
-                sc.unsupported(ptr, k, k.equals("$dynamicRef") && Dialects.of(sc.draft) == JsonSchemaOptions.Dialect.DRAFT_2020_12
+                boolean scoped = k.equals("$dynamicRef") && Dialects.of(sc.draft) == JsonSchemaOptions.Dialect.DRAFT_2020_12
+                    || k.equals("$recursiveRef") && Dialects.of(sc.draft) == JsonSchemaOptions.Dialect.DRAFT_2019_09;
+                sc.unsupported(ptr, k, scoped
                     ? "'" + v.asText() + "' resolves by the dynamic scope and was not resolved statically: its target is missing or it needs more than "
                       + "MAX_DYNAMIC_SCOPES " + DynamicRefs.MAX_DYNAMIC_SCOPES + " scopes" : null);
             } else {
@@ -203,6 +205,8 @@ public final class SchemaNormalizer {
 
     /** If the schema means exactly "the type is one of T", returns T; otherwise null. */
     public EnumSet<JsonType> typeOnly(JsonNode raw, String ptr) {
+        // unevaluated keywords may need their branches expanded first (SchemaComplement does): not a type alone
+        if (raw.isObject() && (raw.has("unevaluatedProperties") || raw.has("unevaluatedItems")) && UnevaluatedKeywords.defined(sc.draft)) return null;
         JsonNode s = clean(raw, ptr);
         if (s.isBoolean()) return s.asBoolean() ? EnumSet.allOf(JsonType.class) : EnumSet.noneOf(JsonType.class);
         if (s.isEmpty()) return EnumSet.allOf(JsonType.class);

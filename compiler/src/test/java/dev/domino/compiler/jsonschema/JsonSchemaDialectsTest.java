@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class JsonSchemaDialectsTest {
     static final String D4 = "'$schema':'http://json-schema.org/draft-04/schema#',";
     static final String D7 = "'$schema':'http://json-schema.org/draft-07/schema#',";
+    static final String D2019 = "'$schema':'https://json-schema.org/draft/2019-09/schema',";
     static final String D2020 = "'$schema':'https://json-schema.org/draft/2020-12/schema',";
 
     /** Up to draft 7 the keywords beside $ref are ignored (the example); from 2019-09 they apply. */
@@ -111,5 +112,29 @@ class JsonSchemaDialectsTest {
         assertThat(JsonSchemaOptions.Dialect.named("draft-07")).isEqualTo(JsonSchemaOptions.Dialect.DRAFT_07);
         assertThat(JsonSchemaOptions.Dialect.named("2020-12")).isEqualTo(JsonSchemaOptions.Dialect.DRAFT_2020_12);
         assertThat(JsonSchemaOptions.Dialect.named("5")).isNull();
+    }
+
+    /**
+     * Schemas the compiler writes itself (complements, merges, constants in any member order) are read in the
+     * document's dialect: they use its keywords (no const or contains in draft 4, no prefixItems before 2020-12).
+     */
+    @Test void rewritesUseTheDialectsKeywords() {
+        check("{" + D4 + "'type':'array','not':{'items':{'type':'integer'}}}", l("['a']", "[1,'a']"), l("[1]", "[]"));
+        check("{" + D4 + "'type':'object','not':{'enum':[{'a':1}]}}", l("{'a':2}", "{}"), l("{'a':1}"));
+        check("{" + D4 + "'enum':[{'a':1,'b':2}]}", l("{'a':1,'b':2}", "{'b':2,'a':1}"), l("{'a':1,'b':3}", "{'a':1}"));
+        check("{" + D7 + "'type':'array','not':{'const':[1,2]}}", l("[1]", "[1,3]", "[1,2,3]"), l("[1,2]"));
+        check("{" + D2019 + "'items':[{'type':'string'}],'unevaluatedItems':false}", l("['foo']", "[]"), l("['a','b']", "[1]"));
+        check("{" + D2019 + "'allOf':[{'items':[{'type':'string'}]},{'items':[true,{'type':'integer'}]}]}", l("['a',1,null]"), l("['a','b']", "[1]"));
+    }
+
+    /** 2019-09: contains evaluates no item for unevaluatedItems (2020-12 made it an annotation that does). */
+    @Test void containsEvaluatesItemsFrom2020() {
+        check("{" + D2019 + "'contains':{'type':'string'},'unevaluatedItems':{'type':'integer'}}", l("1", "'a'"), l("['a']", "['a',1]", "[1]", "[]"));
+        check("{" + D2020 + "'contains':{'type':'string'},'unevaluatedItems':{'type':'integer'}}", l("['a']", "['a',1]"), l("[1]", "[]"));
+    }
+
+    /** Unevaluated keywords inside not: expanded over the branches there too (the suite's not.json). */
+    @Test void unevaluatedInsideNot() {
+        check("{" + D2020 + "'not':{'anyOf':[true,{'properties':{'foo':true}}],'unevaluatedProperties':false}}", l("{'bar':1}", "{'foo':1,'bar':2}"), l("{'foo':1}", "{}", "1"));
     }
 }

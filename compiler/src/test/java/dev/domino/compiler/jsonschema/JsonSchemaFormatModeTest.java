@@ -33,4 +33,25 @@ class JsonSchemaFormatModeTest {
         assertThat(ANNOTATION.recorded()).containsEntry("json.formats", "annotation");
         assertThat(JsonSchemaOptions.defaults().recorded()).doesNotContainKey("json.formats");
     }
+
+    /** On keys (propertyNames) a format is the keys' language when asserted, and nothing as an annotation. */
+    @Test void formatOnKeys() {
+        String schema = j("{'type':'object','propertyNames':{'format':'ipv4'}}");
+        var asserted = JsonSchemaGrammar.from(schema).grammar();
+        assertThat(accepts(asserted, j("{'1.2.3.4':1}"))).isTrue();
+        assertThat(accepts(asserted, j("{'x':1}"))).isFalse();
+        assertThat(accepts(JsonSchemaGrammar.from(schema, ANNOTATION).grammar(), j("{'x':1}"))).isTrue();
+    }
+
+    /**
+     * format 'regex' asserted: valid ECMA-262 patterns are no regular language (nested groups), and strings are
+     * compiled as regular languages, so it is refused in one line naming the format and the pointer; as an
+     * annotation it asserts nothing.
+     */
+    @Test void regexRefusedByNameWhenAsserted() {
+        String schema = j("{'properties':{'p':{'type':'string','format':'regex'}}}");
+        assertThatThrownBy(() -> JsonSchemaGrammar.from(schema)).hasMessageStartingWith("unsupported keyword 'format' at /properties/p (format 'regex'")
+            .hasMessageNotContaining("\n");
+        assertThat(accepts(JsonSchemaGrammar.from(schema, ANNOTATION).grammar(), j("{'p':'(a'}"))).isTrue();
+    }
 }

@@ -53,6 +53,7 @@ class JsonSchemaTestSuiteTest {
     static final Map<String, JsonSchemaOptions.Dialect> DRAFTS = new java.util.LinkedHashMap<>();
     static {
         DRAFTS.put("draft2020-12", JsonSchemaOptions.Dialect.DRAFT_2020_12);
+        DRAFTS.put("draft2019-09", JsonSchemaOptions.Dialect.DRAFT_2019_09);
         DRAFTS.put("draft7", JsonSchemaOptions.Dialect.DRAFT_07);
         DRAFTS.put("draft6", JsonSchemaOptions.Dialect.DRAFT_06);
         DRAFTS.put("draft4", JsonSchemaOptions.Dialect.DRAFT_04);

@@ -13,6 +13,7 @@ import dev.domino.compiler.jsonschema.SchemaNormalizer;
 import dev.domino.compiler.jsonschema.arrays.ArraySchemas;
 import dev.domino.compiler.jsonschema.numbers.NumberMultiples;
 import dev.domino.compiler.jsonschema.objects.KeyQuantifiers;
+import dev.domino.compiler.jsonschema.refs.Dialects;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -69,16 +70,17 @@ public final class SchemaAlgebra {
      * Items of several parts: each part is read as positional schemas and a rest schema (2020-12
      * {@code prefixItems}/{@code items}, draft-04 array-form {@code items}/{@code additionalItems}, or one
      * {@code items} schema for every element); element i of the conjunction gets the allOf of every part's
-     * schema for position i, the rest the allOf of the rest schemas. Written as prefixItems/items.
+     * schema for position i, the rest the allOf of the rest schemas. Written as prefixItems/items, or up to
+     * 2019-09 ({@code arrayForm}, where prefixItems is no keyword) as array-form items/additionalItems.
      */
-    private static void mergeItems(List<ObjectNode> flat, ObjectNode out) {
+    private static void mergeItems(List<ObjectNode> flat, ObjectNode out, boolean arrayForm) {
         List<JsonNode[]> positional = new ArrayList<>();
         List<JsonNode> rests = new ArrayList<>();
         int length = 0;
         for (ObjectNode p : flat) {
             JsonNode[] pos;
             JsonNode rest;
-            if (p.has("prefixItems")) {
+            if (p.has("prefixItems") && !arrayForm) {
                 pos = toArray(p.get("prefixItems"));
                 rest = p.get("items");
             } else if (p.path("items").isArray()) {
@@ -104,8 +106,9 @@ public final class SchemaAlgebra {
         }
         ArrayNode restAll = NF.arrayNode();
         for (JsonNode r : rests) if (!SchemaNormalizer.isTrivial(r)) restAll.add(r);
-        if (length > 0) out.set("prefixItems", prefix);
-        if (!restAll.isEmpty()) out.set("items", restAll.size() == 1 ? restAll.get(0) : NF.objectNode().set("allOf", restAll));
+        String restKey = arrayForm && length > 0 ? "additionalItems" : "items";
+        if (length > 0) out.set(arrayForm ? "items" : "prefixItems", prefix);
+        if (!restAll.isEmpty()) out.set(restKey, restAll.size() == 1 ? restAll.get(0) : NF.objectNode().set("allOf", restAll));
     }
 
     /**
@@ -146,7 +149,7 @@ public final class SchemaAlgebra {
         List<JsonNode> moreAnyOfs = new ArrayList<>(); // anyOf branch lists beyond out's first
         int arrayParts = 0;
         for (ObjectNode p : flat) if (p.has("items") || p.has("prefixItems") || p.has("additionalItems")) arrayParts++;
-        if (arrayParts > 1) mergeItems(flat, out);
+        if (arrayParts > 1) mergeItems(flat, out, Dialects.draft2019OrEarlier(sc.draft));
         for (ObjectNode p : flat) {
             for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();

@@ -17,6 +17,7 @@ import dev.domino.compiler.jsonschema.arrays.ArraySchemas;
 import dev.domino.compiler.jsonschema.numbers.IntegerRanges;
 import dev.domino.compiler.jsonschema.numbers.NumberMultiples;
 import dev.domino.compiler.jsonschema.objects.KeyQuantifiers;
+import dev.domino.compiler.jsonschema.refs.Dialects;
 import dev.domino.compiler.jsonschema.strings.JsonStrings;
 
 import java.math.BigDecimal;
@@ -119,6 +120,10 @@ public final class SchemaComplement {
     }
 
     private List<JsonNode> complementInner(JsonNode raw, ObjectNode context, String ptr) {
+        // unevaluated keywords whose evaluated set depends on the branch: the union of their variants (not keeps
+        // no annotations, but inside it they are collected as anywhere else)
+        JsonNode expanded = sc.unevaluated.expand(raw, ptr);
+        if (expanded != null) raw = expanded;
         JsonNode c = sc.norm.clean(raw, ptr);
         if (c.isBoolean()) return c.asBoolean() ? List.of() : List.of(BooleanNode.TRUE);
         ObjectNode n = (ObjectNode) c;
@@ -251,7 +256,7 @@ public final class SchemaComplement {
                     if (!types.contains(JsonType.ARRAY)) break;
                     if (v.isArray()) positional(out, "items", v);
                     else if (n.has("prefixItems") && !SchemaNormalizer.isTrivial(v)) sc.unsupported(ptr, "not", "of 'items' after 'prefixItems'");
-                    else if (!SchemaNormalizer.isTrivial(v)) out.add(typed("array").set("contains", NF.objectNode().set("not", v)));
+                    else if (!SchemaNormalizer.isTrivial(v)) out.add(someItem(NF.objectNode().set("not", v)));
                 }
                 case "additionalItems" -> {
                     if (types.contains(JsonType.ARRAY) && n.path("items").isArray() && !SchemaNormalizer.isTrivial(v))
@@ -448,7 +453,7 @@ public final class SchemaComplement {
             out.add(typed("object").set("properties", NF.objectNode().set(e.getKey(), BooleanNode.FALSE)));
             ObjectNode other = typed("object");
             other.set("required", NF.arrayNode().add(e.getKey()));
-            other.set("properties", NF.objectNode().set(e.getKey(), NF.objectNode().set("not", NF.objectNode().set("const", e.getValue()))));
+            other.set("properties", NF.objectNode().set(e.getKey(), NF.objectNode().set("not", oneValue(e.getValue()))));
             out.add(other);
         }
         out.add(typed("object").put("minProperties", c.size() + 1));
@@ -463,13 +468,34 @@ public final class SchemaComplement {
         for (int i = 0; i < c.size(); i++) {
             ArrayNode pos = NF.arrayNode();
             for (int j = 0; j < i; j++) pos.add(BooleanNode.TRUE);
-            pos.add(NF.objectNode().set("not", NF.objectNode().set("const", c.get(i))));
-            out.add(typed("array").put("minItems", i + 1).set("prefixItems", pos));
+            pos.add(NF.objectNode().set("not", oneValue(c.get(i))));
+            // array-form items: positional in every dialect as the compiler reads it (prefixItems is no keyword before 2020-12)
+            out.add(typed("array").put("minItems", i + 1).set("items", pos));
         }
         return out;
     }
 
     private static ObjectNode typed(String type) { return NF.objectNode().put("type", type); }
+
+    /*
+     * The schemas written here are read in the document's dialect, so they use keywords every dialect defines
+     * (draft 4 has neither const nor contains).
+     */
+
+    /** The schema of exactly one value. */
+    private static ObjectNode oneValue(JsonNode v) {
+        ObjectNode out = NF.objectNode();
+        out.putArray("enum").add(v);
+        return out;
+    }
+
+    /** The arrays with some item matching {@code s}: contains, or where the dialect has none the internal keyword. */
+    private ObjectNode someItem(JsonNode s) {
+        if (Dialects.defines("contains", sc.draft)) return typed("array").set("contains", s);
+        ObjectNode out = typed("array");
+        out.putArray(ArraySchemas.CONTAINS_ALL).add(s);
+        return out;
+    }
 
     static ArrayNode typeArray(EnumSet<JsonType> types) {
         ArrayNode t = NF.arrayNode();

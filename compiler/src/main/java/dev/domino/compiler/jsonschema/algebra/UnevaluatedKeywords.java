@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.domino.compiler.jsonschema.SchemaCompiler;
 import dev.domino.compiler.jsonschema.SchemaNormalizer;
+import dev.domino.compiler.jsonschema.refs.Dialects;
 
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -30,9 +31,9 @@ import java.util.Set;
  * they are fine when they name no key beyond E and P (their names are in E, their patterns in P), else the
  * keyword is a compile error. {@code not} keeps no annotations. Items likewise: {@code prefixItems} (or
  * array-form {@code items}) evaluate the first n, {@code items}/{@code additionalItems}/a nested
- * {@code unevaluatedItems} all, and the conjunct is {@code {prefixItems: [true x n], items: U}}; a
- * {@code contains C} evaluates exactly the items it matches, so with it the items after the prefix are
- * {@code anyOf [C, U]} (no complement needed). Where the evaluated set depends on the branch, {@link #expand}.
+ * {@code unevaluatedItems} all, and the conjunct is {@code {prefixItems: [true x n], items: U}} (2019-09:
+ * {@code {items: [true x n], additionalItems: U}}); in 2020-12 a {@code contains C} evaluates exactly the items
+ * it matches, so with it the items after the prefix are {@code anyOf [C, U]} (no complement needed). Where the evaluated set depends on the branch, {@link #expand}.
  */
 public final class UnevaluatedKeywords {
     public static final Set<String> KEYWORDS = Set.of("unevaluatedProperties", "unevaluatedItems");
@@ -247,14 +248,17 @@ public final class UnevaluatedKeywords {
                 ObjectNode c = NF.objectNode();
                 ArrayNode prefix = NF.arrayNode();
                 for (int i = 0; i < always.prefix; i++) prefix.add(BooleanNode.TRUE);
-                if (!prefix.isEmpty()) c.set("prefixItems", prefix);
-                if (always.contains.isEmpty()) c.set("items", ui);
+                // up to 2019-09 the positional form is array-form items, the rest additionalItems
+                boolean arrayForm = Dialects.draft2019OrEarlier(sc.draft);
+                String restKey = arrayForm && !prefix.isEmpty() ? "additionalItems" : "items";
+                if (!prefix.isEmpty()) c.set(arrayForm ? "items" : "prefixItems", prefix);
+                if (always.contains.isEmpty()) c.set(restKey, ui);
                 else {
                     // an item after the prefix is evaluated exactly when it matches a contains: it matches one, or U
                     ArrayNode either = NF.arrayNode();
                     always.contains.forEach(either::add);
                     either.add(ui);
-                    c.set("items", NF.objectNode().set("anyOf", either));
+                    c.set(restKey, NF.objectNode().set("anyOf", either));
                 }
                 out.add(c);
             }
@@ -280,7 +284,7 @@ public final class UnevaluatedKeywords {
         if (s.has("properties")) s.get("properties").fieldNames().forEachRemaining(into.names::add);
         if (s.has("patternProperties")) s.get("patternProperties").fieldNames().forEachRemaining(into.patterns::add);
         if (s.has("additionalProperties") || (!root && s.has("unevaluatedProperties"))) into.allKeys = true;
-        if (s.has("prefixItems")) into.prefix = Math.max(into.prefix, s.get("prefixItems").size());
+        if (s.has("prefixItems") && Dialects.defines("prefixItems", sc.draft)) into.prefix = Math.max(into.prefix, s.get("prefixItems").size());
         JsonNode items = s.get("items");
         if (items != null) {
             if (items.isArray()) into.prefix = Math.max(into.prefix, items.size());
@@ -288,7 +292,8 @@ public final class UnevaluatedKeywords {
         }
         if (s.has("additionalItems") && s.path("items").isArray()) into.allItems = true;
         if (!root && s.has("unevaluatedItems")) into.allItems = true;
-        if (s.has("contains")) into.contains.add(s.get("contains"));
+        // 2020-12 made contains an annotation unevaluatedItems reads; in 2019-09 it evaluates no item
+        if (s.has("contains") && !Dialects.draft2019OrEarlier(sc.draft)) into.contains.add(s.get("contains"));
         if (s.path("allOf").isArray()) {
             int i = 0;
             for (JsonNode part : s.get("allOf")) collect(part, SchemaCompiler.child(SchemaCompiler.child(ptr, "allOf"), String.valueOf(i++)), always, sometimes, conditional, false, depth + 1, visited);

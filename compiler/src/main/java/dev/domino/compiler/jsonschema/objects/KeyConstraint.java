@@ -7,6 +7,7 @@ import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.jsonschema.KeywordValues;
 import dev.domino.compiler.jsonschema.SchemaCompiler;
+import dev.domino.compiler.jsonschema.strings.Formats;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -90,6 +91,15 @@ public interface KeyConstraint {
                         case "anyOf" -> bits -> parts.stream().anyMatch(p -> p.test(bits));
                         default -> bits -> parts.stream().filter(p -> p.test(bits)).count() == 1;
                     });
+                }
+                case "format" -> {
+                    // keys are strings: the format's language (an annotation under FormatMode.ANNOTATION)
+                    if (!sc.formatsAsserted() || !v.isTextual() || Formats.isAnyString(v.asText())) break;
+                    Expr language = Formats.format(v.asText());
+                    if (language == null) { sc.unsupported(at, "format", Formats.refusal(v.asText())); break; }
+                    all.add(atom(languages, language));
+                    int formatMax = Formats.maxLength(v.asText());
+                    if (formatMax >= 0) all.add(atom(languages, new Expr.Repeat(Expr.chars(CodePointSet.ANY), 0, formatMax)));
                 }
                 case "$ref" -> {
                     JsonNode target = sc.refs.resolve(v.asText(), ptr);

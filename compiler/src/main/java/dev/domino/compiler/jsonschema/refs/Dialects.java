@@ -21,7 +21,7 @@ public final class Dialects {
 
     static boolean draft7OrEarlier(String draft) { return draft.matches(".*draft-0[3-7].*"); }
 
-    static boolean draft2019OrEarlier(String draft) { return draft7OrEarlier(draft) || draft.contains("2019-09"); }
+    public static boolean draft2019OrEarlier(String draft) { return draft7OrEarlier(draft) || draft.contains("2019-09"); }
 
     /** The dialect a {@code $schema} value names as the compiler reads it (unknown or empty: 2020-12). */
     public static JsonSchemaOptions.Dialect of(String draft) {

@@ -3,7 +3,6 @@ package dev.domino.compiler.jsonschema.refs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.domino.compiler.jsonschema.JsonSchemaOptions;
 import dev.domino.compiler.jsonschema.SchemaCompiler;
 
 import java.util.ArrayDeque;
@@ -31,6 +30,10 @@ import java.util.TreeMap;
  * context there (one per distinct target and context, under {@link #KEYWORD}, at most {@link #MAX_DYNAMIC_SCOPES}),
  * in which every reference is resolved for that context. Past the limit a reference stays a {@code $dynamicRef},
  * refused by name when it is compiled.
+ *
+ * <p>2019-09's {@code $recursiveRef} is the same mechanism with one anonymous anchor: {@code $recursiveAnchor: true}
+ * at the root of a schema resource declares it, and a {@code $recursiveRef} (its value {@code "#"}) whose static
+ * target declares it resolves to the outermost resource of the dynamic scope that declares it too.
  */
 public final class DynamicRefs {
     /** The member of the root holding the copies of schemas specialized to a dynamic scope (an annotation). */
@@ -38,10 +41,15 @@ public final class DynamicRefs {
     /** The most copies of schemas specialized to a dynamic scope one document may need. */
     public static final int MAX_DYNAMIC_SCOPES = 256;
 
+    /** The anchor name {@code $recursiveAnchor: true} stands for (no {@code $dynamicAnchor} name can clash: 2019-09 has none). */
+    private static final String RECURSIVE = "";
+
     private static final Set<String> NOT_APPLICATORS = Set.of("$defs", "definitions", RemoteSchemas.KEYWORD, KEYWORD);
 
     private final ObjectNode root;
     private final RefResolver refs;
+    /** The keyword of the references resolved: {@code $dynamicRef} (2020-12) or {@code $recursiveRef} (2019-09). */
+    private final String keyword;
     private final Set<String> resources;
     /** Anchor names several schemas declare (only those make a $dynamicRef depend on the scope). */
     private final Map<String, List<String>> dynamic = new HashMap<>();
@@ -49,30 +57,51 @@ public final class DynamicRefs {
     private final Map<String, String> copies = new HashMap<>(); // target pointer + context -> copy pointer
     private ObjectNode scopes;
 
-    private DynamicRefs(ObjectNode root, RefResolver refs) {
+    private DynamicRefs(ObjectNode root, RefResolver refs, String keyword) {
         this.root = root;
         this.refs = refs;
+        this.keyword = keyword;
         this.resources = refs.resourcePointers();
-        refs.dynamicAnchors().forEach((name, declaring) -> { if (declaring.size() > 1) dynamic.put(name, declaring); });
+        anchors(refs, keyword).forEach((name, declaring) -> { if (declaring.size() > 1) dynamic.put(name, declaring); });
+    }
+
+    /** The keyword of the dialect's scope-dependent references, null if it has none. */
+    private static String keywordOf(String draft) {
+        return switch (Dialects.of(draft)) {
+            case DRAFT_2020_12 -> "$dynamicRef";
+            case DRAFT_2019_09 -> "$recursiveRef";
+            default -> null;
+        };
+    }
+
+    /** Each anchor name -> the schemas declaring it: {@code $dynamicAnchor}s, or the resources with {@code $recursiveAnchor: true}. */
+    private static Map<String, List<String>> anchors(RefResolver refs, String keyword) {
+        if (keyword.equals("$dynamicRef")) return refs.dynamicAnchors();
+        List<String> declaring = new java.util.ArrayList<>();
+        for (String r : new java.util.TreeSet<>(refs.resourcePointers())) {
+            if (refs.staticNode(r).path("$recursiveAnchor").asBoolean(false)) declaring.add(r);
+        }
+        return declaring.isEmpty() ? Map.of() : Map.of(RECURSIVE, declaring);
     }
 
     /** The document with every {@code $dynamicRef} it can resolve rewritten (a copy; the same node if there is none). */
     public static JsonNode rewrite(JsonNode root, String draft, Map<String, String> remotes) {
-        if (Dialects.of(draft) != JsonSchemaOptions.Dialect.DRAFT_2020_12 || !mentions(root, 0)) return root;
+        String keyword = keywordOf(draft);
+        if (keyword == null || !mentions(root, keyword, 0)) return root;
         JsonNode copy = root.deepCopy();
         RefResolver refs = new RefResolver(copy, draft, remotes);
-        staticPass(copy, "", refs, 0);
-        if (!copy.isObject() || !mentions(copy, 0)) return copy;
-        DynamicRefs d = new DynamicRefs((ObjectNode) copy, refs);
+        staticPass(copy, "", refs, keyword, anchors(refs, keyword), 0);
+        if (!copy.isObject() || !mentions(copy, keyword, 0)) return copy;
+        DynamicRefs d = new DynamicRefs((ObjectNode) copy, refs, keyword);
         d.walk(copy, "", d.enter(new TreeMap<>(), ""), 0);
         if (d.scopes != null) ((ObjectNode) copy).set(KEYWORD, d.scopes); // after the walk, which iterates the root's members
         return copy;
     }
 
-    private static boolean mentions(JsonNode n, int depth) {
+    private static boolean mentions(JsonNode n, String keyword, int depth) {
         if (depth > 200) return false;
-        if (n.isObject() && n.has("$dynamicRef")) return true;
-        for (JsonNode c : n) if (mentions(c, depth + 1)) return true;
+        if (n.isObject() && n.has(keyword)) return true;
+        for (JsonNode c : n) if (mentions(c, keyword, depth + 1)) return true;
         return false;
     }
 
@@ -95,21 +124,21 @@ public final class DynamicRefs {
         }
     }
 
-    private static void staticPass(JsonNode node, String pointer, RefResolver refs, int depth) {
+    private static void staticPass(JsonNode node, String pointer, RefResolver refs, String keyword, Map<String, List<String>> anchors, int depth) {
         if (!node.isObject() || depth > 200) return;
         ObjectNode o = (ObjectNode) node;
-        if (o.path("$dynamicRef").isTextual()) {
-            String ref = o.get("$dynamicRef").asText();
+        if (o.path(keyword).isTextual()) {
+            String ref = o.get(keyword).asText();
             String target = refs.staticPointer(ref, pointer);
-            if (target != null && anchorName(ref, target, refs) == null) replace(o, refs.absolute(target));
-            else if (target != null && refs.dynamicAnchors().getOrDefault(anchorName(ref, target, refs), List.of()).size() == 1) replace(o, refs.absolute(target));
+            String name = target == null ? null : anchorName(ref, target, refs, keyword);
+            if (target != null && (name == null || anchors.getOrDefault(name, List.of()).size() == 1)) replace(o, keyword, refs.absolute(target));
         }
-        children(o, pointer, false, (c, p) -> staticPass(c, p, refs, depth + 1));
+        children(o, pointer, false, (c, p) -> staticPass(c, p, refs, keyword, anchors, depth + 1));
     }
 
-    /** The $dynamicRef as a $ref (beside an existing $ref: one more allOf part). */
-    private static void replace(ObjectNode o, String asRef) {
-        o.remove("$dynamicRef");
+    /** The scope-dependent reference as a $ref (beside an existing $ref: one more allOf part). */
+    private static void replace(ObjectNode o, String keyword, String asRef) {
+        o.remove(keyword);
         if (!o.has("$ref")) o.put("$ref", asRef);
         else {
             ArrayNode all = o.has("allOf") && o.get("allOf").isArray() ? (ArrayNode) o.get("allOf") : o.putArray("allOf");
@@ -118,7 +147,12 @@ public final class DynamicRefs {
     }
 
     /** The anchor name through which the dynamic scope may change what {@code ref} (statically {@code target}) names, or null. */
-    private static String anchorName(String ref, String target, RefResolver refs) {
+    private static String anchorName(String ref, String target, RefResolver refs, String keyword) {
+        if (keyword.equals("$recursiveRef")) {
+            // only "#" is defined; the initial target must itself be a resource declaring the anchor
+            return ref.equals("#") && refs.resourcePointers().contains(target)
+                && refs.staticNode(target).path("$recursiveAnchor").asBoolean(false) ? RECURSIVE : null;
+        }
         int hash = ref.indexOf('#');
         String fragment = hash < 0 ? "" : ref.substring(hash + 1);
         if (fragment.isEmpty() || fragment.startsWith("/")) return null;
@@ -155,14 +189,14 @@ public final class DynamicRefs {
         if (!node.isObject() || depth > 200) return;
         ObjectNode o = (ObjectNode) node;
         if (!pointer.isEmpty() && resources.contains(pointer)) context = enter(context, pointer);
-        if (o.path("$dynamicRef").isTextual()) {
-            String ref = o.get("$dynamicRef").asText();
+        if (o.path(keyword).isTextual()) {
+            String ref = o.get(keyword).asText();
             String target = refs.staticPointer(ref, pointer);
-            String name = target == null ? null : anchorName(ref, target, refs);
+            String name = target == null ? null : anchorName(ref, target, refs, keyword);
             if (target != null) {
                 String chosen = name != null && context.containsKey(name) ? context.get(name) : target;
                 String at = refTo(chosen, context);
-                if (at != null) replace(o, refs.absolute(at));
+                if (at != null) replace(o, keyword, refs.absolute(at));
             }
         }
         if (o.path("$ref").isTextual()) {
@@ -208,14 +242,15 @@ public final class DynamicRefs {
         o.remove("$id");
         o.remove("$anchor");
         o.remove("$dynamicAnchor");
-        if (o.path("$dynamicRef").isTextual()) {
-            String ref = o.get("$dynamicRef").asText();
+        o.remove("$recursiveAnchor");
+        if (o.path(keyword).isTextual()) {
+            String ref = o.get(keyword).asText();
             String target = refs.staticPointer(ref, pointer);
-            String name = target == null ? null : anchorName(ref, target, refs);
+            String name = target == null ? null : anchorName(ref, target, refs, keyword);
             if (target != null) {
                 String chosen = name != null && context.containsKey(name) ? context.get(name) : target;
                 String at = refTo(chosen, context);
-                if (at != null) replace(o, refs.absolute(at));
+                if (at != null) replace(o, keyword, refs.absolute(at));
             }
         }
         if (o.path("$ref").isTextual()) {
@@ -249,10 +284,10 @@ public final class DynamicRefs {
     /** Scans the applicators under one schema; queues reference targets; true on a scope-dependent $dynamicRef. */
     private boolean scan(JsonNode node, String pointer, ArrayDeque<String> todo, int depth) {
         if (!node.isObject() || depth > 200) return false;
-        if (node.path("$dynamicRef").isTextual()) {
-            String ref = node.get("$dynamicRef").asText();
+        if (node.path(keyword).isTextual()) {
+            String ref = node.get(keyword).asText();
             String target = refs.staticPointer(ref, pointer);
-            String name = target == null ? null : anchorName(ref, target, refs);
+            String name = target == null ? null : anchorName(ref, target, refs, keyword);
             if (name != null && dynamic.containsKey(name)) return true;
             if (target != null) todo.add(target);
         }

@@ -135,7 +135,7 @@ public final class RefResolver {
         }
         URI target;
         try {
-            target = baseAt(ptr).resolve(new URI(ref));
+            target = resolve(baseAt(ptr), new URI(ref));
         } catch (URISyntaxException | IllegalArgumentException e) {
             return invalid(ref, ptr, report);
         }
@@ -231,6 +231,17 @@ public final class RefResolver {
         }
     }
 
+    /**
+     * A reference resolved against a base; a fragment alone against an opaque base ({@code urn:uuid:...}) names
+     * that fragment of the base (java.net.URI leaves it unresolved).
+     */
+    static URI resolve(URI base, URI ref) throws URISyntaxException {
+        if (base.isOpaque() && ref.getScheme() == null && ref.getRawSchemeSpecificPart().isEmpty()) {
+            return new URI(base.getScheme(), base.getSchemeSpecificPart(), ref.getFragment());
+        }
+        return base.resolve(ref);
+    }
+
     private static String withoutFragment(URI u) {
         String s = u.toString();
         int hash = s.indexOf('#');
@@ -268,7 +279,7 @@ public final class RefResolver {
         String id = idOf(node);
         if (id == null) return base;
         try {
-            URI u = base.resolve(new URI(id));
+            URI u = resolve(base, new URI(id));
             return u.getRawFragment() != null && id.startsWith("#") ? base : u;
         } catch (URISyntaxException | IllegalArgumentException e) {
             return base;
@@ -290,7 +301,7 @@ public final class RefResolver {
         String id = idOf(node);
         if (id != null) {
             try {
-                URI u = base.resolve(new URI(id));
+                URI u = resolve(base, new URI(id));
                 if (!id.startsWith("#")) {
                     base = u;
                     resources.add(pointer);
@@ -305,7 +316,7 @@ public final class RefResolver {
         for (String kw : List.of("$ref", "$dynamicRef")) {
             if (!node.path(kw).isTextual()) continue;
             try {
-                referenced.add(withoutFragment(base.resolve(new URI(node.get(kw).asText()))));
+                referenced.add(withoutFragment(resolve(base, new URI(node.get(kw).asText()))));
             } catch (URISyntaxException | IllegalArgumentException ignored) {
                 // an invalid reference: its error comes when it is compiled
             }

@@ -17,7 +17,8 @@ import java.util.Set;
  * reference names (also from a document embedded before it) is copied into the root under {@link #KEYWORD}, with
  * its retrieval URI as its base, so that {@link RefResolver} resolves it as it resolves an embedded resource. The
  * caller's schema is not changed (the root is copied). A document in another dialect than the schema's is
- * refused by name: one compile has one dialect.
+ * refused by name: one compile has one dialect. A URI the registry does not hold may name one of the bundled
+ * {@link MetaSchemas}.
  */
 public final class RemoteSchemas {
     /** The member of the root holding the embedded documents (an annotation: it asserts nothing). */
@@ -36,12 +37,12 @@ public final class RemoteSchemas {
 
     public static Embedded embed(JsonNode root, SchemaRegistry registry, String draft) {
         Map<String, String> remotes = new LinkedHashMap<>();
-        if (registry.isEmpty() || !root.isObject()) return new Embedded(root, remotes);
+        if (!root.isObject() || registry.isEmpty() && !mentionsMetaSchema(root, 0)) return new Embedded(root, remotes);
         ObjectNode copy = null;
         JsonNode doc = root;
         while (true) {
             Set<String> missing = new RefResolver(doc, draft, remotes).unresolvedDocuments();
-            missing.removeIf(uri -> registry.document(uri) == null);
+            missing.removeIf(uri -> document(registry, uri) == null);
             if (missing.isEmpty()) break;
             if (copy == null) {
                 copy = root.deepCopy();
@@ -49,7 +50,7 @@ public final class RemoteSchemas {
                 doc = copy;
             }
             for (String uri : missing) {
-                JsonNode d = registry.document(uri);
+                JsonNode d = document(registry, uri);
                 checkDialect(d, uri, draft);
                 String key = Integer.toString(remotes.size());
                 ((ObjectNode) copy.get(KEYWORD)).set(key, withBase(d, uri, draft));
@@ -57,6 +58,24 @@ public final class RemoteSchemas {
             }
         }
         return new Embedded(doc, remotes);
+    }
+
+    /** The registry's document of a URI, else the bundled meta-schema of it, else null. */
+    private static JsonNode document(SchemaRegistry registry, String uri) {
+        JsonNode d = registry.document(uri);
+        return d != null ? d : MetaSchemas.document(uri);
+    }
+
+    /** Whether some reference of the document may name a bundled meta-schema (a cheap test before resolving references). */
+    private static boolean mentionsMetaSchema(JsonNode n, int depth) {
+        if (depth > 200) return false;
+        if (n.isObject()) {
+            for (String kw : new String[] {"$ref", "$dynamicRef", "$recursiveRef"}) {
+                if (n.path(kw).asText("").contains("json-schema.org/")) return true;
+            }
+        }
+        for (JsonNode c : n) if (mentionsMetaSchema(c, depth + 1)) return true;
+        return false;
     }
 
     /** The document with an absolute id: its own resolved against the retrieval URI, else the retrieval URI. */

@@ -197,10 +197,10 @@ public final class Formats {
     }
 
     /** The most characters a string of the format may have (its length bound beside its regex), or -1 for no bound. */
-    static int maxLength(String name) { return name.equals("hostname") ? HOSTNAME_MAX_LENGTH : -1; }
+    public static int maxLength(String name) { return name.equals("hostname") ? HOSTNAME_MAX_LENGTH : -1; }
 
     /** Whether the format accepts every string (then it constrains nothing and combines with any other keyword). */
-    static boolean isAnyString(String name) { return ANY.equals(REGEXES.get(name)); }
+    public static boolean isAnyString(String name) { return ANY.equals(REGEXES.get(name)); }
 
     /** The format's language, or null if unknown. */
     public static Expr format(String name) {

@@ -77,6 +77,26 @@ class DirectMaskOracleTest {
         check(g, CompileOptions.defaults().withFineTerminals(true), LongTests.scale(5, 20), 105);
     }
 
+    /**
+     * Objects whose other keys are free ("any key but these", declared keys sharing prefixes): walks
+     * of every key prefix state share the free string's walk below each trie node, and its ends by
+     * reference (TerminalWalks.Ends).
+     */
+    @Test void schemaKeyComplementsWithSharedPrefixes() {
+        String schema = """
+                {"type": "object", "properties": {
+                   "apiVersion": {"type": "string"}, "kind": {"type": "string"}, "api": {"type": "integer"},
+                   "metadata": {"type": "object", "properties": {
+                       "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
+                       "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                       "name": {"type": "string"}, "namespace": {"type": "string"}},
+                     "additionalProperties": {"type": "integer"}},
+                   "spec": {"type": "object", "properties": {"replicas": {"type": "integer"}, "selector": {"type": "string"},
+                       "kindOf": {"type": "boolean"}}, "additionalProperties": {"type": "string", "maxLength": 8}}},
+                 "required": ["kind"], "additionalProperties": {"type": "boolean"}}""";
+        check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults(), LongTests.scale(6, 20), 107);
+    }
+
     @Test void schemaUnionOfObjects() {
         String schema = """
                 {"type": "array", "items": {"anyOf": [

@@ -54,6 +54,11 @@ public final class MaskBenchRunner {
         double[] maskUs = new double[0];
         /** Profile: the mask thread's CPU time per token (mask + commit), in µs: TBM without the time a loaded machine kept it off the CPU. */
         double[] cpuUs = new double[0];
+        /**
+         * Under --profile: per mask two characters, how it was served (index into {@link #SERVED}) and the
+         * terminal walks it computed ('.' none, 'a' one, 'b' two, ... 'z' 26 or more).
+         */
+        String servedWays = "";
         int validOk, validRejected, invalidRejected, invalidAccepted, mismatches;
         String error;
         boolean timedOut;
@@ -78,6 +83,7 @@ public final class MaskBenchRunner {
             if (error == null && ttfmCpuUs >= 0) r.put("ttfm_cpu_us", ttfmCpuUs);
             r.put("mask_us", maskUs);
             if (cpuUs.length > 0) r.put("mask_cpu_us", cpuUs);
+            if (!servedWays.isEmpty()) r.put("mask_served", servedWays);
             r.put("valid_ok", validOk);
             r.put("valid_rejected", validRejected);
             r.put("invalid_rejected", invalidRejected);
@@ -305,6 +311,7 @@ public final class MaskBenchRunner {
         for (MaskBenchInput.Test t : schema.tests()) total += t.tokens().length;
         double[] us = new double[total];
         double[] cpuUs = profile && CPU_TIME ? new double[total] : null;
+        StringBuilder ways = profile ? new StringBuilder(total) : null;
         int n = 0;
         int vocabSize = artifact.vocabulary().size();
         MatcherStats.Snapshot work = MatcherStats.Snapshot.ZERO;
@@ -339,6 +346,11 @@ public final class MaskBenchRunner {
                 us[n++] = tbm;
                 int way = served(served0, dev.domino.runtime.internal.mask.MaskServing.snapshot());
                 r.servedMasks[way]++;
+                if (ways != null) {
+                    long walks = dev.domino.runtime.internal.mask.MaskServing.snapshot()[dev.domino.runtime.internal.mask.MaskServing.WALKS]
+                            - served0[dev.domino.runtime.internal.mask.MaskServing.WALKS];
+                    ways.append((char) ('0' + way)).append(walks == 0 ? '.' : (char) ('a' + Math.min(25, walks - 1)));
+                }
                 r.servedUs[way] += tbm;
                 r.maskNs += b - a;
                 r.commitNs += c - b;
@@ -371,6 +383,7 @@ public final class MaskBenchRunner {
         }
         r.maskUs = Arrays.copyOf(us, n);
         if (cpuUs != null) r.cpuUs = Arrays.copyOf(cpuUs, n);
+        if (ways != null) r.servedWays = ways.toString();
         if (profile) {
             r.stats = work;
             r.treeBuilds = MatcherStats.treeBuilds(artifact).minus(builds);

@@ -168,19 +168,17 @@ public final class DirectMask {
         int done = completed + 1;
         if (w.endsAtRoot()) startAllAtRoot(after, done);
         Level next = level(0);
-        int[] byteStart = w.endChildStart(), children = w.endChildNode();
         for (int b = 0; b < 256; b++) {
-            int from = byteStart[b], to = byteStart[b + 1];
-            if (from == to || !startsAfter(after, b, done, next)) continue;
-            for (int i = from; i < to; i++) enter(children[i], 0);
+            if (!w.endsBefore(b) || !startsAfter(after, b, done, next)) continue;
+            for (int child : w.endChildren(b)) enter(child, 0);
         }
-        int[] loopNodes = w.loopEndNodes();
-        if (loopNodes.length == 0) return;
+        if (!w.hasLoopEnds()) return;
         // the terminal may end anywhere in such a subtree, whose bytes all loop: the next terminal starts
         // with a loop byte, and only bytes that start something the parser expects matter
         long startLo = 0, startHi = 0;
         for (int b = 0; b < 128; b++) if (startsWith(after, b)) { if (b < 64) startLo |= 1L << b; else startHi |= 1L << b; }
         if (!w.loopEndsStart(startLo, startHi)) return;
+        int[] loopNodes = w.loopEndNodes();
         long[] loopBytes = w.loopEndBytes();
         for (int i = 0; i < loopNodes.length; i++) {
             long lo = loopBytes[2 * i] & startLo, hi = loopBytes[2 * i + 1] & startHi;

@@ -8,12 +8,13 @@ package dev.domino.runtime.internal.mask;
 public final class MaskServing {
     private MaskServing() {}
 
-    public static final int DIRECT = 0, BUILT = 1, WAITED = 2;
+    /** {@link #WALKS}: terminal and counted walks computed (not found in the per-vocabulary caches). */
+    public static final int DIRECT = 0, BUILT = 1, WAITED = 2, WALKS = 3;
 
-    private static final ThreadLocal<long[]> COUNTS = ThreadLocal.withInitial(() -> new long[3]);
+    private static final ThreadLocal<long[]> COUNTS = ThreadLocal.withInitial(() -> new long[4]);
 
     public static void note(int what) { COUNTS.get()[what]++; }
 
-    /** This thread's counts so far, indexed by {@link #DIRECT}, {@link #BUILT}, {@link #WAITED}. */
+    /** This thread's counts so far, indexed by {@link #DIRECT}, {@link #BUILT}, {@link #WAITED}, {@link #WALKS}. */
     public static long[] snapshot() { return COUNTS.get().clone(); }
 }

@@ -29,26 +29,209 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 public final class TerminalWalks {
     /**
-     * @param continuation  tokens that end inside the terminal
-     * @param endsAtRoot    the automaton state itself is accepting (the terminal may end before the token's first byte)
-     * @param endChildStart per byte b, {@code endChildNode[endChildStart[b] .. endChildStart[b+1])} are the trie
-     *                      nodes reached by byte b from a node where the terminal may end: where the next
-     *                      terminal starts with b (grouped by byte, so a tree visits only bytes its follow
-     *                      terminals can start with)
-     * @param loopEndNodes  trie nodes whose whole subtree stays in one accepting, self-looping state, so the
-     *                      terminal may end at every node in it; not listed child by child: a next terminal
-     *                      can only start there with one of that state's loop bytes, and trees look those
-     *                      edges up by byte ({@link VocabTrie#byteEdgesFrom})
-     * @param loopEndBytes  per loop end node, the loop bytes of its state (2 longs: bytes 0..63, 64..127)
-     * @param loopBytesAny  the union of {@code loopEndBytes} (2 longs): where no next terminal starts with one of
-     *                      them, the loop end nodes, often tens of thousands inside a string, are skipped at once
+     * Trie nodes where a terminal may end, as a walk found them: the children of end nodes grouped
+     * by their byte, and the loop end nodes (see {@link Walk}). Immutable; a loop core's walk keeps
+     * one, and every walk that contains that core's walk refers to it instead of copying it.
      */
-    public record Walk(TokenSet continuation, boolean endsAtRoot, int[] endChildStart, int[] endChildNode,
-                       int[] loopEndNodes, long[] loopEndBytes, long[] loopBytesAny) {
-        /** Whether a next terminal starting with one of the ASCII bytes {@code lo}/{@code hi} may start in a loop end node. */
-        public boolean loopEndsStart(long lo, long hi) { return ((loopBytesAny[0] & lo) | (loopBytesAny[1] & hi)) != 0; }
+    static final class Ends {
+        static final Ends NONE = new Ends(new int[257], new int[0], new int[0], new long[0]);
+        /** {@code node[start[b] .. start[b+1])}: children reached by byte b from an end node. */
+        final int[] start, node;
+        final int[] loopNodes;
+        final long[] loopBytes;
+        /** Bytes (4 longs) with at least one end child; the union of the loop bytes (2 longs). */
+        final long[] bytes = new long[4], loopAny = new long[2];
+        /** Kept by a loop core's walk (its cache counts its bytes), referred to by others. */
+        boolean shared;
 
-        public int endChildCount() { return endChildNode.length + loopEndNodes.length; }
+        Ends(int[] start, int[] node, int[] loopNodes, long[] loopBytes) {
+            this.start = start;
+            this.node = node;
+            this.loopNodes = loopNodes;
+            this.loopBytes = loopBytes;
+            for (int b = 0; b < 256; b++) if (start[b] < start[b + 1]) bytes[b >>> 6] |= 1L << b;
+            for (int i = 0; i < loopNodes.length; i++) { loopAny[0] |= loopBytes[2 * i]; loopAny[1] |= loopBytes[2 * i + 1]; }
+        }
+
+        /** End edges (trie child-edge indexes) grouped by byte into their child nodes. */
+        static Ends of(VocabTrie trie, int[] edges, int[] loopNodes, long[] loopBytes) {
+            int[] byteStart = new int[257];
+            for (int c : edges) byteStart[trie.childByte(c) + 1]++;
+            for (int b = 0; b < 256; b++) byteStart[b + 1] += byteStart[b];
+            int[] fill = Arrays.copyOf(byteStart, 256);
+            int[] nodes = new int[edges.length];
+            for (int c : edges) nodes[fill[trie.childByte(c)]++] = trie.childNode(c);
+            return new Ends(byteStart, nodes, loopNodes, loopBytes);
+        }
+
+        int count() { return node.length + loopNodes.length; }
+
+        long estimatedBytes() { return 64 + 4L * (start.length + node.length + loopNodes.length) + 8L * loopBytes.length; }
+    }
+
+    /**
+     * One walk's results.
+     * <ul>
+     * <li>{@link #continuation}: tokens that end inside the terminal;</li>
+     * <li>{@link #endsAtRoot}: the automaton state itself is accepting (the terminal may end before the token's first byte);</li>
+     * <li>{@link #endChildren(int)}: the trie nodes reached by byte b from a node where the terminal may end: where
+     *     the next terminal starts with b (grouped by byte, so a tree or a direct mask visits only bytes its follow
+     *     terminals can start with); {@link #endBytes} says which bytes have any;</li>
+     * <li>{@link #loopEndNodes}: trie nodes whose whole subtree stays in one accepting, self-looping state, so the
+     *     terminal may end at every node in it; not listed child by child: a next terminal can only start there with
+     *     one of that state's loop bytes, looked up by byte ({@link VocabTrie#byteEdgesFrom}); {@link #loopEndBytes}:
+     *     per loop end node, the loop bytes of its state (2 longs: bytes 0..63, 64..127); where no next terminal
+     *     starts with one of their union ({@link #loopEndsStart}), the loop end nodes, often tens of thousands inside
+     *     a string, are skipped at once.</li>
+     * </ul>
+     *
+     * <p>The ends are kept as parts ({@link Ends}): the walk's own and those of loop core walks it contains,
+     * shared with every other walk that contains them, and joined per byte when first asked for.
+     * Why: inside "any key but these", each state's walk holds the free string's ends, tens of
+     * thousands of trie nodes; copying and grouping them per state was two thirds of computing such
+     * a walk, while masks and trees only ask for the few bytes that may follow (a closing quote).
+     */
+    public static final class Walk {
+        private final TokenSet continuation;
+        private final boolean endsAtRoot;
+        private final Ends[] parts;
+        private final long[] endBytes = new long[4], loopAny = new long[2];
+        private final int endCount, loopCount;
+        /** Per byte, the end children joined over the parts (filled on first use). */
+        private volatile java.util.concurrent.atomic.AtomicReferenceArray<int[]> byByte;
+        private volatile Ends joined;
+
+        Walk(TokenSet continuation, boolean endsAtRoot, Ends[] parts) {
+            this.continuation = continuation;
+            this.endsAtRoot = endsAtRoot;
+            this.parts = parts;
+            int ends = 0, loops = 0;
+            for (Ends e : parts) {
+                for (int i = 0; i < 4; i++) endBytes[i] |= e.bytes[i];
+                loopAny[0] |= e.loopAny[0];
+                loopAny[1] |= e.loopAny[1];
+                ends += e.node.length;
+                loops += e.loopNodes.length;
+            }
+            endCount = ends;
+            loopCount = loops;
+            if (parts.length == 1) joined = parts[0];
+            else if (parts.length == 0) joined = Ends.NONE;
+        }
+
+        public TokenSet continuation() { return continuation; }
+
+        public boolean endsAtRoot() { return endsAtRoot; }
+
+        public int endChildCount() { return endCount + loopCount; }
+
+        /** Whether some end child is reached by byte b. */
+        public boolean endsBefore(int b) { return (endBytes[b >>> 6] & (1L << b)) != 0; }
+
+        /** The end children reached by byte b (do not modify). */
+        public int[] endChildren(int b) {
+            var memo = byByte;
+            if (memo == null) byByte = memo = new java.util.concurrent.atomic.AtomicReferenceArray<>(256);
+            int[] r = memo.get(b);
+            if (r == null) {
+                int n = 0;
+                for (Ends e : parts) n += e.start[b + 1] - e.start[b];
+                r = new int[n];
+                int k = 0;
+                for (Ends e : parts) {
+                    int from = e.start[b], len = e.start[b + 1] - from;
+                    System.arraycopy(e.node, from, r, k, len);
+                    k += len;
+                }
+                memo.set(b, r);
+            }
+            return r;
+        }
+
+        /** Whether a next terminal starting with one of the ASCII bytes {@code lo}/{@code hi} may start in a loop end node. */
+        public boolean loopEndsStart(long lo, long hi) { return ((loopAny[0] & lo) | (loopAny[1] & hi)) != 0; }
+
+        public boolean hasLoopEnds() { return loopCount > 0; }
+
+        public int[] endChildStart() { return join().start; }
+        public int[] endChildNode() { return join().node; }
+        public int[] loopEndNodes() { return joinLoops().loopNodes; }
+        public long[] loopEndBytes() { return joinLoops().loopBytes; }
+
+        private volatile Ends joinedLoops;
+
+        /** The parts' loop end nodes as one (without joining the end children). */
+        private Ends joinLoops() {
+            Ends j = joined != null ? joined : joinedLoops;
+            if (j != null) return j;
+            int[] loopNodes = new int[loopCount];
+            long[] loopBytes = new long[2 * loopCount];
+            int l = 0;
+            for (Ends e : parts) {
+                System.arraycopy(e.loopNodes, 0, loopNodes, l, e.loopNodes.length);
+                System.arraycopy(e.loopBytes, 0, loopBytes, 2 * l, e.loopBytes.length);
+                l += e.loopNodes.length;
+            }
+            return joinedLoops = new Ends(new int[257], new int[0], loopNodes, loopBytes);
+        }
+
+        /** The parts as one (all bytes at once: tests, and trees comparing walks by content). */
+        private Ends join() {
+            Ends j = joined;
+            if (j != null) return j;
+            int[] start = new int[257], node = new int[endCount], loopNodes = new int[loopCount];
+            long[] loopBytes = new long[2 * loopCount];
+            int k = 0, l = 0;
+            for (int b = 0; b < 256; b++) {
+                start[b] = k;
+                for (Ends e : parts) {
+                    int from = e.start[b], len = e.start[b + 1] - from;
+                    System.arraycopy(e.node, from, node, k, len);
+                    k += len;
+                }
+            }
+            start[256] = k;
+            for (Ends e : parts) {
+                System.arraycopy(e.loopNodes, 0, loopNodes, l, e.loopNodes.length);
+                System.arraycopy(e.loopBytes, 0, loopBytes, 2 * l, e.loopBytes.length);
+                l += e.loopNodes.length;
+            }
+            return joined = new Ends(start, node, loopNodes, loopBytes);
+        }
+
+        /**
+         * A hash of the ends consistent with {@link #sameEnds}: shared parts by identity, own parts by content.
+         */
+        public int endsHash() {
+            int h = 1;
+            for (Ends e : parts) {
+                h = 31 * h + (e.shared ? System.identityHashCode(e)
+                        : (Arrays.hashCode(e.node) * 31 + Arrays.hashCode(e.start)) * 31 + Arrays.hashCode(e.loopNodes) * 17 + Arrays.hashCode(e.loopBytes));
+            }
+            return h;
+        }
+
+        /**
+         * True when the two walks have the same ends, found the same way (the same shared parts, equal own
+         * parts): exact, though walks with equal ends found differently compare unequal.
+         */
+        public boolean sameEnds(Walk o) {
+            if (parts.length != o.parts.length) return false;
+            for (int i = 0; i < parts.length; i++) {
+                Ends a = parts[i], b = o.parts[i];
+                if (a == b) continue;
+                if (a.shared || b.shared || !Arrays.equals(a.start, b.start) || !Arrays.equals(a.node, b.node)
+                        || !Arrays.equals(a.loopNodes, b.loopNodes) || !Arrays.equals(a.loopBytes, b.loopBytes)) return false;
+            }
+            return true;
+        }
+
+        /** Estimated heap bytes of this walk's own parts (shared parts are counted by the cache that keeps them). */
+        long ownBytes() {
+            long b = 64 + continuation.estimatedBytes() + 8L * parts.length;
+            for (Ends e : parts) if (!e.shared) b += e.estimatedBytes();
+            return b;
+        }
     }
 
     /**
@@ -90,7 +273,10 @@ public final class TerminalWalks {
 
     /** {@link CountedWalk} of terminal automaton {@code loop} counted by {@code c}, from loop state s. */
     public CountedWalk counted(ByteDfa loop, CountedLoop c, int s, int vocabSize) {
-        return counted.computeIfAbsent(new CountedKey(loop, c.boundaryKey(), s), k -> CountedWalk.compute(trie, loop, c, s, vocabSize),
+        return counted.computeIfAbsent(new CountedKey(loop, c.boundaryKey(), s), k -> {
+                    dev.domino.runtime.internal.mask.MaskServing.note(dev.domino.runtime.internal.mask.MaskServing.WALKS);
+                    return CountedWalk.compute(trie, loop, c, s, vocabSize);
+                },
                 CountedWalk::estimatedBytes);
     }
 
@@ -99,6 +285,7 @@ public final class TerminalWalks {
                 a -> 16 + 4L * a.length() + 64L * dfa.stateCount()); // the array, and the automaton the key holds
         Walk w = perState.get(state);
         if (w == null) {
+            dev.domino.runtime.internal.mask.MaskServing.note(dev.domino.runtime.internal.mask.MaskServing.WALKS);
             w = computeShared(dfa, state, vocabSize);
             if (perState.compareAndSet(state, null, w)) cache.addBytes(dfa, bytesOf(w));
             w = perState.get(state);
@@ -107,10 +294,7 @@ public final class TerminalWalks {
     }
 
     /** Estimated heap bytes of a walk. */
-    public static long bytesOf(Walk w) {
-        return 64 + w.continuation().estimatedBytes() + 4L * (w.endChildStart().length + w.endChildNode().length + w.loopEndNodes().length)
-                + 8L * w.loopEndBytes().length;
-    }
+    public static long bytesOf(Walk w) { return w.ownBytes(); }
 
     private Walk computeShared(ByteDfa dfa, int state, int vocabSize) {
         // most walks die within a few trie levels (inside a key, a number, a keyword): not worth
@@ -156,23 +340,54 @@ public final class TerminalWalks {
             int child = trie.childNode(c);
             LoopCore core = coreOf.computeIfAbsent(s2, k -> coreAt(dfa, k));
             if (core == null) {
-                walkInto(acc, dfa, child, s2, Integer.MAX_VALUE);
+                walkSharing(acc, dfa, child, s2);
                 continue;
             }
-            CoreBelow key = new CoreBelow(core, child);
-            CoreWalk cw = byCoreBelow.get(key);
-            if (cw == null) {
-                Acc below = new Acc(vocabSize);
-                walkInto(below, core.table, core.accepting, core.loops, child, 0);
-                cw = new CoreWalk(below);
-                cw = byCoreBelow.putIfAbsent(key, cw, cw.estimatedBytes());
-            }
-            cw.addTo(acc);
-            for (int i = 0; i < cw.exitEdges.length; i++) {
-                walkInto(acc, dfa, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]], Integer.MAX_VALUE);
-            }
+            addCoreBelow(acc, dfa, core, child, vocabSize);
         }
         return acc.finish(vocabSize);
+    }
+
+    /** The shared walk of {@code core} below trie node n (entered in the core's first state), then the paths leaving it. */
+    private void addCoreBelow(Acc acc, ByteDfa dfa, LoopCore core, int n, int vocabSize) {
+        CoreBelow key = new CoreBelow(core, n);
+        CoreWalk cw = byCoreBelow.get(key);
+        if (cw == null) {
+            Acc below = new Acc(vocabSize);
+            walkInto(below, core.table, core.accepting, core.loops, n, 0);
+            cw = new CoreWalk(below);
+            cw = byCoreBelow.putIfAbsent(key, cw, cw.estimatedBytes());
+        }
+        cw.addTo(acc);
+        for (int i = 0; i < cw.exitEdges.length; i++) {
+            walkSharing(acc, dfa, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]]);
+        }
+    }
+
+    /** Subtrees below this many trie nodes are walked rather than looked up by loop core. */
+    private static final int CORE_SHARE_MIN_NODES = 256;
+
+    /**
+     * {@link #walkInto} that, wherever it enters a loop core at a trie node with a large subtree,
+     * adds the core's shared walk below that node ({@link #addCoreBelow}) instead of walking it.
+     *
+     * <p>Why: "any key but these" has a state per prefix of each declared key, off every cycle;
+     * each walked the free string below its prefix again (nearly every token starting with those
+     * bytes). Now only the declared prefixes' paths are walked per state, and the string's part
+     * below each trie node is walked once for every automaton with that string core.
+     */
+    private void walkSharing(Acc acc, ByteDfa dfa, int startNode, int startState) {
+        if (dfa.isDense()) walkInto(acc, dfa.table(), dfa.acceptingArray(), dfa.asciiLoops(), startNode, startState, Integer.MAX_VALUE, dfa);
+        else walkSparse(acc, dfa, startNode, startState, Integer.MAX_VALUE, true);
+    }
+
+    /** True (and the core's walk added) when the walk at (n, s) is better looked up by loop core. */
+    private boolean sharedCore(Acc acc, ByteDfa dfa, int n, int s) {
+        if (n == 0 || trie.subtreeEnd(n) - n < CORE_SHARE_MIN_NODES) return false;
+        LoopCore core = coreAt(dfa, s);
+        if (core == null) return false;
+        addCoreBelow(acc, dfa, core, n, acc.vocabSize);
+        return true;
     }
 
     /** Sentinel of {@link #cores}: the state has no small loop core. */
@@ -213,7 +428,7 @@ public final class TerminalWalks {
         }
         Acc acc = cw.copy();
         for (int i = 0; i < cw.exitEdges.length; i++) {
-            walkInto(acc, dfa, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]], Integer.MAX_VALUE);
+            walkSharing(acc, dfa, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]]);
         }
         return acc.finish(vocabSize);
     }
@@ -224,13 +439,13 @@ public final class TerminalWalks {
      * port p (loop cores only; recorded as an exit, not followed).
      */
     private void walkInto(Acc acc, int[] table, boolean[] accepting, long[] loops, int startNode, int startState) {
-        walkInto(acc, table, accepting, loops, startNode, startState, Integer.MAX_VALUE);
+        walkInto(acc, table, accepting, loops, startNode, startState, Integer.MAX_VALUE, null);
     }
 
     /** A terminal automaton's walk: its dense table when it has one, else its byte ranges. */
     private boolean walkInto(Acc acc, ByteDfa dfa, int startNode, int startState, int maxNodes) {
-        if (dfa.isDense()) return walkInto(acc, dfa.table(), dfa.acceptingArray(), dfa.asciiLoops(), startNode, startState, maxNodes);
-        return walkSparse(acc, dfa, startNode, startState, maxNodes);
+        if (dfa.isDense()) return walkInto(acc, dfa.table(), dfa.acceptingArray(), dfa.asciiLoops(), startNode, startState, maxNodes, null);
+        return walkSparse(acc, dfa, startNode, startState, maxNodes, false);
     }
 
     /**
@@ -238,7 +453,7 @@ public final class TerminalWalks {
      * node's children (both sorted by byte), so a trie state with one range costs a binary search
      * and its matching children, not one lookup per child.
      */
-    private boolean walkSparse(Acc acc, ByteDfa dfa, int startNode, int startState, int maxNodes) {
+    private boolean walkSparse(Acc acc, ByteDfa dfa, int startNode, int startState, int maxNodes, boolean shareCores) {
         boolean[] accepting = dfa.acceptingArray();
         long[] loops = dfa.asciiLoops();
         int visited = 0;
@@ -255,6 +470,7 @@ public final class TerminalWalks {
                 if (accepting[s] && first < end) acc.addLoopEnd(n, loLoop, hiLoop);
                 continue;
             }
+            if (shareCores && sharedCore(acc, dfa, n, s)) continue;
             if (n != 0) acc.addTokens(trie, trie.tokenStart(n), trie.tokenEnd(n));
             if (first == end) continue;
             if (accepting[s]) {
@@ -280,8 +496,12 @@ public final class TerminalWalks {
         return true;
     }
 
-    /** @return false when the walk gave up after visiting {@code maxNodes} trie nodes ({@code acc} is then partial) */
-    private boolean walkInto(Acc acc, int[] table, boolean[] accepting, long[] loops, int startNode, int startState, int maxNodes) {
+    /**
+     * @param shareIn the automaton whose table this is, to share its loop cores' walks (see {@link #walkSharing}); null: walk all
+     * @return false when the walk gave up after visiting {@code maxNodes} trie nodes ({@code acc} is then partial)
+     */
+    private boolean walkInto(Acc acc, int[] table, boolean[] accepting, long[] loops, int startNode, int startState, int maxNodes,
+                             ByteDfa shareIn) {
         int visited = 0;
         int[] stackNode = new int[256], stackState = new int[256];
         int sp = 0;
@@ -297,6 +517,7 @@ public final class TerminalWalks {
                 if (accepting[s] && first < end) acc.addLoopEnd(n, loLoop, hiLoop);
                 continue;
             }
+            if (shareIn != null && sharedCore(acc, shareIn, n, s)) continue;
             if (n != 0) acc.addTokens(trie, trie.tokenStart(n), trie.tokenEnd(n));
             if (first == end) continue;
             if (accepting[s]) {
@@ -326,6 +547,8 @@ public final class TerminalWalks {
         public boolean endsAtRoot;
         public final IntList endEdges = new IntList(), loopNodes = new IntList(), exitEdges = new IntList(), exitPorts = new IntList();
         public long[] loopBytes = new long[16];
+        /** Ends of loop core walks this walk contains (shared, not copied). */
+        public final java.util.List<Ends> parts = new java.util.ArrayList<>(0);
 
         public Acc(int vocabSize) { this.vocabSize = vocabSize; }
 
@@ -369,15 +592,13 @@ public final class TerminalWalks {
             loopBytes[2 * i + 1] = hi;
         }
 
+        /** This walk's own ends (not its parts'). */
+        public Ends ownEnds() {
+            if (endEdges.size == 0 && loopNodes.size == 0) return Ends.NONE;
+            return Ends.of(trie, endEdges.toArray(), loopNodes.toArray(), Arrays.copyOf(loopBytes, 2 * loopNodes.size));
+        }
+
         public Walk finish(int vocabSize) {
-            // group the end children by byte: counting sort
-            int[] edges = endEdges.toArray();
-            int[] byteStart = new int[257];
-            for (int c : edges) byteStart[trie.childByte(c) + 1]++;
-            for (int b = 0; b < 256; b++) byteStart[b + 1] += byteStart[b];
-            int[] fill = Arrays.copyOf(byteStart, 256);
-            int[] nodes = new int[edges.length];
-            for (int c : edges) nodes[fill[trie.childByte(c)]++] = trie.childNode(c);
             TokenSet continuation;
             if (bits == null) {
                 int[] sorted = Arrays.copyOf(ids, tokenCount);
@@ -394,9 +615,11 @@ public final class TerminalWalks {
                 }
                 continuation = TokenSet.ofIds(Arrays.copyOf(out, k));
             }
-            long[] any = new long[2];
-            for (int i = 0; i < loopNodes.size; i++) { any[0] |= loopBytes[2 * i]; any[1] |= loopBytes[2 * i + 1]; }
-            return new Walk(continuation, endsAtRoot, byteStart, nodes, loopNodes.toArray(), Arrays.copyOf(loopBytes, 2 * loopNodes.size), any);
+            Ends own = ownEnds();
+            java.util.List<Ends> all = new java.util.ArrayList<>(parts.size() + 1);
+            for (Ends e : parts) if (e.count() > 0) all.add(e);
+            if (own.count() > 0) all.add(own);
+            return new Walk(continuation, endsAtRoot, all.toArray(new Ends[0]));
         }
     }
 
@@ -404,22 +627,22 @@ public final class TerminalWalks {
     private final class CoreWalk {
         public final Acc tokens; // never modified after construction: copies are taken
         public final boolean endsAtRoot;
-        public final int[] endEdges, loopNodes, exitEdges, exitPorts;
-        public final long[] loopBytes;
+        /** Its ends, referred to by every walk that contains this one. */
+        public final Ends ends;
+        public final int[] exitEdges, exitPorts;
 
         public CoreWalk(Acc a) {
             tokens = a;
             endsAtRoot = a.endsAtRoot;
-            endEdges = a.endEdges.toArray();
-            loopNodes = a.loopNodes.toArray();
-            loopBytes = Arrays.copyOf(a.loopBytes, 2 * loopNodes.length);
+            ends = a.ownEnds();
+            ends.shared = true;
             exitEdges = a.exitEdges.toArray();
             exitPorts = a.exitPorts.toArray();
         }
 
         public long estimatedBytes() {
-            return 64 + (tokens.bits != null ? 8L * tokens.bits.length : 4L * tokens.ids.length)
-                    + 4L * (endEdges.length + exitEdges.length + exitPorts.length + 3 * loopNodes.length);
+            return 64 + (tokens.bits != null ? 8L * tokens.bits.length : 4L * tokens.ids.length) + ends.estimatedBytes()
+                    + 4L * (exitEdges.length + exitPorts.length);
         }
 
         /** Adds this walk's results to {@code a}, whose tokens are distinct from this walk's. */
@@ -433,8 +656,7 @@ public final class TerminalWalks {
                 a.addIds(t.ids, t.tokenCount);
             }
             if (endsAtRoot) a.endsAtRoot = true;
-            for (int e : endEdges) a.endEdges.add(e);
-            for (int i = 0; i < loopNodes.length; i++) a.addLoopEnd(loopNodes[i], loopBytes[2 * i], loopBytes[2 * i + 1]);
+            if (ends.count() > 0) a.parts.add(ends);
         }
 
         public Acc copy() {
@@ -443,8 +665,7 @@ public final class TerminalWalks {
             if (tokens.bits != null) { a.bits = tokens.bits.clone(); a.ids = null; }
             else a.ids = Arrays.copyOf(tokens.ids, Math.max(64, tokens.tokenCount));
             a.endsAtRoot = endsAtRoot;
-            for (int e : endEdges) a.endEdges.add(e);
-            for (int i = 0; i < loopNodes.length; i++) a.addLoopEnd(loopNodes[i], loopBytes[2 * i], loopBytes[2 * i + 1]);
+            if (ends.count() > 0) a.parts.add(ends);
             return a;
         }
     }

@@ -153,22 +153,20 @@ public final class TreeBuilder {
             if (w.endChildCount() == 0) return;
             Node ended = null;
             int[][] next = followStarters(t);
-            int[] byteStart = w.endChildStart(), children = w.endChildNode();
             for (int b = 0; b < 256; b++) {
-                int from = byteStart[b], to = byteStart[b + 1];
-                if (from == to || next[b].length == 0) continue;
+                if (!w.endsBefore(b) || next[b].length == 0) continue;
                 if (ended == null) ended = node.children.computeIfAbsent(t, k -> new Node());
-                for (int i = from; i < to; i++) startNext(children[i], b, next[b], ended);
+                for (int child : w.endChildren(b)) startNext(child, b, next[b], ended);
             }
-            int[] loopNodes = w.loopEndNodes();
-            if (loopNodes.length == 0) return;
-            long[] loopBytes = w.loopEndBytes();
+            if (!w.hasLoopEnds()) return;
             long startLo = 0, startHi = 0; // ASCII bytes some follow terminal starts with
             for (int b = 0; b < 128; b++) {
                 if (next[b].length == 0) continue;
                 if (b < 64) startLo |= 1L << b; else startHi |= 1L << b;
             }
             if (!w.loopEndsStart(startLo, startHi)) return;
+            int[] loopNodes = w.loopEndNodes();
+            long[] loopBytes = w.loopEndBytes();
             for (int i = 0; i < loopNodes.length; i++) {
                 long lo = loopBytes[2 * i] & startLo, hi = loopBytes[2 * i + 1] & startHi;
                 while ((lo | hi) != 0) {
@@ -394,10 +392,7 @@ public final class TreeBuilder {
             this.follow = follow;
             int h = w.continuation().hashCode();
             h = 31 * h + Boolean.hashCode(w.endsAtRoot());
-            h = 31 * h + Arrays.hashCode(w.endChildStart());
-            h = 31 * h + Arrays.hashCode(w.endChildNode());
-            h = 31 * h + Arrays.hashCode(w.loopEndNodes());
-            h = 31 * h + Arrays.hashCode(w.loopEndBytes());
+            h = 31 * h + w.endsHash();
             this.hash = 31 * h + follow.hashCode();
         }
 
@@ -407,8 +402,7 @@ public final class TreeBuilder {
             if (!(o instanceof SameFuture k) || k.hash != hash) return false;
             TerminalWalks.Walk v = k.w;
             return (v == w || v.endsAtRoot() == w.endsAtRoot() && v.continuation().equals(w.continuation())
-                    && Arrays.equals(v.endChildStart(), w.endChildStart()) && Arrays.equals(v.endChildNode(), w.endChildNode())
-                    && Arrays.equals(v.loopEndNodes(), w.loopEndNodes()) && Arrays.equals(v.loopEndBytes(), w.loopEndBytes()))
+                    && v.sameEnds(w))
                     && k.follow.equals(follow);
         }
     }

@@ -35,6 +35,25 @@ class JsonSchemaComplementTest {
             List.of("{'x':1,'d':'2020-01-01T00:00:00Z'}", "{'x':1}", "{'d':'x'}"));
     }
 
+    /**
+     * Branches that are oneOfs themselves are disjoint when each of their branches is; a key a branch requires is
+     * forbidden by another whose keys must match patternProperties it does not match (Github_easy o37787: the
+     * difference was refused as more than 256 alternatives).
+     */
+    @Test void disjointThroughNestedBranchesAndPatternProperties() {
+        String def = "{'oneOf':[{'type':'object','properties':{'size':{'type':'number'},'style':{'enum':['a','b']}},'required':['size'],'additionalProperties':false},"
+            + "{'type':'string','pattern':'^[0-9]+px$'}]}";
+        String sel = "{'oneOf':[{'type':'object','required':['ref'],'properties':{'ref':{'type':'string'}},'additionalProperties':false},"
+            + "{'type':'object','patternProperties':{'^[0-9]x$':{'type':'integer'}},'additionalProperties':false,'minProperties':1},"
+            + "{'type':'object','patternProperties':{'^[a-z][a-z]$':{'type':'integer'}},'additionalProperties':false,'minProperties':1}]}";
+        check("{'oneOf':[" + def + "," + sel + "]}",
+            List.of("{'size':1}", "{'size':1,'style':'a'}", "'12px'", "{'ref':'x'}", "{'2x':1}", "{'en':1}"),
+            List.of("{}", "{'size':'x'}", "{'ref':1}", "{'2x':'a'}", "{'size':1,'en':1}", "'px'"));
+        // a key the pattern does match keeps the branches overlapping, and the difference exact
+        check("{'oneOf':[{'type':'object','required':['ab']},{'type':'object','patternProperties':{'^[a-z]+$':{'type':'integer'}},'additionalProperties':false}]}",
+            List.of("{'ab':'x'}", "{'cd':1}", "{}"), List.of("{'ab':1}", "{'cd':'x'}"));
+    }
+
     @Test void objectConstantsAreExcludedExactly() {
         check("{'not':{'const':{'a':1,'b':[1,2]}}}",
             List.of("{'a':1,'b':[1,3]}", "{'a':1}", "{'b':[1,2]}", "{'a':1,'b':[1,2],'c':0}", "{'a':2,'b':[1,2]}", "{}", "5", "[1,2]", "null"),

@@ -197,6 +197,18 @@ public final class CodePointDfa {
         return new CodePointDfa(edges, accept);
     }
 
+    /** Whether the automaton accepts the whole text. */
+    public boolean accepts(String text) {
+        int state = 0;
+        for (int cp : text.codePoints().toArray()) {
+            int next = -1;
+            for (Edge e : edges.get(state)) if (e.set().contains(cp)) { next = e.to(); break; }
+            if (next < 0) return false;
+            state = next;
+        }
+        return accept.get(state);
+    }
+
     /** Every string this automaton rejects. */
     public CodePointDfa complement() {
         List<List<Edge>> out = new ArrayList<>();

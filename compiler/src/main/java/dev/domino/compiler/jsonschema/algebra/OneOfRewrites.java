@@ -188,7 +188,35 @@ public final class OneOfRewrites {
         return t;
     }
 
+    /** Branch pairs {@link #disjoint} may look into through anyOf/oneOf for one question. */
+    static final int DISJOINT_BUDGET = 400;
+
     boolean disjoint(JsonNode a, JsonNode b, String ptr) {
+        return disjoint(a, b, ptr, new int[] {DISJOINT_BUDGET});
+    }
+
+    /**
+     * A schema with anyOf/oneOf admits only what one of its branches admits: it is disjoint from b when every
+     * branch is (fontResource = oneOf [definition, selector], each selector a oneOf of objects whose keys the
+     * definition's required key never matches: Github_easy o37787).
+     */
+    private boolean disjoint(JsonNode a, JsonNode b, String ptr, int[] budget) {
+        if (--budget[0] < 0) return false;
+        if (disjointHere(a, b, ptr)) return true;
+        for (JsonNode[] pair : new JsonNode[][] {{a, b}, {b, a}}) {
+            for (String kw : new String[] {"anyOf", "oneOf"}) {
+                if (!pair[0].isObject() || !pair[0].path(kw).isArray()) continue;
+                boolean all = true;
+                for (JsonNode branch : pair[0].get(kw)) {
+                    if (!disjoint(resolveTop(branch, ptr), pair[1], ptr, budget)) { all = false; break; }
+                }
+                if (all) return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean disjointHere(JsonNode a, JsonNode b, String ptr) {
         EnumSet<JsonType> ta = possibleTypes(a, ptr), tb = possibleTypes(b, ptr);
         EnumSet<JsonType> both = EnumSet.copyOf(ta);
         both.retainAll(tb);
@@ -198,12 +226,27 @@ public final class OneOfRewrites {
         return false;
     }
 
+    /** Whether a key may match one of the schema's patternProperties (true when a pattern cannot be read). */
+    private static boolean matchesAPatternProperty(JsonNode schema, String key) {
+        if (!schema.has("patternProperties")) return false;
+        for (java.util.Iterator<String> it = schema.get("patternProperties").fieldNames(); it.hasNext(); ) {
+            String pattern = it.next();
+            try {
+                Expr e = dev.domino.compiler.frontend.RegexParser.parseSearch(pattern, dev.domino.compiler.frontend.RegexParser.Flavor.ECMA).expr();
+                if (CodePointDfa.of(e).accepts(key)) return true;
+            } catch (RuntimeException unreadable) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** a requires a property that b forbids, or both require p with disjoint constant values. */
     boolean objectsDisjoint(JsonNode a, JsonNode b, String ptr) {
         if (a.has("anyOf") || a.has("oneOf") || b.has("anyOf") || b.has("oneOf")) return false;
         for (JsonNode r : a.path("required")) {
             String p = r.asText();
-            boolean bForbids = !b.path("properties").has(p) && !b.has("patternProperties")
+            boolean bForbids = !b.path("properties").has(p) && !matchesAPatternProperty(b, p)
                 && b.path("additionalProperties").isBoolean() && !b.get("additionalProperties").asBoolean();
             if (bForbids) return true;
             boolean bRequires = false;

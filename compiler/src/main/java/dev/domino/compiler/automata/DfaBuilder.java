@@ -59,7 +59,7 @@ public final class DfaBuilder {
     /** The subset construction of one expression, before minimization (tests). */
     Sparse subsetAutomaton(Expr e) { return determinize(nfa.build(e), MAX_STATES); }
 
-    private static Language finish(Sparse d) {
+    static Language finish(Sparse d) {
         boolean nullable = d.accepting[0];
         if (nullable) d = d.withoutEmptyString();
         return new Language(Minimizer.minimize(d), nullable);

@@ -1,5 +1,6 @@
 package dev.domino.compiler.lexer;
 
+import dev.domino.compiler.automata.CountingAutomata;
 import dev.domino.compiler.automata.DfaBuilder;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
@@ -307,8 +308,32 @@ public final class TerminalDerivation {
         int n = size(e);
         if (n <= MAX_TERMINAL_SIZE) return false;
         if (n <= FINITE_TERMINAL_SIZE && isFinite(e)) return false;
+        if (exactCounted(e) != null) return false;
         return n > COUNTER_FREE_TERMINAL_SIZE || hasCounter(e);
     }
+
+    /**
+     * Counted repeats of bodies that split several ways ({@code ("a" | [0-9]+){0,99}}), nested or
+     * not, in user-written grammars: their exact automaton by the counting construction (see
+     * {@link CountingAutomata}) when it is within {@link DfaBuilder#MAX_STATES} states, else null.
+     * The size estimate counts such a repeat as its unrolled copies, which sent a small language to
+     * the parser as ambiguous counted rules.
+     */
+    private DfaBuilder.Language exactCounted(Expr e) {
+        if (fineTerminals || e instanceof Expr.Perm || e instanceof Expr.Units || e instanceof Expr.UniqueArray || !isRegularExpr(e)) return null;
+        if (exactCounted.containsKey(e)) return exactCounted.get(e);
+        DfaBuilder.Language l = null;
+        try {
+            if (counting.hasAmbiguousCount(e)) l = counting.build(e);
+        } catch (DfaBuilder.TooLarge | IllegalStateException tooLarge) {
+            l = null;
+        }
+        exactCounted.put(e, l);
+        return l;
+    }
+
+    private final java.util.IdentityHashMap<Expr, DfaBuilder.Language> exactCounted = new java.util.IdentityHashMap<>();
+    private final CountingAutomata counting = new CountingAutomata(name -> rules.get(name), DfaBuilder.MAX_STATES);
 
     /**
      * Limit of {@link #tooBig} for finite, counter-free expressions (literal sets: a large
@@ -419,6 +444,7 @@ public final class TerminalDerivation {
         Integer existing = index.get(key);
         if (existing != null) return existing;
         DfaBuilder.Language language = refs(regex).isEmpty() ? LanguageCache.get(regex) : null;
+        if (language == null) language = exactCounted(regex);
         if (language == null) {
             try {
                 language = automata.build(regex, stateBound(regex));

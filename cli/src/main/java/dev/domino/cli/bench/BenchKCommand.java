@@ -126,7 +126,7 @@ final class BenchKCommand implements Callable<Integer> {
                     refused = true;
                 }
                 // follow the canonical output whatever the mask said (forced text is not bounded by k)
-                if (!m.acceptBytes(v.bytes(tok))) throw new IllegalStateException("a sampled output is not in the grammar");
+                if (!m.acceptBytes(v.bytes(tok))) throw new IllegalStateException("a sampled output is not in the grammar" + (m.isError() ? ": " + m.errorReason() : ""));
             }
             if (refused) s.outputsRefused++;
         }

@@ -806,7 +806,9 @@ public final class TerminalDerivation {
     private int repeat(Expr.Repeat r) {
         Integer chunked = chunkedRepeat(r);
         if (chunked != null) return chunked;
-        int body = symbol(r.body());
+        int nonEmpty = nonEmptyTerminal(r.body());
+        if (nonEmpty != 0 && r.max() != 0) r = new Expr.Repeat(r.body(), 0, r.max()); // B{m,n} = (B minus ε){0,n} for ε in B, m ≤ n
+        int body = nonEmpty != 0 ? nonEmpty : symbol(r.body());
         int nt = freshNonterminal("rep");
         List<Integer> rhs = new ArrayList<>(exactly(body, r.min()));
         if (r.max() == Expr.Repeat.UNBOUNDED) {
@@ -819,6 +821,20 @@ public final class TerminalDerivation {
         }
         addProduction(nt, rhs.stream().mapToInt(Integer::intValue).toArray());
         return nt;
+    }
+
+    /**
+     * The parser symbol of a repeated body that is one terminal accepting the empty string, as the
+     * terminal without it (0 when the body is not such a terminal). Why: copies that may be empty
+     * let the parser derive every count in many ways (an empty copy anywhere), which under nested
+     * counts in O(log n) rules passed the parser's work limit on the first bytes.
+     */
+    private int nonEmptyTerminal(Expr body) {
+        if (!(body instanceof Expr.Seq || body instanceof Expr.Alt || body instanceof Expr.Repeat)) return 0;
+        if (lexicalHere() || !isRegularExpr(body) || (fineHere() && !refs(body).isEmpty()) || tooBig(body)) return 0;
+        int t = terminalFor(body, body, ExprPrinter.brief(body, 48));
+        if (t < 0 || derived.get(t).automaton() == null || !derived.get(t).nullable()) return 0;
+        return -1 - t;
     }
 
     // ---- counts at the parser level in O(log n) nonterminals

@@ -117,6 +117,7 @@ public final class RequestSpec {
             if (RequestFields.constrains(f.getKey())) strict(f.getValue(), "/" + f.getKey(), true);
         }
         RequestFields.check(request);
+        request = AllowedTools.normalize(request);
         Flags flags = new Flags(RequestFields.flag(request, "disable_any_whitespace"), RequestFields.flag(request, "disable_additional_properties"));
         List<RequestSpec> found = new ArrayList<>();
         JsonNode rf = request.get("response_format");

@@ -84,4 +84,28 @@ class PeerRequestShapesTest {
                 + "\"strict\": true, \"schema\": {}}}}");
         RequestStrictnessTest.grammar("{\"response_format\": {\"type\": \"json_schema\", \"schema\": {\"type\": \"integer\"}}}");
     }
+
+    /** OpenAI's allowed_tools: only the listed functions, in the mode's meaning; each part checked by name. */
+    @Test void allowedToolsLimitTheFunctionsUnderItsMode() {
+        Vocabulary llama = Llama3Fixture.vocabulary();
+        String only = "\"tool_choice\": {\"type\": \"allowed_tools\", \"allowed_tools\": {\"mode\": \"%s\", "
+                + "\"tools\": [{\"type\": \"function\", \"function\": {\"name\": \"get_time\"}}]}}";
+        Artifact required = Constraints.compile("{" + TOOLS + ", " + only.formatted("required") + "}", llama);
+        assertThat(accepts(required, Llama3Fixture.PYTHON_TAG, "{\"name\": \"get_time\", \"parameters\": {\"tz\": \"UTC\"}}", Llama3Fixture.EOM_ID)).isTrue();
+        assertThat(accepts(required, Llama3Fixture.PYTHON_TAG, "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Oslo\"}}", Llama3Fixture.EOM_ID)).isFalse();
+        assertThat(accepts(required, "It is noon.")).isFalse();
+        Artifact auto = Constraints.compile("{" + TOOLS + ", " + only.formatted("auto") + "}", llama);
+        assertThat(accepts(auto, "It is noon.")).isTrue();
+        assertThat(accepts(auto, Llama3Fixture.PYTHON_TAG, "{\"name\": \"get_time\", \"parameters\": {\"tz\": \"UTC\"}}", Llama3Fixture.EOM_ID)).isTrue();
+        assertThat(accepts(auto, Llama3Fixture.PYTHON_TAG, "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Oslo\"}}", Llama3Fixture.EOM_ID)).isFalse();
+        Artifact domino = Constraints.compile("{" + TOOLS + ", \"tool_call_style\": \"domino\", " + only.formatted("required") + "}", llama);
+        assertThat(accepts(domino, "[{\"name\": \"get_time\", \"parameters\": {\"tz\": \"UTC\"}}]")).isTrue();
+        assertThat(accepts(domino, "[{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Oslo\"}}]")).isFalse();
+        refused("{" + TOOLS + ", " + only.formatted("none") + "}", "/tool_choice/allowed_tools/mode");
+        refused("{" + TOOLS + ", " + only.formatted("auto").replace("get_time", "get_date") + "}", "/tool_choice/allowed_tools/tools/0");
+        refused("{" + TOOLS + ", \"tool_choice\": {\"type\": \"allowed_tools\", \"allowed_tools\": {\"mode\": \"auto\", \"tools\": []}}}",
+                "/tool_choice/allowed_tools/tools");
+        refused("{" + TOOLS + ", \"tool_choice\": {\"type\": \"allowed_tools\", \"allowed_tools\": {\"mode\": \"auto\", \"tools\": "
+                + "[{\"type\": \"function\", \"function\": {\"name\": \"get_time\"}}], \"filter\": 1}}}", "/tool_choice/allowed_tools/filter");
+    }
 }

@@ -78,4 +78,34 @@ class LarkLexemeOptionsTest {
         assertThatThrownBy(() -> LarkParser.parse("start: a\na[lazy]: <|python_tag|> \"x\"\n"))
                 .isInstanceOf(GrammarException.class).hasMessageContaining("line 2, column 1").hasMessageContaining("token reference");
     }
+
+    /**
+     * A known difference, documented in docs/compatibility.md: llguidance's lexer ends a lazy lexeme at its
+     * first match and drops every other lexeme that was still possible there, so in the syntax reference's
+     * "Tool calling" grammar text after {@code <function} must go on as a call. Here the grammar's language
+     * holds: the free text at the end ({@code f_end: TEXT}) may still contain {@code <function}. Excluding
+     * the trigger from that text with {@code & ~} gives llguidance's language.
+     */
+    @Test void lazyLexemesDoNotCutOtherLexemesExcludeTheTriggerForLlguidancesLanguage() {
+        String reference = """
+                start: ( f_foo | f_bar )* f_end
+                f_end: TEXT
+                TEXT: /(.|\\n)*/
+                f_foo_hd[lazy]: TEXT "<function"
+                f_foo: f_foo_hd "=foo>" %json { "type": "object" } "</function>"
+                f_bar_hd[lazy]: TEXT "<function"
+                f_bar: f_bar_hd "=bar>" /[0-9]+/ "</function>"
+                """;
+        Artifact a = compile(reference);
+        assertThat(accepts(a, "hi <function=foo>{\"a\": 1}</function> bye")).isTrue();
+        assertThat(accepts(a, "x <function=baz>1</function>")).isTrue(); // llguidance: refused
+        String excluded = reference.replace("TEXT: /(.|\\n)*/", "TEXT: /(.|\\n)*/ & ~/(?s:.*)<function(?s:.*)/")
+                .replace("_hd[lazy]: TEXT", "_hd[lazy]: /(.|\\n)*/");
+        Artifact b = compile(excluded);
+        assertThat(accepts(b, "hi <function=foo>{\"a\": 1}</function> bye")).isTrue();
+        assertThat(accepts(b, "<function=bar>12</function><function=bar>3</function>")).isTrue();
+        assertThat(accepts(b, "no calls")).isTrue();
+        assertThat(accepts(b, "x <function=baz>1</function>")).isFalse();
+        assertThat(accepts(b, "x <function=bar>a</function>")).isFalse();
+    }
 }

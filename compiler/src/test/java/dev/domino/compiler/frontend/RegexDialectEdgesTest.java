@@ -48,4 +48,17 @@ class RegexDialectEdgesTest {
         assertThat(matches("abc\\z", "abc\n")).isFalse();
         assertThatThrownBy(() -> RegexParser.parse("a\\zb", RegexParser.Flavor.COMMON)).hasMessageContaining("anchor '\\z' in the middle");
     }
+
+    /**
+     * {@code \\d} and {@code \\w} are ASCII in both dialects (ECMA-262's and XGrammar's reading); Rust regex
+     * (llguidance) and Python re over str read them over Unicode. Documented in docs/compatibility.md, with
+     * {@code \\p{Nd}} and {@code \\p{L}} for the Unicode reading.
+     */
+    @Test void shorthandClassesAreAsciiAndUnicodePropertiesAreNot() {
+        assertThat(matches("\\d+", "123")).isTrue();
+        assertThat(matches("\\d+", "\u0663\u0664")).isFalse();
+        assertThat(matches("\\p{Nd}+", "\u0663\u0664")).isTrue();
+        assertThat(matches("\\w+", "h\u00e9llo")).isFalse();
+        assertThat(matches("[\\p{L}\\p{N}_]+", "h\u00e9llo_1")).isTrue();
+    }
 }

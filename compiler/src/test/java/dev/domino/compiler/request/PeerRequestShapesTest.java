@@ -108,4 +108,35 @@ class PeerRequestShapesTest {
         refused("{" + TOOLS + ", \"tool_choice\": {\"type\": \"allowed_tools\", \"allowed_tools\": {\"mode\": \"auto\", \"tools\": "
                 + "[{\"type\": \"function\", \"function\": {\"name\": \"get_time\"}}], \"filter\": 1}}}", "/tool_choice/allowed_tools/filter");
     }
+
+    /**
+     * XGrammar's structural-tag json_schema takes the declared property order; Domino takes any order by
+     * default (the compile's JSON Schema options decide, as for every schema) and XGrammar's with
+     * PropertyOrder.SCHEMA ({@code --json-property-order schema}). A documented difference.
+     */
+    @Test void structuralTagSchemasFollowTheCompilesPropertyOrder() {
+        String r = "{\"response_format\": {\"type\": \"structural_tag\", \"format\": {\"type\": \"json_schema\", \"json_schema\": "
+                + "{\"type\": \"object\", \"properties\": {\"name\": {\"type\": \"string\"}, \"age\": {\"type\": \"integer\"}}, \"required\": [\"name\", \"age\"]}}}}";
+        Vocabulary v = Llama3Fixture.vocabulary();
+        Artifact any = Constraints.compile(r, v);
+        assertThat(accepts(any, "{\"age\": 1, \"name\": \"a\"}")).isTrue();
+        dev.domino.constraints.ConstraintOptions schemaOrder = dev.domino.constraints.ConstraintOptions.defaults().withJsonSchema(
+                dev.domino.constraints.ConstraintOptions.defaults().jsonSchema().withPropertyOrder(dev.domino.compiler.jsonschema.JsonSchemaOptions.PropertyOrder.SCHEMA));
+        Artifact declared = Constraints.compile(r, v, schemaOrder);
+        assertThat(accepts(declared, "{\"name\": \"a\", \"age\": 1}")).isTrue();
+        assertThat(accepts(declared, "{\"age\": 1, \"name\": \"a\"}")).isFalse();
+    }
+
+    /**
+     * vLLM's and llama.cpp's token-level sampling fields (allowed_token_ids, bad_words, min_tokens,
+     * stop_token_ids, ignore_eos, logit_bias) are the sampler's: applied after the mask they only narrow
+     * it. The compiler accepts them with the grammar's mask; domino serve refuses them by name.
+     */
+    @Test void samplerTokenFieldsAreLeftToTheSampler() {
+        Vocabulary v = Llama3Fixture.vocabulary();
+        Artifact plain = Constraints.compile("{\"regex\": \"[a-z]+\"}", v);
+        Artifact with = Constraints.compile("{\"regex\": \"[a-z]+\", \"allowed_token_ids\": [1, 2], \"bad_words\": [\"ab\"], \"min_tokens\": 3, "
+                + "\"stop_token_ids\": [5], \"ignore_eos\": true, \"logit_bias\": {\"15\": -100}}", v);
+        assertThat(with.newMatcher().nextTokenMask()).isEqualTo(plain.newMatcher().nextTokenMask());
+    }
 }

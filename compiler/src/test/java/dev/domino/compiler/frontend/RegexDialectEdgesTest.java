@@ -47,6 +47,9 @@ class RegexDialectEdgesTest {
         assertThat(matches("abc\\Z", "abc")).isTrue();
         assertThat(matches("abc\\z", "abc\n")).isFalse();
         assertThatThrownBy(() -> RegexParser.parse("a\\zb", RegexParser.Flavor.COMMON)).hasMessageContaining("anchor '\\z' in the middle");
+        // Rust's braced hex escape is not common: refused with its column
+        assertThatThrownBy(() -> RegexParser.parse("a\\x{41}", RegexParser.Flavor.COMMON)).isInstanceOf(GrammarException.class)
+                .hasMessageContaining("hex escape").hasMessageContaining("column 2");
     }
 
     /**

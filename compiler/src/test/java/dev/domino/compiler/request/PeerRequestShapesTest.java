@@ -139,4 +139,17 @@ class PeerRequestShapesTest {
                 + "\"stop_token_ids\": [5], \"ignore_eos\": true, \"logit_bias\": {\"15\": -100}}", v);
         assertThat(with.newMatcher().nextTokenMask()).isEqualTo(plain.newMatcher().nextTokenMask());
     }
+
+    /**
+     * llama.cpp's schema converter closes objects that say nothing of additional properties; Domino
+     * follows JSON Schema (other keys allowed), and disable_additional_properties gives llama.cpp's reading.
+     */
+    @Test void llamaCppSchemasAreOpenUnlessAdditionalPropertiesAreDisabled() {
+        Vocabulary v = Llama3Fixture.vocabulary();
+        String schema = "\"json_schema\": {\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"integer\"}}, \"required\": [\"a\"]}";
+        assertThat(accepts(Constraints.compile("{" + schema + "}", v), "{\"a\": 1, \"b\": 2}")).isTrue();
+        Artifact closed = Constraints.compile("{" + schema + ", \"disable_additional_properties\": true}", v);
+        assertThat(accepts(closed, "{\"a\": 1}")).isTrue();
+        assertThat(accepts(closed, "{\"a\": 1, \"b\": 2}")).isFalse();
+    }
 }

@@ -29,6 +29,20 @@ final class BoundedText {
         List<Expr> stops = new ArrayList<>(excludes);
         stops.addAll(textEnds);
         List<Expr> ways = new ArrayList<>();
+        if (bounded instanceof Expr.Repeat r && !stops.isEmpty() && !canStraddle(stops, textEnds)) {
+            // no stop can begin in the text and end inside an end: "no stop inside the text, then an end" is
+            // exact, and the bound is a counter on that text (one counted terminal, any bound)
+            Expr free;
+            try {
+                free = RegularLanguages.intersection(List.of(any), List.of(new Expr.Seq(List.of(any, alt(stops), any))));
+            } catch (RegularLanguages.TooComplex e) {
+                throw new GrammarException("structural tag at " + pointer + ": the excludes and ends are too large for one automaton: " + e.getMessage());
+            }
+            Expr text = new Expr.Units(free, new Expr.Chars(CodePointSet.ANY), 0, r.max(), "structural tag at " + pointer);
+            if (!textEnds.isEmpty()) ways.add(new Expr.Seq(List.of(text, alt(textEnds))));
+            if (tokenEnd != null || textEnds.isEmpty()) ways.add(tokenEnd == null ? text : new Expr.Seq(List.of(text, tokenEnd)));
+            return alt(ways);
+        }
         try {
             if (!textEnds.isEmpty()) {
                 // a stop that ends before the last character: the region would have ended there
@@ -45,6 +59,21 @@ final class BoundedText {
                     + e.getMessage());
         }
         return alt(ways);
+    }
+
+    /**
+     * Whether a stop could start in the text and end inside a text end, before its last character: a
+     * stop with a proper suffix that is a proper prefix of an end ("aa" after the text "a" as end "aa").
+     */
+    private static boolean canStraddle(List<Expr> stops, List<Expr> textEnds) {
+        for (Expr e : textEnds) {
+            String end = ((Expr.Literal) e).text();
+            for (Expr s : stops) {
+                String stop = ((Expr.Literal) s).text();
+                for (int k = 1; k < stop.length() && k < end.length(); k++) if (stop.endsWith(end.substring(0, k))) return true;
+            }
+        }
+        return false;
     }
 
     private static Expr alt(List<Expr> items) { return items.size() == 1 ? items.get(0) : new Expr.Alt(items); }

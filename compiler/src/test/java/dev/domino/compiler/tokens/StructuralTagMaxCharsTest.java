@@ -60,4 +60,17 @@ class StructuralTagMaxCharsTest {
         assertThat(accepts(token, "<r>abcd", Llama3Fixture.EOM_ID)).isFalse();
         assertThat(accepts(token, "<r>axc", Llama3Fixture.EOM_ID)).isFalse();
     }
+
+    /** XGrammar's own example bound, 4,096 characters: a counter on the stop-free text, exact at both sides of the bound. */
+    @Test void largeBoundsAreACounterOnTheText() {
+        String r = request("{\"type\": \"tag\", \"begin\": \"<think>\", \"content\": {\"type\": \"any_text\", \"excludes\": [\"</think>\"], "
+                + "\"max_chars\": 4096}, \"end\": \"</think>\"}");
+        Artifact a = Constraints.compile(r, Llama3Fixture.vocabulary());
+        assertThat(accepts(a, "<think>" + "ab ".repeat(1365) + "c</think>")).isTrue(); // 4,096
+        assertThat(accepts(a, "<think>" + "ab ".repeat(1365) + "cd</think>")).isFalse();
+        assertThat(accepts(a, "<think>a</think>b</think>")).isFalse();
+        // masks against the oracle up to the bound (the same counted text; a small bound keeps the oracle fast)
+        checked(request("{\"type\": \"tag\", \"begin\": \"<think>\", \"content\": {\"type\": \"any_text\", \"excludes\": [\"</think>\"], "
+                + "\"max_chars\": 24}, \"end\": \"</think>\"}"), new Object[] {"<think>" + "xy".repeat(12) + "</think>"});
+    }
 }

@@ -123,6 +123,7 @@ public final class LarkParser {
         }
         check();
         resolveAlgebra();
+        for (String lazy : lazyRules) rules.put(lazy, LazyLexemes.resolve(lazy, (Expr.Lazy) rules.get(lazy), rules, lexical, positions.get(lazy)));
         if (!ignoreByTerminals()) {
             // ignored text where the compiler's ignored terminals do not put it: written into the rules
             Map.Entry<String, Map<String, Expr>> placed = IgnorePlacement.place(rules, lexical, positions, START_RULE, ignored,
@@ -158,13 +159,17 @@ public final class LarkParser {
         Expr body = parseExpansions();
         lexicalOwner = null;
         if (lexeme != null) body = lexeme.apply(body);
+        if (body instanceof Expr.Lazy) lazyRules.add(name.text);
         define(name, body, terminal);
     }
 
-    /** llguidance's lexeme options: {@code [lazy]}, {@code [suffix="..."]} (the body then the suffix, lazily). */
-    private record LexemeOptions(boolean lazy, String suffix) {
+    /** Rules with {@code [lazy]} or {@code [suffix=...]}, checked by {@link LazyLexemes} once all terminals are known. */
+    private final List<String> lazyRules = new ArrayList<>();
+
+    /** llguidance's lexeme options: {@code [lazy]}, {@code [suffix=T]} (the body then T, a string, regex or terminal, lazily). */
+    private record LexemeOptions(boolean lazy, Expr suffix) {
         Expr apply(Expr body) {
-            if (suffix != null) return new Expr.Lazy(new Expr.Seq(List.of(body, new Expr.Literal(suffix))), true);
+            if (suffix != null) return new Expr.Lazy(new Expr.Seq(List.of(body, suffix)), true);
             return lazy ? new Expr.Lazy(body, true) : body;
         }
     }
@@ -173,7 +178,7 @@ public final class LarkParser {
     private LexemeOptions lexemeOptions() {
         next(); // '['
         boolean lazy = false;
-        String suffix = null;
+        Expr suffix = null;
         do {
             Token option = expect(Kind.NAME, "a rule option (lazy, suffix=...)");
             Token value = acceptOp("=") ? next() : null;
@@ -181,11 +186,8 @@ public final class LarkParser {
             while (value != null && !peek().isOp(",") && !peek().isOp("]") && peek().kind != Kind.EOF && peek().kind != Kind.NL) next();
             switch (option.text) {
                 case "lazy" -> lazy = true;
-                case "suffix" -> {
-                    if (value == null || value.kind != Kind.STRING) throw error("suffix= takes a string, e.g. suffix=\"</think>\"", option);
-                    suffix = value.value;
-                }
-                case "capture", "temperature" -> { } // captures and sampling temperature do not change the language
+                case "suffix" -> suffix = suffixTerminal(value, option);
+                case "capture", "temperature", "stop_capture" -> { } // captures and sampling temperature do not change the language
                 case "stop" -> throw error("stop= hides its text from the output by backtracking, which a token mask cannot do; "
                         + "use suffix=\"...\" (the text stays in the output)", option);
                 case "max_tokens" -> throw error("max_tokens= is not supported: a grammar over text cannot count tokens; "
@@ -195,6 +197,25 @@ public final class LarkParser {
         } while (acceptOp(","));
         if (!acceptOp("]")) throw error("expected ']' but found " + peek().describe(), peek());
         return new LexemeOptions(lazy, suffix);
+    }
+
+    /** The terminal of {@code suffix=}: a string literal, a regex or an upper-case terminal name, as llguidance takes it. */
+    private Expr suffixTerminal(Token value, Token option) {
+        if (value == null) throw error("suffix= takes a terminal: a string, a regex or a TERMINAL name, e.g. suffix=\"</think>\"", option);
+        switch (value.kind) {
+            case STRING -> {
+                Expr lit = new Expr.Literal(value.value);
+                return value.flags.contains("i") ? CaseFolding.caseInsensitive(lit) : lit;
+            }
+            case REGEX -> { return regex(value); }
+            case NAME -> {
+                if (!isTerminalName(value.text)) throw error("suffix= takes a terminal; '" + value.text + "' is a rule", value);
+                Expr.Ref ref = new Expr.Ref(value.text, in.line(value.pos), in.column(value.pos));
+                refs.add(new RefSite(ref, "suffix=" + value.text));
+                return ref;
+            }
+            default -> throw error("suffix= takes a terminal: a string, a regex or a TERMINAL name, e.g. suffix=\"</think>\"", option);
+        }
     }
 
     private void define(Token name, Expr body, boolean terminal) {

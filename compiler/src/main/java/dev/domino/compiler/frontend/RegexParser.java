@@ -249,7 +249,8 @@ public final class RegexParser {
                 (positive ? lookaheads : negativeLookaheads).add(seen);
             }
             while (more() && peek() != '|' && peek() != ')') {
-                if (peek() == '$' || (flavor == Flavor.COMMON && lookingAt("\\Z"))) {
+                // \Z (Python) and \z (Rust, Python 3.14): the end of the text
+                if (peek() == '$' || (flavor == Flavor.COMMON && (lookingAt("\\Z") || lookingAt("\\z")))) {
                     int at = pos;
                     boolean dollar = peek() == '$';
                     pos += dollar ? 1 : 2;
@@ -258,7 +259,7 @@ public final class RegexParser {
                         markedAnchors = true;
                         continue;
                     }
-                    if (more() && peek() != '|' && peek() != ')') throw error("anchor '" + (dollar ? "$" : "\\Z") + "' in the middle of the pattern is not supported", at);
+                    if (more() && peek() != '|' && peek() != ')') throw error("anchor '" + (dollar ? "$" : "\\" + Character.toString(cps[at + 1])) + "' in the middle of the pattern is not supported", at);
                     if (more() && peek() == ')') throw error("anchor in the middle of the pattern is not supported", at);
                     end = true;
                     endNl = dollar && flavor == Flavor.COMMON;
@@ -590,6 +591,7 @@ public final class RegexParser {
                 if (c == ']' && !(first && flavor == Flavor.COMMON)) { pos++; break; }
                 first = false;
                 int itemAt = pos;
+                if (flavor == Flavor.COMMON) refuseClassSetSyntax();
                 CodePointSet lo = classAtom();
                 if (peekIs('-') && pos + 1 < cps.length && cps[pos + 1] != ']') {
                     pos++;
@@ -610,6 +612,25 @@ public final class RegexParser {
             }
             if (ignoreCase) set = foldCase(set);
             return negate ? set.complement() : set;
+        }
+
+        /**
+         * Rust regex reads a nested class {@code [a[^b]]} and the set operators {@code && -- ~~} inside a
+         * class; Python {@code re} and ECMA-262 read the same text as literal characters. Neither reading
+         * is common to the dialect, so it is refused rather than guessed (pos is at a class item).
+         */
+        void refuseClassSetSyntax() {
+            int c = cps[pos];
+            boolean pair = pos + 1 < cps.length && cps[pos + 1] == c;
+            if (c == '[' && !(pos + 1 < cps.length && cps[pos + 1] == ':')) {
+                throw error("'[' inside a character class (a nested class in Rust regex, a literal '[' in Python re and ECMA-262) "
+                        + "is not supported; write \\[ for the character", pos);
+            }
+            if (pair && (c == '&' || c == '-' || c == '~')) {
+                String op = c == '&' ? "intersection" : c == '-' ? "difference" : "symmetric difference";
+                throw error("'" + (char) c + (char) c + "' inside a character class (" + op + " in Rust regex, literal characters in "
+                        + "Python re and ECMA-262) is not supported; write the class out, or escape the characters", pos);
+            }
         }
 
         CodePointSet classAtom() {

@@ -117,6 +117,7 @@ public final class RequestSpec {
             if (RequestFields.constrains(f.getKey())) strict(f.getValue(), "/" + f.getKey(), true);
         }
         RequestFields.check(request);
+        request = AllowedTools.normalize(request);
         Flags flags = new Flags(RequestFields.flag(request, "disable_any_whitespace"), RequestFields.flag(request, "disable_additional_properties"));
         List<RequestSpec> found = new ArrayList<>();
         JsonNode rf = request.get("response_format");
@@ -129,7 +130,12 @@ public final class RequestSpec {
         if (tools != null && !tools.isNull()) {
             toolSpec = tools(request, flags); // checks tool_choice and parallel_tool_calls
             toolRequest = toolRequest(request, flags, style, answer);
-            if (toolSpec != null) found.add(toolSpec);
+            if (toolSpec != null) {
+                // required or a named function: the output is calls, whatever answer response_format describes
+                // (vLLM lets the tools' schema replace it); the answer stays in toolRequest for a model's format
+                if (answer != null && (answer.kind == Kind.JSON_SCHEMA || answer.kind == Kind.JSON_OBJECT || answer.kind == Kind.TEXT)) found.remove(answer);
+                found.add(toolSpec);
+            }
         } else if (style != null) {
             throw new RequestSpecException("/tool_call_style", "a tool-call style needs tools");
         }
@@ -293,19 +299,24 @@ public final class RequestSpec {
         }
         String type = rf.get("type").asText();
         switch (type) {
-            case "text": return text();
+            case "text": KnownFields.check(rf, "/response_format", List.of("type")); return text();
             case "json_object": { // llama.cpp: {"type": "json_object", "schema": {...}}
+                KnownFields.check(rf, "/response_format", List.of("type", "schema"));
                 JsonNode schema = rf.get("schema");
                 return RequestFields.present(schema) ? jsonSchema(schemaValue(schema, "/response_format/schema"), "/response_format/schema", flags)
                         : jsonObject();
             }
             case "structural_tag": return structuralTag(rf); // {"type": "structural_tag", "format": ...} or {"structures", "triggers"}
             case "json_schema": {
+                KnownFields.check(rf, "/response_format", List.of("type", "json_schema", "schema"));
                 JsonNode js = rf.get("json_schema");
                 if (js == null && RequestFields.present(rf.get("schema"))) { // llama.cpp: {"type": "json_schema", "schema": {...}}
                     return jsonSchema(schemaValue(rf.get("schema"), "/response_format/schema"), "/response_format/schema", flags);
                 }
                 if (js == null || !js.isObject()) throw new RequestSpecException("/response_format/json_schema", "expected an object {\"name\": ..., \"schema\": {...}}");
+                KnownFields.check(js, "/response_format/json_schema", List.of("name", "description", "schema", "strict"));
+                JsonNode strict = js.get("strict");
+                if (strict != null && !strict.isNull() && !strict.isBoolean()) throw new RequestSpecException("/response_format/json_schema/strict", "expected true or false");
                 JsonNode schema = js.get("schema");
                 if (schema == null || !(schema.isObject() || schema.isBoolean())) {
                     throw new RequestSpecException("/response_format/json_schema/schema", "expected a JSON Schema");

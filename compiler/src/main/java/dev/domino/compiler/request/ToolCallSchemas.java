@@ -32,6 +32,10 @@ public final class ToolCallSchemas {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
+    private static final java.util.List<String> TOOL_FIELDS = java.util.List.of("type", "function");
+    private static final java.util.List<String> FUNCTION_FIELDS = java.util.List.of("name", "description", "parameters", "strict");
+    private static final java.util.List<String> TOOL_FLAT_FIELDS = java.util.List.of("type", "name", "description", "parameters", "strict");
+
     /** Function name to its parameters schema (never null), in request order. */
     static Map<String, JsonNode> functions(JsonNode tools) {
         if (!tools.isArray() || tools.isEmpty()) throw new RequestSpecException("/tools", "expected a non-empty array of tools");
@@ -46,6 +50,12 @@ public final class ToolCallSchemas {
             }
             JsonNode fn = tool.has("function") ? tool.get("function") : tool; // the Responses API puts name/parameters on the tool
             if (!fn.isObject()) throw new RequestSpecException(at + "/function", "expected an object with name and parameters");
+            String fnAt = fn == tool ? at : at + "/function";
+            // a misspelt field ("parameter", "arguments") would leave the call's arguments unconstrained
+            KnownFields.check(tool, at, fn == tool ? TOOL_FLAT_FIELDS : TOOL_FIELDS);
+            if (fn != tool) KnownFields.check(fn, fnAt, FUNCTION_FIELDS);
+            JsonNode strict = fn.get("strict");
+            if (strict != null && !strict.isNull() && !strict.isBoolean()) throw new RequestSpecException(fnAt + "/strict", "expected true or false");
             JsonNode name = fn.get("name");
             if (name == null || !name.isTextual() || name.asText().isEmpty()) throw new RequestSpecException(at + "/function/name", "expected a non-empty string");
             JsonNode params = fn.get("parameters");

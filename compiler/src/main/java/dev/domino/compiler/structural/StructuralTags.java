@@ -167,11 +167,10 @@ public final class StructuralTags {
         List<Marker> excludes = excludes(f.get("excludes"), at + "/excludes");
         if (f.has("max_chars")) {
             int max = integer(f, "max_chars", at, 0);
-            if (!excludes.isEmpty() || !ends.isEmpty()) {
-                throw error("'max_chars' together with an end or 'excludes' is not supported (only a free-standing any_text)", at + "/max_chars");
-            }
             if (f.has("max_tokens")) throw error("'max_chars' together with 'max_tokens' is not supported", at + "/max_chars");
-            return new Expr.Repeat(new Expr.Chars(CodePointSet.ANY), 0, max);
+            Expr bounded = new Expr.Repeat(new Expr.Chars(CodePointSet.ANY), 0, max);
+            if (excludes.isEmpty() && ends.isEmpty()) return bounded;
+            return BoundedText.of(bounded, texts(excludes), texts(ends), tokenLevel(ends).isEmpty() ? null : alt(tokenLevel(ends)), at + "/max_chars");
         }
         List<Expr> textEnds = texts(ends);
         Expr end = ends.isEmpty() ? null : alt(ends);

@@ -51,6 +51,8 @@ public final class LarkParser {
     private final Map<String, Expr> rules = new LinkedHashMap<>();
     private final Map<String, int[]> positions = new LinkedHashMap<>();
     private final Set<String> lexical = new LinkedHashSet<>();
+    /** Lexemes with max_tokens=N: rule name -> N (see {@link Grammar#tokenLimits()}). */
+    private final Map<String, Integer> tokenLimits = new LinkedHashMap<>();
     private final List<Expr> ignored = new ArrayList<>();
     /** Every reference, with the terminal (or "%ignore") whose body contains it, or null for rules. */
     private final List<RefSite> refs = new ArrayList<>();
@@ -129,9 +131,9 @@ public final class LarkParser {
                     initialSkip(), Boolean.TRUE.equals(header.ignoreOnce));
             Set<String> terminals = new java.util.LinkedHashSet<>(lexical);
             terminals.add(IgnorePlacement.IGNORED);
-            return new Grammar(placed.getKey(), placed.getValue(), positions, terminals, List.of(), fineRules);
+            return new Grammar(placed.getKey(), placed.getValue(), positions, terminals, List.of(), fineRules, tokenLimits);
         }
-        return new Grammar(START_RULE, rules, positions, lexical, ignored, fineRules);
+        return new Grammar(START_RULE, rules, positions, lexical, ignored, fineRules, tokenLimits);
     }
 
     // definition: ('?'|'!')? NAME ('.' priority)? ':' expansions
@@ -147,6 +149,11 @@ public final class LarkParser {
         }
         if (peek().isOp("{")) throw error("rule templates are not supported", peek());
         LexemeOptions lexeme = peek().isOp("[") ? lexemeOptions() : null;
+        if (lexeme != null && lexeme.maxTokens() > 0) {
+            // counted per match at run time: the body is one lexeme (a terminal), as llguidance requires
+            terminal = true;
+            tokenLimits.put(name.text, lexeme.maxTokens());
+        }
         if (!peek().isOp(":")) {
             throw error("expected ':' after '" + name.text + "' but found " + peek().describe(), peek());
         }
@@ -162,7 +169,7 @@ public final class LarkParser {
     }
 
     /** llguidance's lexeme options: {@code [lazy]}, {@code [suffix="..."]} (the body then the suffix, lazily). */
-    private record LexemeOptions(boolean lazy, String suffix) {
+    private record LexemeOptions(boolean lazy, String suffix, int maxTokens) {
         Expr apply(Expr body) {
             if (suffix != null) return new Expr.Lazy(new Expr.Seq(List.of(body, new Expr.Literal(suffix))), true);
             return lazy ? new Expr.Lazy(body, true) : body;
@@ -174,11 +181,13 @@ public final class LarkParser {
         next(); // '['
         boolean lazy = false;
         String suffix = null;
+        int maxTokens = 0;
         do {
             Token option = expect(Kind.NAME, "a rule option (lazy, suffix=...)");
             Token value = acceptOp("=") ? next() : null;
             // a value such as 0.7 lexes as several tokens
-            while (value != null && !peek().isOp(",") && !peek().isOp("]") && peek().kind != Kind.EOF && peek().kind != Kind.NL) next();
+            Token last = value;
+            while (value != null && !peek().isOp(",") && !peek().isOp("]") && peek().kind != Kind.EOF && peek().kind != Kind.NL) last = next();
             switch (option.text) {
                 case "lazy" -> lazy = true;
                 case "suffix" -> {
@@ -188,13 +197,33 @@ public final class LarkParser {
                 case "capture", "temperature" -> { } // captures and sampling temperature do not change the language
                 case "stop" -> throw error("stop= hides its text from the output by backtracking, which a token mask cannot do; "
                         + "use suffix=\"...\" (the text stays in the output)", option);
-                case "max_tokens" -> throw error("max_tokens= is not supported: a grammar over text cannot count tokens; "
-                        + "bound the text, or count tokens between token references (<|...|>)", option);
-                default -> throw error("unknown rule option '" + option.text + "' (supported: lazy, suffix=\"...\")", option);
+                case "max_tokens" -> maxTokens = maxTokens(option, value, last);
+                default -> throw error("unknown rule option '" + option.text + "' (supported: lazy, suffix=\"...\", max_tokens=N)", option);
             }
         } while (acceptOp(","));
         if (!acceptOp("]")) throw error("expected ']' but found " + peek().describe(), peek());
-        return new LexemeOptions(lazy, suffix);
+        return new LexemeOptions(lazy, suffix, maxTokens);
+    }
+
+    /** The N of {@code max_tokens=N}: a positive integer up to the limit lexeme-max-tokens. */
+    private int maxTokens(Token option, Token value, Token last) {
+        if (value == null) throw error("max_tokens takes a positive integer, e.g. max_tokens=10", option);
+        String text = value.text;
+        if (value.kind != Kind.NUMBER || last != value) {
+            // a sign, a fraction, a string: the value's text as written
+            int end = last.pos + (int) last.text.codePoints().count();
+            String written = new String(in.cps, value.pos, Math.max(0, Math.min(in.cps.length, end) - value.pos));
+            throw error("max_tokens=" + written + ": not a positive integer", value);
+        }
+        java.math.BigInteger n = new java.math.BigInteger(text);
+        if (n.signum() == 0) {
+            throw error("max_tokens=0: not a positive integer (llguidance reads 0 as the empty text; write \"\" for that)", value);
+        }
+        if (n.compareTo(java.math.BigInteger.valueOf(dev.domino.runtime.internal.scan.Terminal.MAX_LEXEME_TOKENS)) > 0) {
+            throw error("max_tokens=" + text + " is above the limit lexeme-max-tokens ("
+                    + dev.domino.runtime.internal.scan.Terminal.MAX_LEXEME_TOKENS + ")", value);
+        }
+        return n.intValueExact();
     }
 
     private void define(Token name, Expr body, boolean terminal) {
@@ -554,6 +583,11 @@ public final class LarkParser {
             if (!rules.containsKey(ref.name())) {
                 String kind = isTerminalName(ref.name()) ? "terminal" : "rule";
                 throw new GrammarException("undefined " + kind + " '" + ref.name() + "'", ref.line(), ref.column());
+            }
+            if (site.lexicalOwner != null && tokenLimits.containsKey(ref.name())) {
+                String owner = site.lexicalOwner.equals("%ignore") ? "%ignore" : "terminal '" + site.lexicalOwner + "'";
+                throw new GrammarException(owner + " cannot use lexeme '" + ref.name() + "' with max_tokens=: its tokens are counted "
+                        + "only where it is a lexeme of its own", ref.line(), ref.column());
             }
             if (site.lexicalOwner != null && !lexical.contains(ref.name())) {
                 String owner = site.lexicalOwner.equals("%ignore") ? "%ignore" : "terminal '" + site.lexicalOwner + "'";

@@ -28,6 +28,8 @@ public final class Grammar {
     private final Set<String> lexicalRules;
     private final List<Expr> ignored;
     private final Set<String> fineRules;
+    /** Lexical rules with llguidance's {@code max_tokens=N}: rule name -> N (tokens one match may overlap). */
+    private final Map<String, Integer> tokenLimits;
 
     public Grammar(String start, Map<String, Expr> rules, Map<String, int[]> rulePositions,
                    Set<String> lexicalRules, List<Expr> ignored) {
@@ -36,6 +38,12 @@ public final class Grammar {
 
     public Grammar(String start, Map<String, Expr> rules, Map<String, int[]> rulePositions,
                    Set<String> lexicalRules, List<Expr> ignored, Set<String> fineRules) {
+        this(start, rules, rulePositions, lexicalRules, ignored, fineRules, Map.of());
+    }
+
+    public Grammar(String start, Map<String, Expr> rules, Map<String, int[]> rulePositions,
+                   Set<String> lexicalRules, List<Expr> ignored, Set<String> fineRules, Map<String, Integer> tokenLimits) {
+        this.tokenLimits = Map.copyOf(tokenLimits);
         this.fineRules = Set.copyOf(fineRules);
         this.start = start;
         this.rules = Collections.unmodifiableMap(new LinkedHashMap<>(rules));
@@ -57,4 +65,5 @@ public final class Grammar {
     public Set<String> lexicalRules() { return lexicalRules; }
     public List<Expr> ignored() { return ignored; }
     public Set<String> fineRules() { return fineRules; }
+    public Map<String, Integer> tokenLimits() { return tokenLimits; }
 }

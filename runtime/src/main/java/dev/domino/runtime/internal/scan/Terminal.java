@@ -19,12 +19,22 @@ import dev.domino.runtime.*;
  *                    whole tokens by id, and its automaton accepts nothing (one state, no transitions)
  * @param uniqueRole  {@link #UNIQUE_NONE}, or the part of an array of distinct items ({@code uniqueItems})
  *                    the terminal marks: its opening, a separator or its closing (see {@link UniqueArrays})
+ * @param maxTokens   0, or the most tokens one match may overlap (llguidance's {@code max_tokens=} on a
+ *                    lexeme; counted at run time, see {@code LexemeTokenLimits})
  */
-public record Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens, int uniqueRole) {
+public record Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens, int uniqueRole,
+                       int maxTokens) {
     public static final int UNIQUE_NONE = 0, UNIQUE_OPEN = 1, UNIQUE_SEPARATOR = 2, UNIQUE_CLOSE = 3;
+    /** The largest {@code max_tokens=} a lexeme may carry (the limit {@code lexeme-max-tokens}). */
+    public static final int MAX_LEXEME_TOKENS = 1 << 20;
 
     public Terminal {
         if (uniqueRole < UNIQUE_NONE || uniqueRole > UNIQUE_CLOSE) throw new IllegalArgumentException("unique role " + uniqueRole);
+        if (maxTokens < 0 || maxTokens > MAX_LEXEME_TOKENS) throw new IllegalArgumentException("max tokens " + maxTokens);
+    }
+
+    public Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens, int uniqueRole) {
+        this(name, description, dfa, ignored, counted, tokens, uniqueRole, 0);
     }
 
     public Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens) {

@@ -335,7 +335,7 @@ class LexemeMaxTokensTest {
         assertError("start: x\nx[max_tokens]: /a/\n", "line 2, column 3: max_tokens takes a positive integer");
         assertError("start: x\nx[max_tokens=99999999999999999999]: /a/\n",
                 "line 2, column 14: max_tokens=99999999999999999999 is above the limit lexeme-max-tokens (1048576)");
-        assertError("start: A\nA: \"<\" x\nx[max_tokens=3]: /a/\n", "terminal 'A' cannot use lexeme 'x' with max_tokens=");
+        assertError("start: A\nA: \"<\" x\nx[max_tokens=3]: /a/\n", "terminal 'A' cannot use lexeme 'x' with max_tokens=: it needs to be a lexeme of its own");
         assertError("start: x\nx[max_tokens=3]: y \"a\"\ny: \"b\"\n", "terminal 'x' cannot reference rule 'y'");
     }
 

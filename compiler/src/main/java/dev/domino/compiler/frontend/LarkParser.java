@@ -53,6 +53,8 @@ public final class LarkParser {
     private final Set<String> lexical = new LinkedHashSet<>();
     /** Lexemes with max_tokens=N: rule name -> N (see {@link Grammar#tokenLimits()}). */
     private final Map<String, Integer> tokenLimits = new LinkedHashMap<>();
+    /** Lexemes with stop="...": rule name -> the stop text's UTF-8 length (see {@link Grammar#hiddenTails()}). */
+    private final Map<String, Integer> hiddenTails = new LinkedHashMap<>();
     private final List<Expr> ignored = new ArrayList<>();
     /** Every reference, with the terminal (or "%ignore") whose body contains it, or null for rules. */
     private final List<RefSite> refs = new ArrayList<>();
@@ -131,9 +133,9 @@ public final class LarkParser {
                     initialSkip(), Boolean.TRUE.equals(header.ignoreOnce));
             Set<String> terminals = new java.util.LinkedHashSet<>(lexical);
             terminals.add(IgnorePlacement.IGNORED);
-            return new Grammar(placed.getKey(), placed.getValue(), positions, terminals, List.of(), fineRules, tokenLimits);
+            return new Grammar(placed.getKey(), placed.getValue(), positions, terminals, List.of(), fineRules, tokenLimits, hiddenTails);
         }
-        return new Grammar(START_RULE, rules, positions, lexical, ignored, fineRules, tokenLimits);
+        return new Grammar(START_RULE, rules, positions, lexical, ignored, fineRules, tokenLimits, hiddenTails);
     }
 
     // definition: ('?'|'!')? NAME ('.' priority)? ':' expansions
@@ -154,6 +156,11 @@ public final class LarkParser {
             terminal = true;
             tokenLimits.put(name.text, lexeme.maxTokens());
         }
+        if (lexeme != null && lexeme.hidden()) {
+            // its matches are reported with their stop text (HiddenText): one terminal of its own
+            terminal = true;
+            hiddenTails.put(name.text, lexeme.suffix().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        }
         if (!peek().isOp(":")) {
             throw error("expected ':' after '" + name.text + "' but found " + peek().describe(), peek());
         }
@@ -169,7 +176,7 @@ public final class LarkParser {
     }
 
     /** llguidance's lexeme options: {@code [lazy]}, {@code [suffix="..."]} (the body then the suffix, lazily). */
-    private record LexemeOptions(boolean lazy, String suffix, int maxTokens) {
+    private record LexemeOptions(boolean lazy, String suffix, int maxTokens, boolean hidden) {
         Expr apply(Expr body) {
             if (suffix != null) return new Expr.Lazy(new Expr.Seq(List.of(body, new Expr.Literal(suffix))), true);
             return lazy ? new Expr.Lazy(body, true) : body;
@@ -182,6 +189,7 @@ public final class LarkParser {
         boolean lazy = false;
         String suffix = null;
         int maxTokens = 0;
+        boolean hidden = false;
         do {
             Token option = expect(Kind.NAME, "a rule option (lazy, suffix=...)");
             Token value = acceptOp("=") ? next() : null;
@@ -192,17 +200,42 @@ public final class LarkParser {
                 case "lazy" -> lazy = true;
                 case "suffix" -> {
                     if (value == null || value.kind != Kind.STRING) throw error("suffix= takes a string, e.g. suffix=\"</think>\"", option);
+                    if (suffix != null) throw error("stop= and suffix= cannot be used together", option);
                     suffix = value.value;
                 }
-                case "capture", "temperature" -> { } // captures and sampling temperature do not change the language
-                case "stop" -> throw error("stop= hides its text from the output by backtracking, which a token mask cannot do; "
-                        + "use suffix=\"...\" (the text stays in the output)", option);
+                // captures and sampling temperature do not change the language
+                case "capture", "stop_capture", "temperature" -> { }
+                case "stop" -> {
+                    if (suffix != null) throw error("stop= and suffix= cannot be used together", option);
+                    suffix = stopText(option, value);
+                    hidden = true;
+                }
                 case "max_tokens" -> maxTokens = maxTokens(option, value, last);
                 default -> throw error("unknown rule option '" + option.text + "' (supported: lazy, suffix=\"...\", max_tokens=N)", option);
             }
         } while (acceptOp(","));
         if (!acceptOp("]")) throw error("expected ']' but found " + peek().describe(), peek());
-        return new LexemeOptions(lazy, suffix, maxTokens);
+        return new LexemeOptions(lazy, suffix, maxTokens, hidden);
+    }
+
+    /**
+     * The text of {@code stop="..."}: the model writes it after the lexeme (lazily: the first one ends
+     * it) and llguidance hides it from the output, which the caller does with {@code HiddenText}.
+     */
+    private String stopText(Token option, Token value) {
+        if (value == null) throw error("stop takes a string, e.g. stop=\"\\n\"", option);
+        if (value.kind == Kind.REGEX || value.kind == Kind.NAME) {
+            throw error("stop= with a regex or a terminal is not supported (the hidden text must be a string); "
+                    + "use stop=\"...\", or suffix=/lazy", value);
+        }
+        if (value.kind != Kind.STRING) throw error("stop takes a string, e.g. stop=\"\\n\"", value);
+        if (value.value.isEmpty()) {
+            throw error("stop=\"\" (the EOS token as the stop, hidden, then more output) is not supported: a stop token ends the output", value);
+        }
+        if (value.value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > dev.domino.runtime.internal.scan.Terminal.MAX_HIDDEN_TAIL) {
+            throw error("stop= text is above the limit stop-bytes (" + dev.domino.runtime.internal.scan.Terminal.MAX_HIDDEN_TAIL + ")", value);
+        }
+        return value.value;
     }
 
     /** The N of {@code max_tokens=N}: a positive integer up to the limit lexeme-max-tokens. */
@@ -584,10 +617,11 @@ public final class LarkParser {
                 String kind = isTerminalName(ref.name()) ? "terminal" : "rule";
                 throw new GrammarException("undefined " + kind + " '" + ref.name() + "'", ref.line(), ref.column());
             }
-            if (site.lexicalOwner != null && tokenLimits.containsKey(ref.name())) {
+            if (site.lexicalOwner != null && (tokenLimits.containsKey(ref.name()) || hiddenTails.containsKey(ref.name()))) {
                 String owner = site.lexicalOwner.equals("%ignore") ? "%ignore" : "terminal '" + site.lexicalOwner + "'";
-                throw new GrammarException(owner + " cannot use lexeme '" + ref.name() + "' with max_tokens=: its tokens are counted "
-                        + "only where it is a lexeme of its own", ref.line(), ref.column());
+                String option = tokenLimits.containsKey(ref.name()) ? "max_tokens=" : "stop=";
+                throw new GrammarException(owner + " cannot use lexeme '" + ref.name() + "' with " + option + ": it needs to be "
+                        + "a lexeme of its own", ref.line(), ref.column());
             }
             if (site.lexicalOwner != null && !lexical.contains(ref.name())) {
                 String owner = site.lexicalOwner.equals("%ignore") ? "%ignore" : "terminal '" + site.lexicalOwner + "'";

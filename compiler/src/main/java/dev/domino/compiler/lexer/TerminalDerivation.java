@@ -111,6 +111,8 @@ public final class TerminalDerivation {
     private final Map<Integer, Integer> uniqueRoles = new HashMap<>();
     /** Derived terminal -> the most tokens one match may overlap (lexemes with max_tokens=), for those only. */
     private final Map<Integer, Integer> tokenLimits = new HashMap<>();
+    /** Derived terminal -> bytes at the end of each match hidden from the output (lexemes with stop=), for those only. */
+    private final Map<Integer, Integer> hiddenTails = new HashMap<>();
 
     // parser-level construction
     private final List<String> ntNames = new ArrayList<>();
@@ -449,9 +451,11 @@ public final class TerminalDerivation {
     /** Marks terminal {@code t} of lexical rule {@code name} with the rule's max_tokens=, if it has one. */
     private void limitTokens(String name, int t) {
         Integer limit = source.tokenLimits().get(name);
-        if (limit == null) return;
-        if (t < 0) throw error("lexeme '" + name + "' with max_tokens= is too large for one terminal", name);
-        tokenLimits.put(t, limit);
+        Integer hidden = source.hiddenTails().get(name);
+        if (limit == null && hidden == null) return;
+        if (t < 0) throw error("lexeme '" + name + "' with " + (limit != null ? "max_tokens=" : "stop=") + " is too large for one terminal", name);
+        if (limit != null) tokenLimits.put(t, limit);
+        if (hidden != null) hiddenTails.put(t, hidden);
     }
 
     /** The terminal of a token reference (one per distinct token set). */
@@ -1225,9 +1229,9 @@ public final class TerminalDerivation {
                 continue;
             }
             int uniqueRole = uniqueRoles.getOrDefault(t, Terminal.UNIQUE_NONE);
-            int maxTokens = tokenLimits.getOrDefault(t, 0);
+            int maxTokens = tokenLimits.getOrDefault(t, 0), hiddenTail = hiddenTails.getOrDefault(t, 0);
             if (!d.ignored()) {
-                List<Object> language = counted == null ? List.of(dfa, uniqueRole, maxTokens)
+                List<Object> language = counted == null ? List.of(dfa, uniqueRole, maxTokens, hiddenTail)
                         : List.of(dfa, counted[0], counted[1], java.util.Arrays.toString(d.units()));
                 Integer same = byLanguage.get(language);
                 if (same != null) { tMap[t] = same; continue; }
@@ -1235,7 +1239,7 @@ public final class TerminalDerivation {
             }
             tMap[t] = terminals.size();
             terminals.add(new Terminal(d.name(), ExprPrinter.brief(d.expr(), 200), dfa, d.ignored(),
-                    counted == null ? null : new CountedLoop(dfa, d.units(), counted[0], counted[1]), null, uniqueRole, maxTokens));
+                    counted == null ? null : new CountedLoop(dfa, d.units(), counted[0], counted[1]), null, uniqueRole, maxTokens, hiddenTail));
         }
         int[] lhs = new int[keptLhs.size()];
         int[][] rhs = new int[keptLhs.size()][];

@@ -341,9 +341,9 @@ public final class Matcher {
     }
 
     /** Configurations after scanning token {@code id} as a token terminal; null when none matches. */
-    /** Configurations after token {@code id} (not a stop token) as a token terminal; null when none matches or there are none. */
+    /** Configurations after token {@code id} as a token terminal (a stop token only where one names it); null when none matches. */
     Configurations tokenTerminalSuccessors(Configurations c, int id) {
-        return artifact.tokenTerminals.length == 0 ? null : advanceByTokenTerminals(c, id, false);
+        return artifact.tokenTerminals.length == 0 ? null : advanceByTokenTerminals(c, id, isStopToken(id));
     }
 
     /** Whether the token's bytes keep within this matcher's lookahead bound from {@code c}. */

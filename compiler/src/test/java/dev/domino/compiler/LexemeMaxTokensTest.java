@@ -337,6 +337,7 @@ class LexemeMaxTokensTest {
                 "line 2, column 14: max_tokens=99999999999999999999 is above the limit lexeme-max-tokens (1048576)");
         assertError("start: A\nA: \"<\" x\nx[max_tokens=3]: /a/\n", "terminal 'A' cannot use lexeme 'x' with max_tokens=: it needs to be a lexeme of its own");
         assertError("start: x\nx[max_tokens=3]: y \"a\"\ny: \"b\"\n", "terminal 'x' cannot reference rule 'y'");
+        assertError("start: x\nx[max_tokens=3]: %json {\"type\": \"string\"}\n", "line 2, column 18: %json cannot be used in terminal 'x'");
     }
 
     private static void assertError(String lark, String expected) {

@@ -340,7 +340,6 @@ public final class Matcher {
         return p2 == parser.dead ? null : p2;
     }
 
-    /** Configurations after scanning token {@code id} as a token terminal; null when none matches. */
     /** Configurations after token {@code id} as a token terminal (a stop token only where one names it); null when none matches. */
     Configurations tokenTerminalSuccessors(Configurations c, int id) {
         return artifact.tokenTerminals.length == 0 ? null : advanceByTokenTerminals(c, id, isStopToken(id));
@@ -349,6 +348,7 @@ public final class Matcher {
     /** Whether the token's bytes keep within this matcher's lookahead bound from {@code c}. */
     boolean withinLookaheadOf(Configurations c, byte[] bytes) { return lookahead == UNLIMITED_LOOKAHEAD || withinLookahead(c, bytes); }
 
+    /** Configurations after scanning token {@code id} as a token terminal; null when none matches. */
     private Configurations advanceByTokenTerminals(Configurations c, int id, boolean stop) {
         Configurations.Builder out = null;
         for (int i = 0; i < c.size(); i++) {
@@ -443,7 +443,13 @@ public final class Matcher {
     public boolean acceptBytes(byte[] bytes) {
         if (errorReason != null) return false;
         if (history.terminated) return fail("bytes after the output was terminated (EOS accepted)");
-        if (artifact.lexemeLimits != null) return commit(artifact.lexemeLimits.advanceBytes(this, history.configs, history.lexemeTokens, bytes));
+        if (artifact.lexemeLimits != null) {
+            try {
+                return commit(artifact.lexemeLimits.advanceBytes(this, history.configs, history.lexemeTokens, bytes));
+            } catch (ParserLimitException e) {
+                return fail(describe(e, "committing " + bytes.length + " bytes"));
+            }
+        }
         UniqueArrays.Advance next;
         try {
             next = advanceChecked(history.configs, bytes);

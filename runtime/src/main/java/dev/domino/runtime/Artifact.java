@@ -139,7 +139,14 @@ public final class Artifact {
             tokenTerminalMasks[k++] = m.negated() ? m.mask(vocabulary) : null;
         }
         uniqueArrays = UniqueArrays.of(scanner, parser);
+        lexemeLimits = LexemeTokenLimits.of(scanner, parser, vocabulary, terminals);
+        if (lexemeLimits != null && uniqueArrays != null) {
+            throw new IllegalArgumentException("lexemes limited in tokens (max_tokens=) together with arrays of distinct items are not supported");
+        }
     }
+
+    /** The lexemes limited in tokens ({@link Terminal#maxTokens()}); null when the grammar has none. */
+    final LexemeTokenLimits lexemeLimits;
 
     /** The distinctness checks of arrays of distinct items ({@code uniqueItems}); null when the grammar has none. */
     final UniqueArrays uniqueArrays;

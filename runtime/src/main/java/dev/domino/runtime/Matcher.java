@@ -68,8 +68,11 @@ public final class Matcher {
      * Immutable history node: the configurations after {@code depth} committed tokens, and where the output
      * stands in its arrays of distinct items (see {@link UniqueArrays}; empty when the grammar has none).
      */
-    private record History(Configurations configs, History previous, int depth, boolean terminated, UniqueState unique) {
-        History next(Configurations c, boolean end, UniqueState u) { return new History(c, this, depth + 1, end, u); }
+    private record History(Configurations configs, History previous, int depth, boolean terminated, UniqueState unique, int[] lexemeTokens) {
+        History next(Configurations c, boolean end, UniqueState u) { return new History(c, this, depth + 1, end, u, end ? lexemeTokens : null); }
+
+        /** With the token counts of lexemes limited in tokens (see {@link LexemeTokenLimits}). */
+        History next(LexemeTokenLimits.Counted c) { return new History(c.configs(), this, depth + 1, false, unique, c.counts()); }
     }
 
     Matcher(Artifact artifact, int lookahead, int[] stopTokens) {
@@ -114,7 +117,9 @@ public final class Matcher {
     public void reset() {
         Configurations.Builder b = new Configurations.Builder();
         b.add(parser.initial(), Artifact.BETWEEN);
-        history = new History(b.build(), null, 0, false, UniqueState.EMPTY);
+        Configurations start = b.build();
+        history = new History(start, null, 0, false, UniqueState.EMPTY,
+                artifact.lexemeLimits == null ? null : LexemeTokenLimits.initialCounts(start));
         errorReason = null;
         errorFromToken = false;
         budgetEnd = NO_BUDGET;
@@ -141,6 +146,9 @@ public final class Matcher {
      */
     public boolean setTokenBudget(int tokens) {
         if (tokens < 0) { budgetEnd = NO_BUDGET; return true; }
+        if (artifact.lexemeLimits != null) {
+            throw new IllegalStateException("a token budget is not supported with lexemes limited in tokens (max_tokens=)");
+        }
         if (!TokenBudget.hasEverySingleByte(artifact.vocabulary())) {
             throw new IllegalStateException("a token budget needs a vocabulary with every byte as a token; "
                     + artifact.vocabulary().name() + " lacks some");
@@ -251,9 +259,17 @@ public final class Matcher {
             history = history.next(history.configs, true, history.unique);
             return true;
         }
+        if (artifact.lexemeLimits != null) return commit(artifact.lexemeLimits.successors(this, history.configs, history.lexemeTokens, tokenId));
         UniqueArrays.Advance next = checkedSuccessors(tokenId);
         if (next == null || !withinBudget(next.configs())) return false;
         history = history.next(next.configs().mergedByScanState(parser), false, next.state());
+        artifact.maskAhead(this);
+        return true;
+    }
+
+    private boolean commit(LexemeTokenLimits.Counted next) {
+        if (next == null) return false;
+        history = history.next(next);
         artifact.maskAhead(this);
         return true;
     }
@@ -323,6 +339,14 @@ public final class Matcher {
         EarleyState p2 = parser.scan(p, t);
         return p2 == parser.dead ? null : p2;
     }
+
+    /** Configurations after token {@code id} as a token terminal (a stop token only where one names it); null when none matches. */
+    Configurations tokenTerminalSuccessors(Configurations c, int id) {
+        return artifact.tokenTerminals.length == 0 ? null : advanceByTokenTerminals(c, id, isStopToken(id));
+    }
+
+    /** Whether the token's bytes keep within this matcher's lookahead bound from {@code c}. */
+    boolean withinLookaheadOf(Configurations c, byte[] bytes) { return lookahead == UNLIMITED_LOOKAHEAD || withinLookahead(c, bytes); }
 
     /** Configurations after scanning token {@code id} as a token terminal; null when none matches. */
     private Configurations advanceByTokenTerminals(Configurations c, int id, boolean stop) {
@@ -419,6 +443,13 @@ public final class Matcher {
     public boolean acceptBytes(byte[] bytes) {
         if (errorReason != null) return false;
         if (history.terminated) return fail("bytes after the output was terminated (EOS accepted)");
+        if (artifact.lexemeLimits != null) {
+            try {
+                return commit(artifact.lexemeLimits.advanceBytes(this, history.configs, history.lexemeTokens, bytes));
+            } catch (ParserLimitException e) {
+                return fail(describe(e, "committing " + bytes.length + " bytes"));
+            }
+        }
         UniqueArrays.Advance next;
         try {
             next = advanceChecked(history.configs, bytes);
@@ -449,6 +480,7 @@ public final class Matcher {
             if (budgetEnd != NO_BUDGET && budgetEnd <= history.depth) return false;
             return isSentence(history.configs) || artifact.tokenTerminals.length > 0 && namedByTokenTerminal(history.configs, tokenId);
         }
+        if (artifact.lexemeLimits != null) return artifact.lexemeLimits.successors(this, history.configs, history.lexemeTokens, tokenId) != null;
         if (budgetEnd != NO_BUDGET) {
             UniqueArrays.Advance next = checkedSuccessors(tokenId);
             return next != null && withinBudget(next.configs());
@@ -560,6 +592,7 @@ public final class Matcher {
         if (errorReason == null) {
             try {
                 computeGrammarMask(mask, base);
+                if (artifact.lexemeLimits != null) artifact.lexemeLimits.filter(this, history.configs, history.lexemeTokens, mask, base);
                 if (budgetEnd != NO_BUDGET) applyBudget(mask, base);
                 return;
             } catch (RuntimeException | StackOverflowError e) {

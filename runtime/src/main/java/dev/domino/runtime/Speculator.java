@@ -140,6 +140,8 @@ public final class Speculator {
      */
     public int forcedToken(Matcher matcher) {
         if (matcher.isTerminated()) return -1;
+        // lexemes limited in tokens: the byte walk below does not count their tokens
+        if (matcher.artifact().lexemeLimits != null) return -1;
         // a token reference expected here (<|eom_id|>, !<[id]>) adds tokens this byte walk does not see
         if (matcher.expectsTokenTerminal()) return -1;
         int[] found = {-1, 0}; // first legal token, number found

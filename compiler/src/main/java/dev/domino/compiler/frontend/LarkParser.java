@@ -51,6 +51,10 @@ public final class LarkParser {
     private final Map<String, Expr> rules = new LinkedHashMap<>();
     private final Map<String, int[]> positions = new LinkedHashMap<>();
     private final Set<String> lexical = new LinkedHashSet<>();
+    /** Lexemes with max_tokens=N: rule name -> N (see {@link Grammar#tokenLimits()}). */
+    private final Map<String, Integer> tokenLimits = new LinkedHashMap<>();
+    /** Lexemes with stop="...": rule name -> the stop text's UTF-8 length (see {@link Grammar#hiddenTails()}). */
+    private final Map<String, Integer> hiddenTails = new LinkedHashMap<>();
     private final List<Expr> ignored = new ArrayList<>();
     /** Every reference, with the terminal (or "%ignore") whose body contains it, or null for rules. */
     private final List<RefSite> refs = new ArrayList<>();
@@ -130,9 +134,9 @@ public final class LarkParser {
                     initialSkip(), Boolean.TRUE.equals(header.ignoreOnce));
             Set<String> terminals = new java.util.LinkedHashSet<>(lexical);
             terminals.add(IgnorePlacement.IGNORED);
-            return new Grammar(placed.getKey(), placed.getValue(), positions, terminals, List.of(), fineRules);
+            return new Grammar(placed.getKey(), placed.getValue(), positions, terminals, List.of(), fineRules, tokenLimits, hiddenTails);
         }
-        return new Grammar(START_RULE, rules, positions, lexical, ignored, fineRules);
+        return new Grammar(START_RULE, rules, positions, lexical, ignored, fineRules, tokenLimits, hiddenTails);
     }
 
     // definition: ('?'|'!')? NAME ('.' priority)? ':' expansions
@@ -148,6 +152,16 @@ public final class LarkParser {
         }
         if (peek().isOp("{")) throw error("rule templates are not supported", peek());
         LexemeOptions lexeme = peek().isOp("[") ? lexemeOptions() : null;
+        if (lexeme != null && lexeme.maxTokens() > 0) {
+            // counted per match at run time: the body is one lexeme (a terminal), as llguidance requires
+            terminal = true;
+            tokenLimits.put(name.text, lexeme.maxTokens());
+        }
+        if (lexeme != null && lexeme.hidden()) {
+            // its matches are reported with their stop text (HiddenText): one terminal of its own
+            terminal = true;
+            hiddenTails.put(name.text, lexeme.hiddenBytes());
+        }
         if (!peek().isOp(":")) {
             throw error("expected ':' after '" + name.text + "' but found " + peek().describe(), peek());
         }
@@ -166,8 +180,12 @@ public final class LarkParser {
     /** Rules with {@code [lazy]} or {@code [suffix=...]}, checked by {@link LazyLexemes} once all terminals are known. */
     private final List<String> lazyRules = new ArrayList<>();
 
-    /** llguidance's lexeme options: {@code [lazy]}, {@code [suffix=T]} (the body then T, a string, regex or terminal, lazily). */
-    private record LexemeOptions(boolean lazy, Expr suffix) {
+    /**
+     * llguidance's lexeme options: {@code [lazy]}, {@code [suffix=T]} (the body then T, a string, regex or terminal,
+     * lazily), {@code [stop="..."]} (a suffix whose {@code hiddenBytes} llguidance hides), {@code [max_tokens=N]}.
+     */
+    private record LexemeOptions(boolean lazy, Expr suffix, int maxTokens, int hiddenBytes) {
+        boolean hidden() { return hiddenBytes > 0; }
         Expr apply(Expr body) {
             if (suffix != null) return new Expr.Lazy(new Expr.Seq(List.of(body, suffix)), true);
             return lazy ? new Expr.Lazy(body, true) : body;
@@ -179,24 +197,76 @@ public final class LarkParser {
         next(); // '['
         boolean lazy = false;
         Expr suffix = null;
+        int maxTokens = 0;
+        int hiddenBytes = 0;
         do {
             Token option = expect(Kind.NAME, "a rule option (lazy, suffix=...)");
             Token value = acceptOp("=") ? next() : null;
             // a value such as 0.7 lexes as several tokens
-            while (value != null && !peek().isOp(",") && !peek().isOp("]") && peek().kind != Kind.EOF && peek().kind != Kind.NL) next();
+            Token last = value;
+            while (value != null && !peek().isOp(",") && !peek().isOp("]") && peek().kind != Kind.EOF && peek().kind != Kind.NL) last = next();
             switch (option.text) {
                 case "lazy" -> lazy = true;
-                case "suffix" -> suffix = suffixTerminal(value, option);
-                case "capture", "temperature", "stop_capture" -> { } // captures and sampling temperature do not change the language
-                case "stop" -> throw error("stop= hides its text from the output by backtracking, which a token mask cannot do; "
-                        + "use suffix=\"...\" (the text stays in the output)", option);
-                case "max_tokens" -> throw error("max_tokens= is not supported: a grammar over text cannot count tokens; "
-                        + "bound the text, or count tokens between token references (<|...|>)", option);
-                default -> throw error("unknown rule option '" + option.text + "' (supported: lazy, suffix=\"...\")", option);
+                case "suffix" -> {
+                    if (suffix != null) throw error("stop= and suffix= cannot be used together", option);
+                    suffix = suffixTerminal(value, option);
+                }
+                // captures and sampling temperature do not change the language
+                case "capture", "stop_capture", "temperature" -> { }
+                case "stop" -> {
+                    if (suffix != null) throw error("stop= and suffix= cannot be used together", option);
+                    String stop = stopText(option, value);
+                    suffix = new Expr.Literal(stop);
+                    hiddenBytes = stop.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                }
+                case "max_tokens" -> maxTokens = maxTokens(option, value, last);
+                default -> throw error("unknown rule option '" + option.text
+                        + "' (supported: lazy, suffix=..., stop=\"...\", max_tokens=N, capture, stop_capture, temperature)", option);
             }
         } while (acceptOp(","));
         if (!acceptOp("]")) throw error("expected ']' but found " + peek().describe(), peek());
-        return new LexemeOptions(lazy, suffix);
+        return new LexemeOptions(lazy, suffix, maxTokens, hiddenBytes);
+    }
+
+    /**
+     * The text of {@code stop="..."}: the model writes it after the lexeme (lazily: the first one ends
+     * it) and llguidance hides it from the output, which the caller does with {@code HiddenText}.
+     */
+    private String stopText(Token option, Token value) {
+        if (value == null) throw error("stop takes a string, e.g. stop=\"\\n\"", option);
+        if (value.kind == Kind.REGEX || value.kind == Kind.NAME) {
+            throw error("stop= with a regex or a terminal is not supported (the hidden text must be a string); "
+                    + "use stop=\"...\", or suffix=/lazy", value);
+        }
+        if (value.kind != Kind.STRING) throw error("stop takes a string, e.g. stop=\"\\n\"", value);
+        if (value.value.isEmpty()) {
+            throw error("stop=\"\" (the EOS token as the stop, hidden, then more output) is not supported: a stop token ends the output", value);
+        }
+        if (value.value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > dev.domino.runtime.internal.scan.Terminal.MAX_HIDDEN_TAIL) {
+            throw error("stop= text is above the limit stop-bytes (" + dev.domino.runtime.internal.scan.Terminal.MAX_HIDDEN_TAIL + ")", value);
+        }
+        return value.value;
+    }
+
+    /** The N of {@code max_tokens=N}: a positive integer up to the limit lexeme-max-tokens. */
+    private int maxTokens(Token option, Token value, Token last) {
+        if (value == null) throw error("max_tokens takes a positive integer, e.g. max_tokens=10", option);
+        String text = value.text;
+        if (value.kind != Kind.NUMBER || last != value) {
+            // a sign, a fraction, a string: the value's text as written
+            int end = last.pos + (int) last.text.codePoints().count();
+            String written = new String(in.cps, value.pos, Math.max(0, Math.min(in.cps.length, end) - value.pos));
+            throw error("max_tokens=" + written + ": not a positive integer", value);
+        }
+        java.math.BigInteger n = new java.math.BigInteger(text);
+        if (n.signum() == 0) {
+            throw error("max_tokens=0: not a positive integer (llguidance reads 0 as the empty text; write \"\" for that)", value);
+        }
+        if (n.compareTo(java.math.BigInteger.valueOf(dev.domino.runtime.internal.scan.Terminal.MAX_LEXEME_TOKENS)) > 0) {
+            throw error("max_tokens=" + text + " is above the limit lexeme-max-tokens ("
+                    + dev.domino.runtime.internal.scan.Terminal.MAX_LEXEME_TOKENS + ")", value);
+        }
+        return n.intValueExact();
     }
 
     /** The terminal of {@code suffix=}: a string literal, a regex or an upper-case terminal name, as llguidance takes it. */
@@ -575,6 +645,12 @@ public final class LarkParser {
             if (!rules.containsKey(ref.name())) {
                 String kind = isTerminalName(ref.name()) ? "terminal" : "rule";
                 throw new GrammarException("undefined " + kind + " '" + ref.name() + "'", ref.line(), ref.column());
+            }
+            if (site.lexicalOwner != null && (tokenLimits.containsKey(ref.name()) || hiddenTails.containsKey(ref.name()))) {
+                String owner = site.lexicalOwner.equals("%ignore") ? "%ignore" : "terminal '" + site.lexicalOwner + "'";
+                String option = tokenLimits.containsKey(ref.name()) ? "max_tokens=" : "stop=";
+                throw new GrammarException(owner + " cannot use lexeme '" + ref.name() + "' with " + option + ": it needs to be "
+                        + "a lexeme of its own", ref.line(), ref.column());
             }
             if (site.lexicalOwner != null && !lexical.contains(ref.name())) {
                 String owner = site.lexicalOwner.equals("%ignore") ? "%ignore" : "terminal '" + site.lexicalOwner + "'";

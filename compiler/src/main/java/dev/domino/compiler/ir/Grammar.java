@@ -28,6 +28,10 @@ public final class Grammar {
     private final Set<String> lexicalRules;
     private final List<Expr> ignored;
     private final Set<String> fineRules;
+    /** Lexical rules with llguidance's {@code max_tokens=N}: rule name -> N (tokens one match may overlap). */
+    private final Map<String, Integer> tokenLimits;
+    /** Lexical rules with llguidance's {@code stop="..."}: rule name -> the stop text's UTF-8 length (hidden from the output). */
+    private final Map<String, Integer> hiddenTails;
 
     public Grammar(String start, Map<String, Expr> rules, Map<String, int[]> rulePositions,
                    Set<String> lexicalRules, List<Expr> ignored) {
@@ -36,6 +40,18 @@ public final class Grammar {
 
     public Grammar(String start, Map<String, Expr> rules, Map<String, int[]> rulePositions,
                    Set<String> lexicalRules, List<Expr> ignored, Set<String> fineRules) {
+        this(start, rules, rulePositions, lexicalRules, ignored, fineRules, Map.of());
+    }
+
+    public Grammar(String start, Map<String, Expr> rules, Map<String, int[]> rulePositions,
+                   Set<String> lexicalRules, List<Expr> ignored, Set<String> fineRules, Map<String, Integer> tokenLimits) {
+        this(start, rules, rulePositions, lexicalRules, ignored, fineRules, tokenLimits, Map.of());
+    }
+
+    public Grammar(String start, Map<String, Expr> rules, Map<String, int[]> rulePositions, Set<String> lexicalRules, List<Expr> ignored,
+                   Set<String> fineRules, Map<String, Integer> tokenLimits, Map<String, Integer> hiddenTails) {
+        this.tokenLimits = Map.copyOf(tokenLimits);
+        this.hiddenTails = Map.copyOf(hiddenTails);
         this.fineRules = Set.copyOf(fineRules);
         this.start = start;
         this.rules = Collections.unmodifiableMap(new LinkedHashMap<>(rules));
@@ -57,4 +73,6 @@ public final class Grammar {
     public Set<String> lexicalRules() { return lexicalRules; }
     public List<Expr> ignored() { return ignored; }
     public Set<String> fineRules() { return fineRules; }
+    public Map<String, Integer> tokenLimits() { return tokenLimits; }
+    public Map<String, Integer> hiddenTails() { return hiddenTails; }
 }

@@ -110,6 +110,10 @@ public final class TerminalDerivation {
     private static final String UNIQUE_ARRAY = "<unique array>";
     /** Derived terminal -> its role in arrays of distinct items (Terminal.UNIQUE_*), for the marked terminals only. */
     private final Map<Integer, Integer> uniqueRoles = new HashMap<>();
+    /** Derived terminal -> the most tokens one match may overlap (lexemes with max_tokens=), for those only. */
+    private final Map<Integer, Integer> tokenLimits = new HashMap<>();
+    /** Derived terminal -> bytes at the end of each match hidden from the output (lexemes with stop=), for those only. */
+    private final Map<Integer, Integer> hiddenTails = new HashMap<>();
 
     // parser-level construction
     private final List<String> ntNames = new ArrayList<>();
@@ -470,6 +474,16 @@ public final class TerminalDerivation {
         return t;
     }
 
+    /** Marks terminal {@code t} of lexical rule {@code name} with the rule's max_tokens=, if it has one. */
+    private void limitTokens(String name, int t) {
+        Integer limit = source.tokenLimits().get(name);
+        Integer hidden = source.hiddenTails().get(name);
+        if (limit == null && hidden == null) return;
+        if (t < 0) throw error("lexeme '" + name + "' with " + (limit != null ? "max_tokens=" : "stop=") + " is too large for one terminal", name);
+        if (limit != null) tokenLimits.put(t, limit);
+        if (hidden != null) hiddenTails.put(t, hidden);
+    }
+
     /** The terminal of a token reference (one per distinct token set). */
     private int tokenTerminal(Expr.TokenRef ref) {
         if (tokenResolver == null) {
@@ -556,6 +570,7 @@ public final class TerminalDerivation {
         if (isTerminalRule(name)) {
             // a regular start rule (or a lexical rule used as a nonterminal): one terminal
             int t = terminalFor("rule " + name, new Expr.Ref(name, 0, 0), name);
+            limitTokens(name, t);
             if (t >= 0) {
                 addProduction(nt, new int[] {terminalSymbol(t)});
                 return nt;
@@ -623,6 +638,7 @@ public final class TerminalDerivation {
         if (e instanceof Expr.Ref r) {
             if (isTerminalRule(r.name())) {
                 int t = terminalFor("rule " + r.name(), r, r.name());
+                limitTokens(r.name(), t);
                 if (t >= 0) return terminalSymbol(t);
                 tooLargeRules.add(r.name());
             }
@@ -1255,8 +1271,9 @@ public final class TerminalDerivation {
                 continue;
             }
             int uniqueRole = uniqueRoles.getOrDefault(t, Terminal.UNIQUE_NONE);
+            int maxTokens = tokenLimits.getOrDefault(t, 0), hiddenTail = hiddenTails.getOrDefault(t, 0);
             if (!d.ignored()) {
-                List<Object> language = counted == null ? List.of(dfa, uniqueRole)
+                List<Object> language = counted == null ? List.of(dfa, uniqueRole, maxTokens, hiddenTail)
                         : List.of(dfa, counted[0], counted[1], java.util.Arrays.toString(d.units()));
                 Integer same = byLanguage.get(language);
                 if (same != null) { tMap[t] = same; continue; }
@@ -1264,7 +1281,7 @@ public final class TerminalDerivation {
             }
             tMap[t] = terminals.size();
             terminals.add(new Terminal(d.name(), ExprPrinter.brief(d.expr(), 200), dfa, d.ignored(),
-                    counted == null ? null : new CountedLoop(dfa, d.units(), counted[0], counted[1]), null, uniqueRole));
+                    counted == null ? null : new CountedLoop(dfa, d.units(), counted[0], counted[1]), null, uniqueRole, maxTokens, hiddenTail));
         }
         int[] lhs = new int[keptLhs.size()];
         int[][] rhs = new int[keptLhs.size()][];

@@ -42,7 +42,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 13; // 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
+    public static final int FORMAT_VERSION = 14; // 14: lexemes limited in tokens (Terminal.maxTokens), hidden stop texts (Terminal.hiddenTail); 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -230,6 +230,8 @@ public final class ArtifactFormat {
                     writeInts(out, t.tokens().ids());
                 }
                 out.writeByte(t.uniqueRole());
+                out.writeVarInt(t.maxTokens(), true);
+                out.writeVarInt(t.hiddenTail(), true);
             }
 
             mark(out, "parser_grammar");
@@ -338,8 +340,12 @@ public final class ArtifactFormat {
                 }
                 int uniqueRole = in.readByte();
                 if (uniqueRole < Terminal.UNIQUE_NONE || uniqueRole > Terminal.UNIQUE_CLOSE) throw new IllegalArgumentException("bad unique-array role " + uniqueRole);
+                int maxTokens = in.readVarInt(true);
+                if (maxTokens < 0 || maxTokens > Terminal.MAX_LEXEME_TOKENS) throw new IllegalArgumentException("bad lexeme token limit " + maxTokens);
+                int hiddenTail = in.readVarInt(true);
+                if (hiddenTail < 0 || hiddenTail > Terminal.MAX_HIDDEN_TAIL) throw new IllegalArgumentException("bad hidden stop length " + hiddenTail);
                 terminals[t] = new Terminal(name, description, dfa, isIgnored, countedMax == 0 ? null : new CountedLoop(dfa, units, countedMin, countedMax),
-                        tokens, uniqueRole);
+                        tokens, uniqueRole, maxTokens, hiddenTail);
             }
 
             int nonterminals = length(in, 1 << 24);

@@ -19,12 +19,27 @@ import dev.domino.runtime.*;
  *                    whole tokens by id, and its automaton accepts nothing (one state, no transitions)
  * @param uniqueRole  {@link #UNIQUE_NONE}, or the part of an array of distinct items ({@code uniqueItems})
  *                    the terminal marks: its opening, a separator or its closing (see {@link UniqueArrays})
+ * @param maxTokens   0, or the most tokens one match may overlap (llguidance's {@code max_tokens=} on a
+ *                    lexeme; counted at run time, see {@code LexemeTokenLimits})
+ * @param hiddenTail  0, or how many bytes at the end of each match llguidance hides from the output (the
+ *                    text of {@code stop="..."} on a lexeme; reported by {@code HiddenText})
  */
-public record Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens, int uniqueRole) {
+public record Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens, int uniqueRole,
+                       int maxTokens, int hiddenTail) {
     public static final int UNIQUE_NONE = 0, UNIQUE_OPEN = 1, UNIQUE_SEPARATOR = 2, UNIQUE_CLOSE = 3;
+    /** The largest {@code max_tokens=} a lexeme may carry (the limit {@code lexeme-max-tokens}). */
+    public static final int MAX_LEXEME_TOKENS = 1 << 20;
+    /** The longest stop text (bytes) a lexeme may hide. */
+    public static final int MAX_HIDDEN_TAIL = 1 << 16;
 
     public Terminal {
         if (uniqueRole < UNIQUE_NONE || uniqueRole > UNIQUE_CLOSE) throw new IllegalArgumentException("unique role " + uniqueRole);
+        if (maxTokens < 0 || maxTokens > MAX_LEXEME_TOKENS) throw new IllegalArgumentException("max tokens " + maxTokens);
+        if (hiddenTail < 0 || hiddenTail > MAX_HIDDEN_TAIL) throw new IllegalArgumentException("hidden tail " + hiddenTail);
+    }
+
+    public Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens, int uniqueRole) {
+        this(name, description, dfa, ignored, counted, tokens, uniqueRole, 0, 0);
     }
 
     public Terminal(String name, String description, ByteDfa dfa, boolean ignored, CountedLoop counted, TokenMatch tokens) {

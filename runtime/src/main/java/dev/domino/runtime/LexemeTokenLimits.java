@@ -1,0 +1,279 @@
+package dev.domino.runtime;
+
+import dev.domino.runtime.internal.mask.ByteStep;
+import dev.domino.runtime.internal.mask.Configurations;
+import dev.domino.runtime.internal.parse.EarleyParser;
+import dev.domino.runtime.internal.parse.EarleyState;
+import dev.domino.runtime.internal.scan.ScannerStates;
+import dev.domino.runtime.internal.scan.Terminal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Lexemes limited in tokens (llguidance's {@code max_tokens=N} on a lexeme, {@link Terminal#maxTokens()}):
+ * one match may overlap at most N tokens, the token holding its first byte counted even when the
+ * lexeme starts inside it. As in llguidance, after the N-th token the lexeme ends at that token's
+ * end: where its automaton accepts there, the output goes on after it; where it does not, that path is
+ * dead. Unlike llguidance (whose mask lets such a token through and then rejects the parse), a token is
+ * allowed only when some path after it can still finish every limited lexeme in its tokens: exact at
+ * the mask, looking ahead as far as a limit reaches.
+ *
+ * <p>State: per configuration, how many tokens the limited lexeme it is inside of has overlapped so far
+ * (0 elsewhere; the limit itself: it ends before the next byte, at an accepting state), carried beside the configurations in the matcher's history. Two paths to the same
+ * configuration keep the smaller count: it allows everything the larger allows.
+ *
+ * <p>Cost: none for grammars without such lexemes (the artifact holds no instance). With them,
+ * commits step the token's bytes with counts; a mask is the grammar's mask, then each allowed token
+ * is stepped again only when a limit may bite within the next token (see {@link #mayBite}).
+ */
+final class LexemeTokenLimits {
+    private final ScannerStates scanner;
+    private final EarleyParser parser;
+    private final Vocabulary vocabulary;
+    /** Per terminal: its max_tokens, or 0. */
+    private final int[] limit;
+    /** Per limited terminal: for each local state, the fewest bytes to an accepting state; null for the others. */
+    private final int[][] bytesToAccept;
+    /** Per limited terminal: the most of {@link #bytesToAccept} over its states. */
+    private final int[] mostBytesToAccept;
+    /** Whether every limited lexeme started inside a token can surely finish (with one-byte tokens). */
+    private final boolean startsSafe;
+
+    /** Counted configurations: {@code counts[i]} belongs to configuration i. */
+    record Counted(Configurations configs, int[] counts) {}
+
+    private LexemeTokenLimits(ScannerStates scanner, EarleyParser parser, Vocabulary vocabulary, int[] limit) {
+        this.scanner = scanner;
+        this.parser = parser;
+        this.vocabulary = vocabulary;
+        this.limit = limit;
+        bytesToAccept = new int[limit.length][];
+        mostBytesToAccept = new int[limit.length];
+        boolean safe = vocabulary.hasEverySingleByte();
+        for (int t = 0; t < limit.length; t++) {
+            if (limit[t] == 0) continue;
+            bytesToAccept[t] = bytesToAccept(scanner.terminal(t));
+            for (int d : bytesToAccept[t]) mostBytesToAccept[t] = Math.max(mostBytesToAccept[t], d);
+            safe &= 1L + mostBytesToAccept[t] <= limit[t];
+        }
+        startsSafe = safe;
+    }
+
+    /** The limits of an artifact's terminals; null when none is limited. */
+    static LexemeTokenLimits of(ScannerStates scanner, EarleyParser parser, Vocabulary vocabulary, Terminal[] terminals) {
+        int[] limit = new int[terminals.length];
+        boolean any = false;
+        for (int t = 0; t < terminals.length; t++) {
+            limit[t] = terminals[t].maxTokens();
+            any |= limit[t] > 0;
+        }
+        return any ? new LexemeTokenLimits(scanner, parser, vocabulary, limit) : null;
+    }
+
+    /** Fewest bytes from each state to an accepting one (breadth-first over reversed transitions). */
+    private static int[] bytesToAccept(Terminal t) {
+        int n = t.stateCount();
+        List<List<Integer>> into = new ArrayList<>(n);
+        for (int s = 0; s < n; s++) into.add(new ArrayList<>());
+        for (int s = 0; s < n; s++) {
+            for (int b = 0; b < 256; b++) {
+                int s2 = t.step(s, b);
+                if (s2 >= 0) into.get(s2).add(s);
+            }
+        }
+        int[] d = new int[n];
+        java.util.Arrays.fill(d, Integer.MAX_VALUE);
+        java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>();
+        for (int s = 0; s < n; s++) if (t.isAccepting(s)) { d[s] = 0; queue.add(s); }
+        while (!queue.isEmpty()) {
+            int s = queue.poll();
+            for (int from : into.get(s)) if (d[from] == Integer.MAX_VALUE) { d[from] = d[s] + 1; queue.add(from); }
+        }
+        return d;
+    }
+
+    /** The counts of a matcher's first configurations (none inside a lexeme). */
+    static int[] initialCounts(Configurations c) { return new int[c.size()]; }
+
+    private int limitOf(int q) { return q == ScannerStates.BETWEEN ? 0 : limit[scanner.terminalOf(q)]; }
+
+    // ---------------------------------------------------------------- stepping
+
+    /** Where the output stands after token {@code id} (not a stop token); null when the token is not allowed. */
+    Counted successors(Matcher m, Configurations c, int[] counts, int id) {
+        return successors(m, c, counts, id, new HashMap<>());
+    }
+
+    private Counted successors(Matcher m, Configurations c, int[] counts, int id, Map<Long, Map<EarleyState, Boolean>> memo) {
+        Counted bytes = null;
+        if (vocabulary.isGrammarToken(id) && m.withinLookaheadOf(c, vocabulary.bytes(id))) bytes = step(c, counts, vocabulary.bytes(id));
+        Configurations special = m.tokenTerminalSuccessors(c, id);
+        if (special != null) {
+            // a token terminal is a lexeme of its own: it ends any lexeme before it, and is never limited
+            Builder out = new Builder();
+            if (bytes != null) for (int i = 0; i < bytes.configs.size(); i++) out.add(bytes.configs.parsers[i], bytes.configs.scanStates[i], bytes.counts[i]);
+            for (int i = 0; i < special.size(); i++) out.add(special.parsers[i], special.scanStates[i], -1);
+            bytes = out.build();
+        }
+        return bytes == null ? null : endOfToken(m, bytes, memo);
+    }
+
+    /** Forced text (not a token): stepped as one token. */
+    Counted advanceBytes(Matcher m, Configurations c, int[] counts, byte[] text) {
+        if (text.length == 0) return new Counted(c, counts);
+        Counted stepped = step(c, counts, text);
+        return stepped == null ? null : endOfToken(m, stepped, new HashMap<>());
+    }
+
+    /** The configurations after the bytes, each with the count of its lexeme before them (-1: started in them). */
+    private Counted step(Configurations c, int[] counts, byte[] bytes) {
+        ByteStep cursor = new ByteStep(scanner, parser);
+        Builder cur = new Builder();
+        for (int i = 0; i < c.size(); i++) cur.add(c.parsers[i], c.scanStates[i], counts[i]);
+        for (byte value : bytes) {
+            int b = value & 0xFF;
+            Builder next = new Builder();
+            for (int i = 0; i < cur.size(); i++) {
+                int n = limitOf(cur.states[i]);
+                boolean atLimit = n > 0 && cur.counts[i] >= n; // it ends before this byte: no continuing it
+                cursor.reset(cur.parsers.get(i), cur.states[i], b);
+                while (cursor.next()) {
+                    if (cursor.started() >= 0) next.add(cursor.parser(), cursor.state(), -1);
+                    else if (!atLimit) next.add(cursor.parser(), cursor.state(), cur.counts[i]);
+                }
+            }
+            if (next.size() == 0) return null;
+            cur = next;
+        }
+        return cur.build();
+    }
+
+    /**
+     * The token ended: each limited lexeme in progress has overlapped one more token. At its limit it
+     * ends here (if it may); below it, it stays only if it can still finish in the tokens left.
+     */
+    private Counted endOfToken(Matcher m, Counted stepped, Map<Long, Map<EarleyState, Boolean>> memo) {
+        Builder out = new Builder();
+        Configurations c = stepped.configs;
+        for (int i = 0; i < c.size(); i++) {
+            EarleyState p = c.parsers[i];
+            int q = c.scanStates[i];
+            int n = limitOf(q);
+            if (n == 0) { out.add(p, q, 0); continue; }
+            int count = Math.max(0, stepped.counts[i]) + 1;
+            int t = scanner.terminalOf(q), local = q - scanner.offset(t);
+            if (count >= n) {
+                // at its limit: it ends here, lazily as every terminal does (the next byte may not continue it)
+                if (scanner.terminal(t).isAccepting(local)) out.add(p, q, n);
+            } else if (canFinish(m, p, q, n - count, memo)) {
+                out.add(p, q, count);
+            }
+        }
+        return out.size() == 0 ? null : out.build();
+    }
+
+    /**
+     * Whether the lexeme that configuration (p, q) is inside of can end within {@code left} more tokens:
+     * now (it accepts), inside a token (which then goes on past it), or after a token that stays inside
+     * it and leaves a state from which that holds again. Lexemes started after it are not looked at
+     * here (they are checked when their token comes).
+     */
+    private boolean canFinish(Matcher m, EarleyState p, int q, int left, Map<Long, Map<EarleyState, Boolean>> memo) {
+        int t = scanner.terminalOf(q), local = q - scanner.offset(t);
+        int need = bytesToAccept[t][local];
+        if (need == 0) return true;
+        if (need <= left && vocabulary.hasEverySingleByte()) return true; // one byte per token gets there
+        if (left <= 0) return false;
+        Map<EarleyState, Boolean> known = memo.computeIfAbsent(((long) q << 32) | left, k -> new HashMap<>());
+        Boolean k = known.get(p);
+        if (k != null) return k;
+        Configurations single = new Configurations(new EarleyState[] {p}, new int[] {q});
+        int[] inside = {0};
+        boolean can = false;
+        for (int id = 0; id < vocabulary.size() && !can; id++) {
+            if (m.isStopToken(id)) continue;
+            if (m.tokenTerminalSuccessors(single, id) != null) { can = true; break; }
+            if (!vocabulary.isGrammarToken(id) || !m.withinLookaheadOf(single, vocabulary.bytes(id))) continue;
+            Counted after = step(single, inside, vocabulary.bytes(id));
+            if (after == null) continue;
+            for (int i = 0; i < after.configs.size() && !can; i++) {
+                if (after.counts[i] < 0) { can = true; break; } // it ended inside the token
+                int q2 = after.configs.scanStates[i];
+                int local2 = q2 - scanner.offset(t);
+                can = left == 1 ? scanner.terminal(t).isAccepting(local2) : canFinish(m, p, q2, left - 1, memo);
+            }
+        }
+        known.put(p, can);
+        return can;
+    }
+
+    // ---------------------------------------------------------------- masks
+
+    /**
+     * Whether a limit may remove a token from the next mask: a lexeme in progress near its limit, or a
+     * lexeme that might not finish in its tokens when it starts inside the next token.
+     */
+    boolean mayBite(Configurations c, int[] counts) {
+        if (!startsSafe) return true;
+        for (int i = 0; i < c.size(); i++) {
+            int q = c.scanStates[i];
+            int n = limitOf(q);
+            if (n == 0) continue;
+            int t = scanner.terminalOf(q);
+            if ((long) counts[i] + 1 + mostBytesToAccept[t] > n) return true;
+        }
+        return false;
+    }
+
+    /** Clears from the mask the tokens (not stop tokens) that no path can take within the limits. */
+    void filter(Matcher m, Configurations c, int[] counts, int[] mask, int base) {
+        if (!mayBite(c, counts)) return;
+        Map<Long, Map<EarleyState, Boolean>> memo = new HashMap<>();
+        for (int word = 0; word < m.bitmaskInts(); word++) {
+            for (int bits = mask[base + word]; bits != 0; bits &= bits - 1) {
+                int id = (word << 5) + Integer.numberOfTrailingZeros(bits);
+                if (id >= vocabulary.size() || m.isStopToken(id)) continue;
+                if (successors(m, c, counts, id, memo) == null) mask[base + word] &= ~(1 << (id & 31));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- counted set
+
+    /** Configurations with counts, deduplicated; an equal configuration keeps the smaller count. */
+    private static final class Builder {
+        private final List<EarleyState> parsers = new ArrayList<>();
+        private int[] states = new int[8];
+        private int[] counts = new int[8];
+        private final Map<EarleyState, Map<Integer, Integer>> index = new HashMap<>();
+
+        int size() { return parsers.size(); }
+
+        void add(EarleyState p, int q, int count) {
+            Map<Integer, Integer> byState = index.computeIfAbsent(p, k -> new HashMap<>());
+            Integer at = byState.get(q);
+            if (at != null) {
+                counts[at] = Math.min(counts[at], count);
+                return;
+            }
+            int i = parsers.size();
+            if (i == states.length) {
+                states = java.util.Arrays.copyOf(states, i * 2);
+                counts = java.util.Arrays.copyOf(counts, i * 2);
+            }
+            parsers.add(p);
+            states[i] = q;
+            counts[i] = count;
+            byState.put(q, i);
+        }
+
+        Counted build() {
+            int n = size();
+            return new Counted(new Configurations(parsers.toArray(new EarleyState[0]), java.util.Arrays.copyOf(states, n)),
+                    java.util.Arrays.copyOf(counts, n));
+        }
+    }
+}

@@ -2,7 +2,9 @@ package dev.domino.compiler.automata;
 
 import dev.domino.runtime.internal.scan.ByteDfa;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The minimal automaton of a concatenation {@code A·M} built from the minimal automata of A and M,
@@ -89,7 +91,19 @@ final class MinimalConcatenation {
             }
         }
         int[] order = targetsFirst(a);
-        if (order == null) return null;
+        int[] cls = new int[nA];
+        boolean resolved = order == null;
+        if (resolved) {
+            // a cycle in A: which A states equal M states, by the greatest bisimulation between them
+            int[] merged = mergesWithCycles(a, m);
+            if (merged == null) return null;
+            order = new int[nA];
+            int keptSoFar = 0;
+            for (int s = 0; s < nA; s++) {
+                order[s] = s;
+                cls[s] = merged[s] >= 0 ? merged[s] : nM + keptSoFar++;
+            }
+        }
 
         // ranges into each M state, to find the M state an A state may equal
         int mRanges = m.rangeCount();
@@ -109,7 +123,6 @@ final class MinimalConcatenation {
         for (int s = 0; s < nM; s++) if (m.firstRange(s) == m.endRange(s)) mFinal = s;
 
         // A states kept apart: classes nM.. with their resolved ranges
-        int[] cls = new int[nA];
         int kept = 0;
         boolean[] keptAccepting = new boolean[nA];
         int[] keptStart = new int[nA + 1];
@@ -117,6 +130,7 @@ final class MinimalConcatenation {
         int[] lo = new int[cap], hi = new int[cap], target = new int[cap];
         int ranges = 0;
         for (int s : order) {
+            if (resolved && cls[s] < nM) continue;
             boolean accepting = a.isAccepting(s) && m.isAccepting(m0);
             // the joined state's ranges: A's (targets resolved) merged with M's start when s accepts
             int first = ranges;
@@ -135,7 +149,7 @@ final class MinimalConcatenation {
                 }
                 lo[ranges] = l; hi[ranges] = h; target[ranges] = t; ranges++;
             }
-            int same = intoM ? equalState(m, accepting, lo, hi, target, first, ranges, inStart, inRange, inFrom, mFinal) : -1;
+            int same = !resolved && intoM ? equalState(m, accepting, lo, hi, target, first, ranges, inStart, inRange, inFrom, mFinal) : -1;
             if (same >= 0) {
                 cls[s] = same;
                 ranges = first;
@@ -148,6 +162,106 @@ final class MinimalConcatenation {
             keptStart[kept] = ranges;
         }
         return canonical(m, cls[a.start()], nM, kept, keptAccepting, keptStart, lo, hi, target);
+    }
+
+    /** Candidate pairs per A state beyond which {@link #mergesWithCycles} gives up (the general path decides). */
+    private static final int MAX_CANDIDATES_PER_STATE = 16;
+
+    /**
+     * For an A with cycles: per A state, the M state it equals, or -1; null past the work bound.
+     * Candidates are the M states with the same acceptance and the same bytes defined; a pair is
+     * dropped while some byte leads to a different M state, or to an A state not paired with M's
+     * target; what remains is the greatest bisimulation between A's and M's states, which for
+     * deterministic automata is equality of languages. M is minimal, so at most one M state remains
+     * per A state.
+     */
+    private static int[] mergesWithCycles(Ranged a, Ranged m) {
+        int nA = a.count(), nM = m.count(), m0 = m.start();
+        // the joined A states' ranges, A targets as -1 - state
+        int[] jStart = new int[nA + 1];
+        int cap = a.rangeCount() + nA * (m.endRange(m0) - m.firstRange(m0)) + 1;
+        int[] jLo = new int[cap], jHi = new int[cap], jT = new int[cap];
+        int r = 0;
+        for (int s = 0; s < nA; s++) {
+            jStart[s] = r;
+            int i = a.firstRange(s), iEnd = a.endRange(s);
+            int j = a.isAccepting(s) ? m.firstRange(m0) : m.endRange(m0), jEnd = m.endRange(m0);
+            while (i < iEnd || j < jEnd) {
+                if (j == jEnd || i < iEnd && a.rangeLo(i) < m.rangeLo(j)) { jLo[r] = a.rangeLo(i); jHi[r] = a.rangeHi(i); jT[r] = -1 - a.rangeTarget(i); i++; }
+                else { jLo[r] = m.rangeLo(j); jHi[r] = m.rangeHi(j); jT[r] = m.rangeTarget(j); j++; }
+                r++;
+            }
+        }
+        jStart[nA] = r;
+        // M states by acceptance and defined bytes
+        java.util.Map<Long, List<Integer>> byDomain = new java.util.HashMap<>();
+        for (int s = 0; s < nM; s++) {
+            byDomain.computeIfAbsent(domainKey(m.isAccepting(s), m.lo, m.hi, m.firstRange(s), m.endRange(s)), k -> new ArrayList<>()).add(s);
+        }
+        int[][] candidates = new int[nA][];
+        for (int s = 0; s < nA; s++) {
+            boolean accepting = a.isAccepting(s) && m.isAccepting(m0);
+            List<Integer> c = byDomain.get(domainKey(accepting, jLo, jHi, jStart[s], jStart[s + 1]));
+            if (c == null) { candidates[s] = new int[0]; continue; }
+            if (c.size() > MAX_CANDIDATES_PER_STATE) return null;
+            candidates[s] = new int[c.size()];
+            for (int k = 0; k < c.size(); k++) candidates[s][k] = c.get(k);
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int s = 0; s < nA; s++) {
+                int[] c = candidates[s];
+                for (int k = 0; k < c.length; k++) {
+                    if (c[k] < 0 || sameSteps(s, c[k], jLo, jHi, jT, jStart, m, candidates)) continue;
+                    c[k] = -1;
+                    changed = true;
+                }
+            }
+        }
+        int[] merged = new int[nA];
+        for (int s = 0; s < nA; s++) {
+            merged[s] = -1;
+            for (int x : candidates[s]) {
+                if (x < 0) continue;
+                if (merged[s] >= 0) return null; // two equal M states: M was not minimal
+                merged[s] = x;
+            }
+        }
+        return merged;
+    }
+
+    /** A hash of acceptance and the bytes defined (targets left out), equal for equal states. */
+    private static long domainKey(boolean accepting, int[] lo, int[] hi, int from, int to) {
+        long h = accepting ? 1 : 2;
+        int runLo = -1, runHi = -2;
+        for (int i = from; i < to; i++) {
+            if (lo[i] == runHi + 1) { runHi = hi[i]; continue; }
+            if (runLo >= 0) h = h * 1_000_003L + runLo * 257L + runHi;
+            runLo = lo[i]; runHi = hi[i];
+        }
+        if (runLo >= 0) h = h * 1_000_003L + runLo * 257L + runHi;
+        return h;
+    }
+
+    /** Whether A state s and M state x go, byte for byte, to the same M state or to a still paired A state. */
+    private static boolean sameSteps(int s, int x, int[] jLo, int[] jHi, int[] jT, int[] jStart, Ranged m, int[][] candidates) {
+        int i = jStart[s], iEnd = jStart[s + 1], j = m.firstRange(x), jEnd = m.endRange(x);
+        int pa = i < iEnd ? jLo[i] : -1, pm = j < jEnd ? m.rangeLo(j) : -1;
+        while (i < iEnd && j < jEnd) {
+            if (pa != pm) return false;
+            int end = Math.min(jHi[i], m.rangeHi(j));
+            int ta = jT[i], tm = m.rangeTarget(j);
+            if (ta >= 0 ? ta != tm : !paired(-1 - ta, tm, candidates)) return false;
+            if (jHi[i] == end) { i++; pa = i < iEnd ? jLo[i] : -1; } else pa = end + 1;
+            if (m.rangeHi(j) == end) { j++; pm = j < jEnd ? m.rangeLo(j) : -1; } else pm = end + 1;
+        }
+        return i == iEnd && j == jEnd;
+    }
+
+    private static boolean paired(int s, int x, int[][] candidates) {
+        for (int c : candidates[s]) if (c == x) return true;
+        return false;
     }
 
     /** The M state with this acceptance and exactly these (merged) ranges, or -1. */

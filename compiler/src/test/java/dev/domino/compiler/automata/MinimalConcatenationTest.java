@@ -29,6 +29,10 @@ class MinimalConcatenationTest {
             new Expr.Seq(List.of(Expr.star(Expr.literal("yy")), Expr.literal("x"))), // a cycle: only last, else the general path
             Expr.plus(Expr.chars(CodePointSet.range('a', 'z'))), Expr.chars(CodePointSet.range('x', 'y')),
             Expr.literal("é"), new Expr.Repeat(Expr.chars(CodePointSet.range(0x80, 0x3000)), 0, 2),
+            // cycles before the last item: a JSON string body, x*, and (z x*)* q, which x* merges into
+            Expr.star(Expr.alt(Expr.chars(CodePointSet.fromRanges(new int[] {0x20, 0x21, 0x23, 0x5B, 0x5D, 0x10FFFF})),
+                    new Expr.Seq(List.of(Expr.literal("\\"), Expr.chars(CodePointSet.fromRanges(new int[] {'"', '"', '\\', '\\', 'n', 'n'})))))),
+            Expr.star(Expr.literal("x")), new Expr.Seq(List.of(Expr.star(new Expr.Seq(List.of(Expr.literal("z"), Expr.star(Expr.literal("x"))))), Expr.literal("q"))),
     };
 
     @Test void sequencesEqualTheMinimizationOfTheWhole() {
@@ -77,6 +81,16 @@ class MinimalConcatenationTest {
     /** {@code y · (yy)*x}: the literal's states are the suffix's own states, and the result is the suffix's automaton from its second state. */
     @Test void partsMergeAcrossTheBoundary() {
         Expr.Seq e = new Expr.Seq(List.of(Expr.literal("y"), new Expr.Seq(List.of(Expr.star(Expr.literal("yy")), Expr.literal("x")))));
+        DfaBuilder.Language parts = new DfaBuilder(name -> null).minimalConcatenation(e, 100);
+        assertThat(parts).isNotNull();
+        assertThat(parts.dfa().stateCount()).isEqualTo(3);
+        assertThat(parts.dfa()).isEqualTo(new DfaBuilder(name -> null).buildBySubsets(e, 100).dfa());
+    }
+
+    /** {@code x* · (z x*)* q}: the cycle of x* is the suffix's state after z. */
+    @Test void cyclesMergeAcrossTheBoundary() {
+        Expr.Seq e = new Expr.Seq(List.of(Expr.literal("z"), Expr.star(Expr.literal("x")),
+                new Expr.Seq(List.of(Expr.star(new Expr.Seq(List.of(Expr.literal("z"), Expr.star(Expr.literal("x"))))), Expr.literal("q")))));
         DfaBuilder.Language parts = new DfaBuilder(name -> null).minimalConcatenation(e, 100);
         assertThat(parts).isNotNull();
         assertThat(parts.dfa().stateCount()).isEqualTo(3);

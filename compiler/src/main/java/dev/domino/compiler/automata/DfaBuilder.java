@@ -46,9 +46,99 @@ public final class DfaBuilder {
 
     /** As {@link #build(Expr)}, throwing {@link TooLarge} past {@code maxStates} subset states. */
     public Language build(Expr e, int maxStates) {
+        if (e instanceof Expr.Seq seq) {
+            Language byParts = minimalConcatenation(seq, maxStates);
+            if (byParts != null) return byParts;
+        }
         Sparse d = e instanceof Expr.Seq seq ? concatenation(seq, maxStates) : null;
         if (d == null) d = determinize(nfa.build(e), maxStates);
         return finish(d);
+    }
+
+    /** {@link #build(Expr, int)} without {@link MinimalConcatenation} (tests compare both ways). */
+    Language buildByJoin(Expr e, int maxStates) {
+        Sparse d = e instanceof Expr.Seq seq ? concatenation(seq, maxStates) : null;
+        if (d == null) d = determinize(nfa.build(e), maxStates);
+        return finish(d);
+    }
+
+    /**
+     * A sequence's minimal automaton from its items' minimal automata, right to left
+     * ({@link MinimalConcatenation}), or null when that does not apply: a join that is not exact,
+     * an item with a cycle before the last, an empty item, a sequence that matches the empty
+     * string. Applies only where {@link #concatenation} joins (the same state bound on the items,
+     * the same condition at each boundary), so a terminal is too large exactly when it was.
+     */
+    Language minimalConcatenation(Expr.Seq seq, int maxStates) {
+        List<Expr> items = seq.items();
+        int n = items.size();
+        if (n < 2) return null;
+        long states = 0;
+        Sparse[] automata = new Sparse[n];
+        for (int k = 0; k < n; k++) {
+            try {
+                automata[k] = itemAutomaton(items.get(k), maxStates);
+            } catch (TooLarge tooLarge) {
+                return null;
+            }
+            states += automata[k].count;
+            if (states > maxStates) return null;
+        }
+        // the longest suffix of shared items made before (the whitespace, colon and whitespace after every key)
+        int sharedFrom = n;
+        while (sharedFrom > 0 && shared(items.get(sharedFrom - 1))) sharedFrom--;
+        MinimalConcatenation.Ranged m = null;
+        int i = n - 1;
+        for (int k = Math.max(sharedFrom, 1); k < n - 1; k++) {
+            MinimalConcatenation.Ranged cached = SUFFIXES.get(items.subList(k, n));
+            if (cached != null) { m = cached; i = k - 1; break; }
+        }
+        for (; i >= 0; i--) {
+            MinimalConcatenation.Ranged part = minimalItem(items.get(i), automata[i]);
+            if (part == null) return null;
+            m = m == null ? part : MinimalConcatenation.prepend(part, m);
+            if (m == null) return null;
+            if (i >= sharedFrom && i > 0 && i < n - 1) {
+                List<Expr> suffix = List.copyOf(items.subList(i, n));
+                SUFFIXES.putIfAbsent(suffix, m, 128 + m.estimatedBytes() + 64L * suffix.size());
+            }
+        }
+        if (m.isAccepting(m.start())) return null; // the empty string is dropped by the general path
+        return new Language(m.toByteDfa(), false);
+    }
+
+    /** An item's minimal automaton with the empty string when it has it; null for the empty language. */
+    private static MinimalConcatenation.Ranged minimalItem(Expr item, Sparse automaton) {
+        if (!isSmall(item)) {
+            ByteDfa d = Minimizer.minimize(automaton);
+            return d == null ? null : MinimalConcatenation.Ranged.of(d);
+        }
+        List<Expr> key = List.of(item);
+        MinimalConcatenation.Ranged r = SUFFIXES.get(key);
+        if (r == null) {
+            ByteDfa d = Minimizer.minimize(automaton);
+            if (d == null) return null;
+            r = MinimalConcatenation.Ranged.of(d);
+            SUFFIXES.putIfAbsent(key, r, 128 + r.estimatedBytes() + 64);
+        }
+        return r;
+    }
+
+    /** Items of suffixes worth keeping: not a literal of several characters (a key or a keyword names one place in one schema; separators and whitespace recur everywhere). */
+    private static boolean shared(Expr item) {
+        return isSmall(item) && !(item instanceof Expr.Literal l && l.text().codePointCount(0, l.text().length()) > 1);
+    }
+
+    /**
+     * Minimal automata of small items and of sequences of them ending a terminal, by structure, per
+     * process: the tails of the member heads of generated grammars recur in every schema.
+     */
+    private static final dev.domino.runtime.internal.util.BoundedCache<List<Expr>, MinimalConcatenation.Ranged> SUFFIXES =
+            dev.domino.runtime.internal.util.ProcessCaches.register(new dev.domino.runtime.internal.util.BoundedCache<>("sequence suffix automata", 16L << 20));
+
+    private static boolean isSmall(Expr item) {
+        return item instanceof Expr.Literal || item instanceof Expr.Chars
+                || item instanceof Expr.Repeat r && (r.body() instanceof Expr.Literal || r.body() instanceof Expr.Chars);
     }
 
     /** {@link #build(Expr, int)} by the subset construction of the whole expression (tests compare both ways). */
@@ -110,9 +200,7 @@ public final class DfaBuilder {
             dev.domino.runtime.internal.util.ProcessCaches.register(new dev.domino.runtime.internal.util.BoundedCache<>("item automata", 16L << 20));
 
     private Sparse itemAutomaton(Expr item, int maxStates) {
-        boolean small = item instanceof Expr.Literal || item instanceof Expr.Chars
-                || item instanceof Expr.Repeat r && (r.body() instanceof Expr.Literal || r.body() instanceof Expr.Chars);
-        if (!small) return determinize(nfa.build(item), maxStates);
+        if (!isSmall(item)) return determinize(nfa.build(item), maxStates);
         Sparse d = ITEMS.get(item);
         if (d == null || d.count > maxStates) {
             d = determinize(nfa.build(item), maxStates);

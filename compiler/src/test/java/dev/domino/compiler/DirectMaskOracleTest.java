@@ -97,6 +97,24 @@ class DirectMaskOracleTest {
         check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults(), LongTests.scale(6, 20), 107);
     }
 
+    /**
+     * Key prefix states walked as the free string's walk with the differing bytes walked apart
+     * (TerminalWalks twins): declared keys that are prefixes of one another, the empty key, one-byte keys,
+     * keys with escaped characters (quote, backslash, a control character), non-ASCII keys, and free keys
+     * whose values are strings or numbers.
+     */
+    @Test void schemaKeyComplementsTwinEdgeCases() {
+        String schema = """
+                {"type": "object", "properties": {
+                   "": {"type": "integer"}, "a": {"type": "string"}, "ab": {"type": "integer"}, "abc": {"type": "boolean"},
+                   "abcdefghij": {"type": "string"}, "q\\"uote": {"type": "integer"}, "back\\\\slash": {"type": "integer"},
+                   "tab\\tkey": {"type": "integer"}, "déjà": {"type": "integer"}, "日本": {"type": "string"}, "zz": {"type": "null"},
+                   "inner": {"type": "object", "properties": {"x": {"type": "integer"}, "xy": {"type": "integer"}},
+                     "additionalProperties": {"type": "number"}}},
+                 "additionalProperties": {"type": "string"}}""";
+        check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults(), LongTests.scale(8, 24), 108);
+    }
+
     @Test void schemaUnionOfObjects() {
         String schema = """
                 {"type": "array", "items": {"anyOf": [

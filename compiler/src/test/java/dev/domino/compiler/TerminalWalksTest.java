@@ -34,10 +34,24 @@ class TerminalWalksTest {
              "additionalProperties": {"type": "boolean"}}
             """;
 
+    /** Declared keys that are prefixes of one another, escaped and non-ASCII keys: the key prefix states' twin walks. */
+    static final String KEYS = """
+            {"type": "object",
+             "properties": {"": {"type": "integer"}, "a": {"type": "string"}, "ab": {"type": "integer"}, "abcdefghij": {"type": "string"},
+                            "q\\"uote": {"type": "integer"}, "back\\\\slash": {"type": "integer"}, "tab\\tkey": {"type": "integer"},
+                            "déjà": {"type": "integer"}, "日本": {"type": "string"}, "the": {"type": "integer"}, "then": {"type": "integer"}},
+             "additionalProperties": {"type": "string"}}
+            """;
+
     @Test void sharedWalksEqualPlainWalks() {
+        sharedWalksEqualPlainWalks(SCHEMA);
+        sharedWalksEqualPlainWalks(KEYS);
+    }
+
+    private static void sharedWalksEqualPlainWalks(String schema) {
         Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
-        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
-        Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", SCHEMA,
+        GrammarSources.Parsed parsed = GrammarSources.parse(schema, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
+        Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", schema,
                 parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
         TerminalWalks walks = new TerminalWalks(VocabTrie.of(vocab)); // fresh: nothing cached from other tests
         int checked = 0, big = 0;

@@ -239,12 +239,13 @@ public final class TerminalWalks {
      * recently used entries when full, so a long-running server keeps its hot walks.
      */
     public static final String WALKS = "terminal walks", BY_RESIDUAL = "walks by residual", BY_CORE = "walks by loop core",
-            CORE_BELOW = "loop core walks below a first byte", LOOP_CORES = "loop cores", COUNTED = "counted walks";
-    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED);
+            CORE_BELOW = "loop core walks below a first byte", LOOP_CORES = "loop cores", COUNTED = "counted walks",
+            TWINS = "twin states";
+    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS);
     /** Bounds for the caches of tries made from now on (see {@link RuntimeCaches#setMaxBytes}). */
     private static final java.util.Map<String, Long> DEFAULT_MAX = new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
             WALKS, 256L << 20, BY_RESIDUAL, 64L << 20, BY_CORE, 64L << 20, CORE_BELOW, 16L << 20, LOOP_CORES, 16L << 20,
-            COUNTED, 64L << 20));
+            COUNTED, 64L << 20, TWINS, 16L << 20));
 
     public static void setDefaultMaxBytes(String name, long bytes) { DEFAULT_MAX.put(name, bytes); }
 
@@ -264,7 +265,7 @@ public final class TerminalWalks {
     public TerminalWalks(VocabTrie trie) { this.trie = trie; }
 
     /** The caches this object keeps (for {@link RuntimeCaches}). */
-    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted); }
+    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins); }
 
     /** A counted walk's key: the loop automaton, its unit boundaries (null: those of body+) and the loop state. */
     private record CountedKey(ByteDfa loop, java.util.List<Boolean> boundaries, int state) {}
@@ -299,8 +300,11 @@ public final class TerminalWalks {
     private Walk computeShared(ByteDfa dfa, int state, int vocabSize) {
         // most walks die within a few trie levels (inside a key, a number, a keyword): not worth
         // looking for something to share with
-        Acc cheap = new Acc(vocabSize);
-        if (walkInto(cheap, dfa, 0, state, CHEAP_WALK_NODES)) return cheap.finish(vocabSize);
+        // (a state that steps like a string's state walks nearly the whole vocabulary: skip the attempt)
+        if (dfa.onCycle(state) || twinOf(dfa, state) == null) {
+            Acc cheap = new Acc(vocabSize);
+            if (walkInto(cheap, dfa, 0, state, CHEAP_WALK_NODES)) return cheap.finish(vocabSize);
+        }
         LoopCore core = LoopCore.of(dfa, state, MAX_SHARED_STATES);
         if (core != null && core.ports.length > 0) return fromCore(dfa, core, vocabSize);
         ByteDfa residual = dfa.residual(state, MAX_SHARED_STATES);
@@ -332,6 +336,11 @@ public final class TerminalWalks {
      */
     private Walk computeByChild(ByteDfa dfa, int state, int vocabSize) {
         Acc acc = new Acc(vocabSize);
+        Twin twin = twinOf(dfa, state);
+        if (twin != null) {
+            walkTwin(acc, dfa, 0, state, twin);
+            return acc.finish(vocabSize);
+        }
         if (dfa.isAccepting(state)) acc.endsAtRoot = true;
         java.util.Map<Integer, LoopCore> coreOf = new java.util.HashMap<>();
         for (int c = trie.firstChild(0); c < trie.endChild(0); c++) {
@@ -350,6 +359,14 @@ public final class TerminalWalks {
 
     /** The shared walk of {@code core} below trie node n (entered in the core's first state), then the paths leaving it. */
     private void addCoreBelow(Acc acc, ByteDfa dfa, LoopCore core, int n, int vocabSize) {
+        CoreWalk cw = coreBelow(core, n, vocabSize);
+        cw.addTo(acc);
+        for (int i = 0; i < cw.exitEdges.length; i++) {
+            walkSharing(acc, dfa, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]]);
+        }
+    }
+
+    private CoreWalk coreBelow(LoopCore core, int n, int vocabSize) {
         CoreBelow key = new CoreBelow(core, n);
         CoreWalk cw = byCoreBelow.get(key);
         if (cw == null) {
@@ -358,10 +375,147 @@ public final class TerminalWalks {
             cw = new CoreWalk(below);
             cw = byCoreBelow.putIfAbsent(key, cw, cw.estimatedBytes());
         }
-        cw.addTo(acc);
-        for (int i = 0; i < cw.exitEdges.length; i++) {
-            walkSharing(acc, dfa, trie.childNode(cw.exitEdges[i]), core.ports[cw.exitPorts[i]]);
+        return cw;
+    }
+
+    /**
+     * A state off every cycle that steps like a state of a loop core on all bytes but a few: inside "any key
+     * but these", the state after a declared key's prefix steps like the free string's state except on the
+     * bytes that continue a declared key (and, at a whole key, the closing quote).
+     *
+     * @param state  the loop core state it steps like (not accepting)
+     * @param differ the bytes (4 longs) on which the two states step differently
+     */
+    private record Twin(int state, long[] differ) {
+        boolean differs(int b) { return (differ[b >>> 6] & (1L << b)) != 0; }
+    }
+
+    /** Sentinel of {@link #twins}: the state has no twin. */
+    private static final Twin NO_TWIN = new Twin(-1, new long[4]);
+    /** At most this many bytes may differ between a state and its twin. */
+    private static final int MAX_TWIN_BYTES = 48;
+    private final BoundedCache<ByteDfa, AtomicReferenceArray<Twin>> twins = newCache(TWINS);
+
+    /** The state's {@link Twin}: the successor most bytes lead to, if it is in a loop core and steps alike; else null. */
+    private Twin twinOf(ByteDfa dfa, int state) {
+        if (dfa.onCycle(state)) return null;
+        AtomicReferenceArray<Twin> perState = twins.computeIfAbsent(dfa, d -> new AtomicReferenceArray<>(d.stateCount()),
+                a -> 16 + 4L * a.length() + 64L * dfa.stateCount());
+        Twin t = perState.get(state);
+        if (t == null) {
+            t = findTwin(dfa, state);
+            if (perState.compareAndSet(state, null, t) && t != NO_TWIN) twins.addBytes(dfa, 64);
+            t = perState.get(state);
         }
+        return t == NO_TWIN ? null : t;
+    }
+
+    private Twin findTwin(ByteDfa dfa, int state) {
+        int[] next = new int[256];
+        for (int b = 0; b < 256; b++) next[b] = dfa.step(state, b);
+        int[] sorted = next.clone();
+        Arrays.sort(sorted);
+        int best = -1, bestRun = 0;
+        for (int i = 0; i < 256; ) {
+            int j = i;
+            while (j < 256 && sorted[j] == sorted[i]) j++;
+            if (sorted[i] >= 0 && j - i > bestRun) { best = sorted[i]; bestRun = j - i; }
+            i = j;
+        }
+        if (best < 0 || best == state || dfa.isAccepting(best) || coreAt(dfa, best) == null) return NO_TWIN;
+        long[] differ = new long[4];
+        int count = 0;
+        for (int b = 0; b < 256; b++) {
+            if (dfa.step(best, b) != next[b]) { differ[b >>> 6] |= 1L << b; count++; }
+        }
+        return count > MAX_TWIN_BYTES ? NO_TWIN : new Twin(best, differ);
+    }
+
+    /**
+     * The walk of {@code state} below trie node n, as its twin's walk (shared: the twin's whole walk at the root,
+     * its loop core's walk below n elsewhere) without the children on bytes where the two step differently,
+     * and those children walked from the state's own successors (the same way again when they have twins).
+     *
+     * <p>Why: "any key but these" has a state per prefix of each declared key, and each walked the trie below
+     * its prefix node by node (37% of all mask CPU on the heaviest dev files): nearly the whole vocabulary,
+     * most of it exactly as the free string walks it.
+     */
+    private void walkTwin(Acc acc, ByteDfa dfa, int n, int state, Twin twin) {
+        if (acc.bits == null) acc.toBitmap();
+        int first = trie.firstChild(n), end = trie.endChild(n);
+        IntList differing = new IntList();
+        for (int c = first; c < end; c++) if (twin.differs(trie.childByte(c))) differing.add(c);
+        int[] lo = new int[differing.size], hi = new int[differing.size];
+        for (int i = 0; i < differing.size; i++) {
+            int child = trie.childNode(differing.a[i]);
+            lo[i] = child;
+            hi[i] = trie.subtreeEnd(child);
+        }
+        if (n == 0) {
+            Walk w = get(dfa, twin.state(), acc.vocabSize);
+            w.continuation().orInto(acc.bits);
+            acc.tokenCount += w.continuation().size();
+            for (Ends e : w.parts) addEndsOutside(acc, e, lo, hi);
+            if (dfa.isAccepting(state)) acc.endsAtRoot = true;
+        } else {
+            LoopCore core = coreAt(dfa, twin.state());
+            CoreWalk cw = coreBelow(core, n, acc.vocabSize);
+            CoreWalk.orTokens(cw.tokens, acc);
+            addEndsOutside(acc, cw.ends, lo, hi);
+            for (int i = 0; i < cw.exitEdges.length; i++) {
+                int child = trie.childNode(cw.exitEdges[i]);
+                if (!inRanges(child, lo, hi)) walkSharing(acc, dfa, child, core.ports[cw.exitPorts[i]]);
+            }
+            if (dfa.isAccepting(state)) for (int c = first; c < end; c++) acc.endEdges.add(c);
+        }
+        // the twin's tokens below the differing children are not this state's
+        for (int i = 0; i < lo.length; i++) {
+            for (int k = trie.subtreeTokenStart(lo[i]), ke = trie.subtreeTokenEnd(lo[i]); k < ke; k++) {
+                int id = trie.token(k);
+                long bit = 1L << id;
+                if ((acc.bits[id >>> 6] & bit) != 0) { acc.bits[id >>> 6] &= ~bit; acc.tokenCount--; }
+            }
+        }
+        for (int i = 0; i < differing.size; i++) {
+            int c = differing.a[i], s2 = dfa.step(state, trie.childByte(c));
+            if (s2 < 0) continue;
+            Twin t2 = twinOf(dfa, s2);
+            if (t2 != null) walkTwin(acc, dfa, trie.childNode(c), s2, t2);
+            else walkSharing(acc, dfa, trie.childNode(c), s2);
+        }
+    }
+
+    private static boolean inRanges(int node, int[] lo, int[] hi) {
+        for (int i = 0; i < lo.length; i++) if (node >= lo[i] && node < hi[i]) return true;
+        return false;
+    }
+
+    /** Adds the ends outside the trie node ranges: shared as they are when none is inside one. */
+    private void addEndsOutside(Acc acc, Ends e, int[] lo, int[] hi) {
+        if (e.count() == 0) return;
+        boolean inside = false;
+        if (lo.length > 0) {
+            for (int i = 0; i < e.node.length && !inside; i++) inside = inRanges(e.node[i], lo, hi);
+            for (int i = 0; i < e.loopNodes.length && !inside; i++) inside = inRanges(e.loopNodes[i], lo, hi);
+        }
+        if (!inside) { acc.parts.add(e); return; }
+        int[] start = new int[257];
+        int[] node = new int[e.node.length];
+        int k = 0;
+        for (int b = 0; b < 256; b++) {
+            start[b] = k;
+            for (int i = e.start[b]; i < e.start[b + 1]; i++) if (!inRanges(e.node[i], lo, hi)) node[k++] = e.node[i];
+        }
+        start[256] = k;
+        IntList loops = new IntList();
+        long[] loopBytes = new long[2 * e.loopNodes.length];
+        for (int i = 0; i < e.loopNodes.length; i++) {
+            if (inRanges(e.loopNodes[i], lo, hi)) continue;
+            loopBytes[2 * loops.size] = e.loopBytes[2 * i];
+            loopBytes[2 * loops.size + 1] = e.loopBytes[2 * i + 1];
+            loops.add(e.loopNodes[i]);
+        }
+        acc.parts.add(new Ends(start, Arrays.copyOf(node, k), loops.toArray(), Arrays.copyOf(loopBytes, 2 * loops.size)));
     }
 
     /** Subtrees below this many trie nodes are walked rather than looked up by loop core. */
@@ -643,6 +797,16 @@ public final class TerminalWalks {
         public long estimatedBytes() {
             return 64 + (tokens.bits != null ? 8L * tokens.bits.length : 4L * tokens.ids.length) + ends.estimatedBytes()
                     + 4L * (exitEdges.length + exitPorts.length);
+        }
+
+        /** ORs t's tokens into a's bitmap (a's tokens distinct from t's). */
+        static void orTokens(Acc t, Acc a) {
+            if (t.bits != null) {
+                for (int w = 0; w < a.bits.length; w++) a.bits[w] |= t.bits[w];
+            } else {
+                for (int i = 0; i < t.tokenCount; i++) a.bits[t.ids[i] >>> 6] |= 1L << t.ids[i];
+            }
+            a.tokenCount += t.tokenCount;
         }
 
         /** Adds this walk's results to {@code a}, whose tokens are distinct from this walk's. */

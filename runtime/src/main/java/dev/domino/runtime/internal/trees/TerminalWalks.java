@@ -394,6 +394,8 @@ public final class TerminalWalks {
     private static final Twin NO_TWIN = new Twin(-1, new long[4]);
     /** At most this many bytes may differ between a state and its twin. */
     private static final int MAX_TWIN_BYTES = 48;
+    /** At least this many bytes must lead both states to the same live state. */
+    private static final int MIN_TWIN_SHARED_BYTES = 64;
     private final BoundedCache<ByteDfa, AtomicReferenceArray<Twin>> twins = newCache(TWINS);
 
     /** The state's {@link Twin}: the successor most bytes lead to, if it is in a loop core and steps alike; else null. */
@@ -424,11 +426,15 @@ public final class TerminalWalks {
         }
         if (best < 0 || best == state || dfa.isAccepting(best) || coreAt(dfa, best) == null) return NO_TWIN;
         long[] differ = new long[4];
-        int count = 0;
+        int count = 0, sameLive = 0;
         for (int b = 0; b < 256; b++) {
-            if (dfa.step(best, b) != next[b]) { differ[b >>> 6] |= 1L << b; count++; }
+            int t = dfa.step(best, b);
+            if (t != next[b]) { differ[b >>> 6] |= 1L << b; count++; }
+            else if (t >= 0) sameLive++;
         }
-        return count > MAX_TWIN_BYTES ? NO_TWIN : new Twin(best, differ);
+        // a twin only where both walk most of the vocabulary alike (a string's characters): elsewhere the
+        // plain walk is small, and shared dead bytes would make unrelated states twins
+        return count > MAX_TWIN_BYTES || sameLive < MIN_TWIN_SHARED_BYTES ? NO_TWIN : new Twin(best, differ);
     }
 
     /**

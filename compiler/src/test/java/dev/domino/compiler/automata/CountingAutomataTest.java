@@ -63,7 +63,7 @@ class CountingAutomataTest {
         }
     }
 
-    private static Expr repeat(Random r, int depth) {
+    static Expr repeat(Random r, int depth) {
         Expr body = depth == 0 ? leaf(r) : r.nextInt(3) == 0 ? leaf(r) : r.nextBoolean() ? composite(r, depth) : repeat(r, depth - 1);
         int min = r.nextInt(4) == 0 ? 2 + r.nextInt(9) : r.nextInt(2);
         int max = r.nextInt(8) == 0 ? Expr.Repeat.UNBOUNDED : min + r.nextInt(r.nextBoolean() ? 4 : 12);
@@ -77,7 +77,7 @@ class CountingAutomataTest {
         return r.nextBoolean() ? new Expr.Seq(parts) : new Expr.Alt(parts);
     }
 
-    private static Expr leaf(Random r) {
+    static Expr leaf(Random r) {
         return switch (r.nextInt(7)) {
             case 0 -> new Expr.Literal("a");
             case 1 -> new Expr.Literal("ab");

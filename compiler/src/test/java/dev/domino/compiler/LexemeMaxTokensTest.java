@@ -269,6 +269,23 @@ class LexemeMaxTokensTest {
         againstReference(lark, ref, vocabulary(true, WORDS), 25, 3906);
     }
 
+    /**
+     * Limits 1 to 4 on lexemes that need several bytes to accept, two of them limited and able to meet
+     * in one token: the limit may bite at every step (without every single byte as a token, always),
+     * so every mask goes through the trie walk and its per-configuration results kept by the artifact.
+     */
+    @Test void limitsOneToFourWhereTheFilterBitesAtEveryStep() {
+        for (int n = 1; n <= 4; n++) {
+            String lark = "start: u (\",\" v)* \";\"\n"
+                    + "u[max_tokens=" + n + "]: /(ab|c)+/\n"
+                    + "v[max_tokens=" + (5 - n) + "]: /[abc]*a/\n";
+            RefGrammar ref = new RefGrammar(new Seg[] {seg("(ab|c)+", n), seg(",", 0), seg("[abc]*a", 5 - n), seg(";", 0)},
+                    new int[][] {{1, 3}, {2}, {1, 3}, {}}, new int[] {0}, Set.of(3));
+            againstReference(lark, ref, vocabulary(false, WORDS), 30, 3920 + n);
+            againstReference(lark, ref, vocabulary(true, WORDS), 15, 3930 + n);
+        }
+    }
+
     /** On an uppercase terminal, with lazy and suffix= together with it (the limit counts the suffix too). */
     @Test void onTerminalsAndWithLazyAndSuffix() {
         String lark = """

@@ -257,20 +257,31 @@ final class LexemeTokenLimits {
     void filter(Matcher m, Configurations c, int[] counts, int[] mask, int base) {
         if (!mayBite(c, counts)) return;
         Map<Long, Map<EarleyState, Boolean>> memo = new HashMap<>();
-        String stops = java.util.Arrays.toString(m.stopTokens());
-        java.util.BitSet passed = null;
+        int[] stopIds = m.stopTokens();
+        String stops = java.util.Arrays.toString(stopIds);
+        int words = m.bitmaskInts();
+        int[] passed = null;
         for (int i = 0; i < c.size(); i++) {
-            java.util.BitSet one = passedFrom(m, c.parsers[i], c.scanStates[i], counts[i], stops, memo);
-            if (passed == null) passed = (java.util.BitSet) one.clone();
-            else passed.or(one);
+            int[] one = passedFrom(m, c.parsers[i], c.scanStates[i], counts[i], stops, memo);
+            if (passed == null) { passed = one; continue; }
+            if (i == 1) passed = passed.clone();
+            for (int w = 0; w < words; w++) passed[w] |= one[w];
         }
-        if (passed == null) passed = new java.util.BitSet();
+        if (passed == null) passed = new int[words];
         boolean tokenTerminals = m.artifact().tokenTerminals.length > 0;
-        for (int word = 0; word < m.bitmaskInts(); word++) {
+        if (!tokenTerminals && m.lookahead() == Matcher.UNLIMITED_LOOKAHEAD) {
+            // the common case, word by word: only grammar tokens can pass, stop tokens are left as they are
+            boolean[] stopWas = new boolean[stopIds.length];
+            for (int k = 0; k < stopIds.length; k++) stopWas[k] = stopIds[k] < words * 32 && (mask[base + (stopIds[k] >>> 5)] & (1 << stopIds[k])) != 0;
+            for (int w = 0; w < words; w++) mask[base + w] &= passed[w];
+            for (int k = 0; k < stopIds.length; k++) if (stopWas[k]) mask[base + (stopIds[k] >>> 5)] |= 1 << stopIds[k];
+            return;
+        }
+        for (int word = 0; word < words; word++) {
             for (int bits = mask[base + word]; bits != 0; bits &= bits - 1) {
                 int id = (word << 5) + Integer.numberOfTrailingZeros(bits);
                 if (id >= vocabulary.size() || m.isStopToken(id)) continue;
-                boolean byBytes = passed.get(id)
+                boolean byBytes = (passed[word] & (1 << id)) != 0
                         && (m.lookahead() == Matcher.UNLIMITED_LOOKAHEAD || m.withinLookaheadOf(c, vocabulary.bytes(id)));
                 if (byBytes) continue;
                 boolean special = tokenTerminals && m.tokenTerminalSuccessors(c, id) != null;
@@ -282,17 +293,17 @@ final class LexemeTokenLimits {
     /** A configuration with its count, as the matcher that asks sees it (lookahead and stop tokens bear on {@link #canFinish}). */
     private record PassKey(EarleyState parser, int scanState, int count, int lookahead, String stops) {}
 
-    /** Per configuration: the grammar tokens whose bytes some path from it alone outlives. */
-    private final BoundedCache<PassKey, java.util.BitSet> passedCache = new BoundedCache<>("lexeme token limits", 32L << 20);
+    /** Per configuration: the grammar tokens whose bytes some path from it alone outlives, 32 a word as masks are. */
+    private final BoundedCache<PassKey, int[]> passedCache = new BoundedCache<>("lexeme token limits", 32L << 20);
 
-    private java.util.BitSet passedFrom(Matcher m, EarleyState p, int q, int count, String stops, Map<Long, Map<EarleyState, Boolean>> memo) {
+    private int[] passedFrom(Matcher m, EarleyState p, int q, int count, String stops, Map<Long, Map<EarleyState, Boolean>> memo) {
         PassKey key = new PassKey(p, q, count, m.lookahead(), stops);
-        java.util.BitSet passed = passedCache.get(key);
+        int[] passed = passedCache.get(key);
         if (passed != null) return passed;
-        TrieWalk w = new TrieWalk(m, VocabTrie.of(vocabulary), memo);
+        TrieWalk w = new TrieWalk(m, VocabTrie.of(vocabulary), memo, new int[m.bitmaskInts()]);
         w.level(0).add(p, q, count);
         w.walk(0, 0);
-        return passedCache.putIfAbsent(key, w.passed, 64L + w.passed.size() / 8);
+        return passedCache.putIfAbsent(key, w.passed, 64L + 4L * w.passed.length);
     }
 
     /**
@@ -306,10 +317,10 @@ final class LexemeTokenLimits {
         final Map<Long, Map<EarleyState, Boolean>> memo;
         final ByteStep cursor = new ByteStep(scanner, parser);
         final Level[] levels;
-        final java.util.BitSet passed = new java.util.BitSet();
+        final int[] passed;
 
-        TrieWalk(Matcher m, VocabTrie trie, Map<Long, Map<EarleyState, Boolean>> memo) {
-            this.m = m; this.trie = trie; this.memo = memo;
+        TrieWalk(Matcher m, VocabTrie trie, Map<Long, Map<EarleyState, Boolean>> memo, int[] passed) {
+            this.m = m; this.trie = trie; this.memo = memo; this.passed = passed;
             levels = new Level[trie.maxTokenBytes() + 2];
         }
 
@@ -321,7 +332,9 @@ final class LexemeTokenLimits {
         void walk(int node, int depth) {
             Level here = levels[depth];
             int start = trie.tokenStart(node), end = trie.tokenEnd(node);
-            if (start < end && outlivesEnd(m, here, memo)) for (int i = start; i < end; i++) passed.set(trie.token(i));
+            if (start < end && outlivesEnd(m, here, memo)) {
+                for (int i = start; i < end; i++) { int id = trie.token(i); passed[id >>> 5] |= 1 << id; }
+            }
             Level next = level(depth + 1);
             for (int e = trie.firstChild(node), last = trie.endChild(node); e < last; e++) {
                 next.clear();

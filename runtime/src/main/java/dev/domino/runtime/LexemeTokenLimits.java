@@ -28,8 +28,9 @@ import java.util.Map;
  * configuration keep the smaller count: it allows everything the larger allows.
  *
  * <p>Cost: none for grammars without such lexemes (the artifact holds no instance). With them,
- * commits step the token's bytes with counts; a mask is the grammar's mask, then each allowed token
- * is stepped again only when a limit may bite within the next token (see {@link #mayBite}).
+ * commits step the token's bytes with counts; a mask is the grammar's mask, then, only when a limit
+ * may bite within the next token (see {@link #mayBite}), the tokens that pass from each configuration,
+ * found by one walk of the vocabulary trie and kept per artifact (see {@link #filter}).
  */
 final class LexemeTokenLimits {
     private final ScannerStates scanner;
@@ -294,7 +295,7 @@ final class LexemeTokenLimits {
     private record PassKey(EarleyState parser, int scanState, int count, int lookahead, String stops) {}
 
     /** Per configuration: the grammar tokens whose bytes some path from it alone outlives, 32 a word as masks are. */
-    private final BoundedCache<PassKey, int[]> passedCache = new BoundedCache<>("lexeme token limits", 32L << 20);
+    private final BoundedCache<PassKey, int[]> passedCache = new BoundedCache<>("lexeme token limits", 8L << 20);
 
     private int[] passedFrom(Matcher m, EarleyState p, int q, int count, String stops, Map<Long, Map<EarleyState, Boolean>> memo) {
         PassKey key = new PassKey(p, q, count, m.lookahead(), stops);

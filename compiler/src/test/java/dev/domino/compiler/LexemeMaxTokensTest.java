@@ -286,6 +286,33 @@ class LexemeMaxTokensTest {
         }
     }
 
+    /**
+     * With token terminals beside limited lexemes (ids 0-3 are also the texts "a", "b", "c", "<"), a
+     * token the walk of the bytes refuses may still pass as a token terminal: every mask bit equals
+     * {@code isAllowed}, which steps the token alone, along random walks.
+     */
+    @Test void tokenTerminalsBesideLimitedLexemesAgreeWithIsAllowed() {
+        String lark = """
+                start: x <[0-3]> x ";"
+                x[max_tokens=2]: /[abc]+/
+                """;
+        Vocabulary v = vocabulary(false, WORDS);
+        Random random = new Random(3940);
+        for (Artifact a : compileAll(lark, v)) {
+            for (int w = 0; w < 20; w++) {
+                Matcher m = a.newMatcher();
+                for (int step = 0; step < 10; step++) {
+                    BitSet mask = m.nextTokenMask();
+                    for (int id = 0; id < v.size(); id++) assertThat(mask.get(id)).as("token %d at step %d", id, step).isEqualTo(m.isAllowed(id));
+                    List<Integer> allowed = new ArrayList<>();
+                    for (int id = mask.nextSetBit(0); id >= 0; id = mask.nextSetBit(id + 1)) if (id != v.eosIds()[0]) allowed.add(id);
+                    if (allowed.isEmpty()) break;
+                    assertThat(m.acceptToken(allowed.get(random.nextInt(allowed.size())))).isTrue();
+                }
+            }
+        }
+    }
+
     /** On an uppercase terminal, with lazy and suffix= together with it (the limit counts the suffix too). */
     @Test void onTerminalsAndWithLazyAndSuffix() {
         String lark = """

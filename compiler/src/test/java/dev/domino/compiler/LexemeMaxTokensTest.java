@@ -269,6 +269,50 @@ class LexemeMaxTokensTest {
         againstReference(lark, ref, vocabulary(true, WORDS), 25, 3906);
     }
 
+    /**
+     * Limits 1 to 4 on lexemes that need several bytes to accept, two of them limited and able to meet
+     * in one token: the limit may bite at every step (without every single byte as a token, always),
+     * so every mask goes through the trie walk and its per-configuration results kept by the artifact.
+     */
+    @Test void limitsOneToFourWhereTheFilterBitesAtEveryStep() {
+        for (int n = 1; n <= 4; n++) {
+            String lark = "start: u (\",\" v)* \";\"\n"
+                    + "u[max_tokens=" + n + "]: /(ab|c)+/\n"
+                    + "v[max_tokens=" + (5 - n) + "]: /[abc]*a/\n";
+            RefGrammar ref = new RefGrammar(new Seg[] {seg("(ab|c)+", n), seg(",", 0), seg("[abc]*a", 5 - n), seg(";", 0)},
+                    new int[][] {{1, 3}, {2}, {1, 3}, {}}, new int[] {0}, Set.of(3));
+            againstReference(lark, ref, vocabulary(false, WORDS), 30, 3920 + n);
+            againstReference(lark, ref, vocabulary(true, WORDS), 15, 3930 + n);
+        }
+    }
+
+    /**
+     * With token terminals beside limited lexemes (ids 0-3 are also the texts "a", "b", "c", "<"), a
+     * token the walk of the bytes refuses may still pass as a token terminal: every mask bit equals
+     * {@code isAllowed}, which steps the token alone, along random walks.
+     */
+    @Test void tokenTerminalsBesideLimitedLexemesAgreeWithIsAllowed() {
+        String lark = """
+                start: x <[0-3]> x ";"
+                x[max_tokens=2]: /[abc]+/
+                """;
+        Vocabulary v = vocabulary(false, WORDS);
+        Random random = new Random(3940);
+        for (Artifact a : compileAll(lark, v)) {
+            for (int w = 0; w < 20; w++) {
+                Matcher m = a.newMatcher();
+                for (int step = 0; step < 10; step++) {
+                    BitSet mask = m.nextTokenMask();
+                    for (int id = 0; id < v.size(); id++) assertThat(mask.get(id)).as("token %d at step %d", id, step).isEqualTo(m.isAllowed(id));
+                    List<Integer> allowed = new ArrayList<>();
+                    for (int id = mask.nextSetBit(0); id >= 0; id = mask.nextSetBit(id + 1)) if (id != v.eosIds()[0]) allowed.add(id);
+                    if (allowed.isEmpty()) break;
+                    assertThat(m.acceptToken(allowed.get(random.nextInt(allowed.size())))).isTrue();
+                }
+            }
+        }
+    }
+
     /** On an uppercase terminal, with lazy and suffix= together with it (the limit counts the suffix too). */
     @Test void onTerminalsAndWithLazyAndSuffix() {
         String lark = """

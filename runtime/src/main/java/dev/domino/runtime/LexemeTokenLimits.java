@@ -6,6 +6,8 @@ import dev.domino.runtime.internal.parse.EarleyParser;
 import dev.domino.runtime.internal.parse.EarleyState;
 import dev.domino.runtime.internal.scan.ScannerStates;
 import dev.domino.runtime.internal.scan.Terminal;
+import dev.domino.runtime.internal.util.BoundedCache;
+import dev.domino.runtime.internal.vocab.VocabTrie;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,8 +28,9 @@ import java.util.Map;
  * configuration keep the smaller count: it allows everything the larger allows.
  *
  * <p>Cost: none for grammars without such lexemes (the artifact holds no instance). With them,
- * commits step the token's bytes with counts; a mask is the grammar's mask, then each allowed token
- * is stepped again only when a limit may bite within the next token (see {@link #mayBite}).
+ * commits step the token's bytes with counts; a mask is the grammar's mask, then, only when a limit
+ * may bite within the next token (see {@link #mayBite}), the tokens that pass from each configuration,
+ * found by one walk of the vocabulary trie and kept per artifact (see {@link #filter}).
  */
 final class LexemeTokenLimits {
     private final ScannerStates scanner;
@@ -113,7 +116,7 @@ final class LexemeTokenLimits {
         Configurations special = m.tokenTerminalSuccessors(c, id);
         if (special != null) {
             // a token terminal is a lexeme of its own: it ends any lexeme before it, and is never limited
-            Builder out = new Builder();
+            Level out = new Level();
             if (bytes != null) for (int i = 0; i < bytes.configs.size(); i++) out.add(bytes.configs.parsers[i], bytes.configs.scanStates[i], bytes.counts[i]);
             for (int i = 0; i < special.size(); i++) out.add(special.parsers[i], special.scanStates[i], -1);
             bytes = out.build();
@@ -131,24 +134,28 @@ final class LexemeTokenLimits {
     /** The configurations after the bytes, each with the count of its lexeme before them (-1: started in them). */
     private Counted step(Configurations c, int[] counts, byte[] bytes) {
         ByteStep cursor = new ByteStep(scanner, parser);
-        Builder cur = new Builder();
+        Level cur = new Level(), next = new Level();
         for (int i = 0; i < c.size(); i++) cur.add(c.parsers[i], c.scanStates[i], counts[i]);
         for (byte value : bytes) {
-            int b = value & 0xFF;
-            Builder next = new Builder();
-            for (int i = 0; i < cur.size(); i++) {
-                int n = limitOf(cur.states[i]);
-                boolean atLimit = n > 0 && cur.counts[i] >= n; // it ends before this byte: no continuing it
-                cursor.reset(cur.parsers.get(i), cur.states[i], b);
-                while (cursor.next()) {
-                    if (cursor.started() >= 0) next.add(cursor.parser(), cursor.state(), -1);
-                    else if (!atLimit) next.add(cursor.parser(), cursor.state(), cur.counts[i]);
-                }
-            }
-            if (next.size() == 0) return null;
-            cur = next;
+            next.clear();
+            stepByte(cur, value & 0xFF, cursor, next);
+            if (next.size == 0) return null;
+            Level swap = cur; cur = next; next = swap;
         }
         return cur.build();
+    }
+
+    /** Steps counted configurations over one byte of a token. */
+    private void stepByte(Level cur, int b, ByteStep cursor, Level next) {
+        for (int i = 0; i < cur.size; i++) {
+            int n = limitOf(cur.scanStates[i]);
+            boolean atLimit = n > 0 && cur.counts[i] >= n; // it ends before this byte: no continuing it
+            cursor.reset(cur.parsers[i], cur.scanStates[i], b);
+            while (cursor.next()) {
+                if (cursor.started() >= 0) next.add(cursor.parser(), cursor.state(), -1);
+                else if (!atLimit) next.add(cursor.parser(), cursor.state(), cur.counts[i]);
+            }
+        }
     }
 
     /**
@@ -156,23 +163,34 @@ final class LexemeTokenLimits {
      * ends here (if it may); below it, it stays only if it can still finish in the tokens left.
      */
     private Counted endOfToken(Matcher m, Counted stepped, Map<Long, Map<EarleyState, Boolean>> memo) {
-        Builder out = new Builder();
+        Level out = new Level();
         Configurations c = stepped.configs;
         for (int i = 0; i < c.size(); i++) {
-            EarleyState p = c.parsers[i];
-            int q = c.scanStates[i];
-            int n = limitOf(q);
-            if (n == 0) { out.add(p, q, 0); continue; }
-            int count = Math.max(0, stepped.counts[i]) + 1;
-            int t = scanner.terminalOf(q), local = q - scanner.offset(t);
-            if (count >= n) {
-                // at its limit: it ends here, lazily as every terminal does (the next byte may not continue it)
-                if (scanner.terminal(t).isAccepting(local)) out.add(p, q, n);
-            } else if (canFinish(m, p, q, n - count, memo)) {
-                out.add(p, q, count);
-            }
+            int count = countAtEnd(m, c.parsers[i], c.scanStates[i], stepped.counts[i], memo);
+            if (count >= 0) out.add(c.parsers[i], c.scanStates[i], count);
         }
-        return out.size() == 0 ? null : out.build();
+        return out.size == 0 ? null : out.build();
+    }
+
+    /** Whether some configuration of the stepped token outlives its end ({@link #endOfToken} not null). */
+    private boolean outlivesEnd(Matcher m, Level stepped, Map<Long, Map<EarleyState, Boolean>> memo) {
+        for (int i = 0; i < stepped.size; i++) {
+            if (countAtEnd(m, stepped.parsers[i], stepped.scanStates[i], stepped.counts[i], memo) >= 0) return true;
+        }
+        return false;
+    }
+
+    /** The count of configuration (p, q) after the token's end (its count before it: {@code before}); -1 when it dies there. */
+    private int countAtEnd(Matcher m, EarleyState p, int q, int before, Map<Long, Map<EarleyState, Boolean>> memo) {
+        int n = limitOf(q);
+        if (n == 0) return 0;
+        int count = Math.max(0, before) + 1;
+        int t = scanner.terminalOf(q), local = q - scanner.offset(t);
+        if (count >= n) {
+            // at its limit: it ends here, lazily as every terminal does (the next byte may not continue it)
+            return scanner.terminal(t).isAccepting(local) ? n : -1;
+        }
+        return canFinish(m, p, q, n - count, memo) ? count : -1;
     }
 
     /**
@@ -228,15 +246,101 @@ final class LexemeTokenLimits {
         return false;
     }
 
-    /** Clears from the mask the tokens (not stop tokens) that no path can take within the limits. */
+    /**
+     * Clears from the mask the tokens (not stop tokens) that no path can take within the limits. Paths
+     * from different configurations never meet before the token's end except where one keeps the
+     * smaller count, which lets through all the other does; so the tokens that pass are the union,
+     * over the configurations, of the tokens that pass from each alone ({@link #passedFrom}, kept per
+     * artifact: a lexeme near its limit comes back to the same few configurations). Tokens the
+     * vocabulary trie does not hold (special tokens a token terminal may allow) are decided one by one
+     * by {@link #successors}.
+     */
     void filter(Matcher m, Configurations c, int[] counts, int[] mask, int base) {
         if (!mayBite(c, counts)) return;
         Map<Long, Map<EarleyState, Boolean>> memo = new HashMap<>();
-        for (int word = 0; word < m.bitmaskInts(); word++) {
+        int[] stopIds = m.stopTokens();
+        String stops = java.util.Arrays.toString(stopIds);
+        int words = m.bitmaskInts();
+        int[] passed = null;
+        for (int i = 0; i < c.size(); i++) {
+            int[] one = passedFrom(m, c.parsers[i], c.scanStates[i], counts[i], stops, memo);
+            if (passed == null) { passed = one; continue; }
+            if (i == 1) passed = passed.clone();
+            for (int w = 0; w < words; w++) passed[w] |= one[w];
+        }
+        if (passed == null) passed = new int[words];
+        boolean tokenTerminals = m.artifact().tokenTerminals.length > 0;
+        if (!tokenTerminals && m.lookahead() == Matcher.UNLIMITED_LOOKAHEAD) {
+            // the common case, word by word: only grammar tokens can pass, stop tokens are left as they are
+            boolean[] stopWas = new boolean[stopIds.length];
+            for (int k = 0; k < stopIds.length; k++) stopWas[k] = stopIds[k] < words * 32 && (mask[base + (stopIds[k] >>> 5)] & (1 << stopIds[k])) != 0;
+            for (int w = 0; w < words; w++) mask[base + w] &= passed[w];
+            for (int k = 0; k < stopIds.length; k++) if (stopWas[k]) mask[base + (stopIds[k] >>> 5)] |= 1 << stopIds[k];
+            return;
+        }
+        for (int word = 0; word < words; word++) {
             for (int bits = mask[base + word]; bits != 0; bits &= bits - 1) {
                 int id = (word << 5) + Integer.numberOfTrailingZeros(bits);
                 if (id >= vocabulary.size() || m.isStopToken(id)) continue;
-                if (successors(m, c, counts, id, memo) == null) mask[base + word] &= ~(1 << (id & 31));
+                boolean byBytes = (passed[word] & (1 << id)) != 0
+                        && (m.lookahead() == Matcher.UNLIMITED_LOOKAHEAD || m.withinLookaheadOf(c, vocabulary.bytes(id)));
+                if (byBytes) continue;
+                boolean special = tokenTerminals && m.tokenTerminalSuccessors(c, id) != null;
+                if (!special || successors(m, c, counts, id, memo) == null) mask[base + word] &= ~(1 << (id & 31));
+            }
+        }
+    }
+
+    /** A configuration with its count, as the matcher that asks sees it (lookahead and stop tokens bear on {@link #canFinish}). */
+    private record PassKey(EarleyState parser, int scanState, int count, int lookahead, String stops) {}
+
+    /** Per configuration: the grammar tokens whose bytes some path from it alone outlives, 32 a word as masks are. */
+    private final BoundedCache<PassKey, int[]> passedCache = new BoundedCache<>("lexeme token limits", 8L << 20);
+
+    private int[] passedFrom(Matcher m, EarleyState p, int q, int count, String stops, Map<Long, Map<EarleyState, Boolean>> memo) {
+        PassKey key = new PassKey(p, q, count, m.lookahead(), stops);
+        int[] passed = passedCache.get(key);
+        if (passed != null) return passed;
+        TrieWalk w = new TrieWalk(m, VocabTrie.of(vocabulary), memo, new int[m.bitmaskInts()]);
+        w.level(0).add(p, q, count);
+        w.walk(0, 0);
+        return passedCache.putIfAbsent(key, w.passed, 64L + 4L * w.passed.length);
+    }
+
+    /**
+     * The walk of {@link #passedFrom}: one depth-first walk of the vocabulary's byte trie, stepping the
+     * counted configurations once per trie node (tokens sharing a prefix share its steps) and going no
+     * deeper where none survives; at a token's node, whether any configuration outlives the token's end.
+     */
+    private final class TrieWalk {
+        final Matcher m;
+        final VocabTrie trie;
+        final Map<Long, Map<EarleyState, Boolean>> memo;
+        final ByteStep cursor = new ByteStep(scanner, parser);
+        final Level[] levels;
+        final int[] passed;
+
+        TrieWalk(Matcher m, VocabTrie trie, Map<Long, Map<EarleyState, Boolean>> memo, int[] passed) {
+            this.m = m; this.trie = trie; this.memo = memo; this.passed = passed;
+            levels = new Level[trie.maxTokenBytes() + 2];
+        }
+
+        Level level(int depth) {
+            if (levels[depth] == null) levels[depth] = new Level();
+            return levels[depth];
+        }
+
+        void walk(int node, int depth) {
+            Level here = levels[depth];
+            int start = trie.tokenStart(node), end = trie.tokenEnd(node);
+            if (start < end && outlivesEnd(m, here, memo)) {
+                for (int i = start; i < end; i++) { int id = trie.token(i); passed[id >>> 5] |= 1 << id; }
+            }
+            Level next = level(depth + 1);
+            for (int e = trie.firstChild(node), last = trie.endChild(node); e < last; e++) {
+                next.clear();
+                stepByte(here, trie.childByte(e), cursor, next);
+                if (next.size > 0) walk(trie.childNode(e), depth + 1);
             }
         }
     }
@@ -244,36 +348,31 @@ final class LexemeTokenLimits {
     // ---------------------------------------------------------------- counted set
 
     /** Configurations with counts, deduplicated; an equal configuration keeps the smaller count. */
-    private static final class Builder {
-        private final List<EarleyState> parsers = new ArrayList<>();
-        private int[] states = new int[8];
-        private int[] counts = new int[8];
-        private final Map<EarleyState, Map<Integer, Integer>> index = new HashMap<>();
+    private static final class Level {
+        private final Configurations.Builder configs = new Configurations.Builder();
+        EarleyState[] parsers = configs.parsers;
+        int[] scanStates = configs.scanStates;
+        int[] counts = new int[4];
+        int size;
 
-        int size() { return parsers.size(); }
+        void clear() {
+            configs.clear();
+            size = 0;
+        }
 
         void add(EarleyState p, int q, int count) {
-            Map<Integer, Integer> byState = index.computeIfAbsent(p, k -> new HashMap<>());
-            Integer at = byState.get(q);
-            if (at != null) {
-                counts[at] = Math.min(counts[at], count);
+            if (!configs.addIfAbsent(p, q)) {
+                for (int i = 0; i < size; i++) {
+                    if (scanStates[i] == q && parsers[i].equals(p)) { counts[i] = Math.min(counts[i], count); break; }
+                }
                 return;
             }
-            int i = parsers.size();
-            if (i == states.length) {
-                states = java.util.Arrays.copyOf(states, i * 2);
-                counts = java.util.Arrays.copyOf(counts, i * 2);
-            }
-            parsers.add(p);
-            states[i] = q;
-            counts[i] = count;
-            byState.put(q, i);
+            parsers = configs.parsers;
+            scanStates = configs.scanStates;
+            if (size == counts.length) counts = java.util.Arrays.copyOf(counts, size * 2);
+            counts[size++] = count;
         }
 
-        Counted build() {
-            int n = size();
-            return new Counted(new Configurations(parsers.toArray(new EarleyState[0]), java.util.Arrays.copyOf(states, n)),
-                    java.util.Arrays.copyOf(counts, n));
-        }
+        Counted build() { return new Counted(configs.build(), java.util.Arrays.copyOf(counts, size)); }
     }
 }

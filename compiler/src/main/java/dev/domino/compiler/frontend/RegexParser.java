@@ -493,20 +493,15 @@ public final class RegexParser {
                 case '0':
                     if (more() && peek() >= '0' && peek() <= '9') throw error("octal escape is not supported", at);
                     return CodePointSet.of(0);
-                case 'x': return CodePointSet.of(hex(2, at));
-                case 'u': {
+                case 'x':
                     if (peekIs('{')) {
-                        pos++;
-                        int start = pos;
-                        while (more() && peek() != '}') pos++;
-                        if (!more() || pos == start) throw error("bad \\u{...} escape", at);
-                        int v;
-                        try { v = Integer.parseInt(new String(cps, start, pos - start), 16); }
-                        catch (NumberFormatException e) { throw error("bad \\u{...} escape", at); }
-                        pos++;
-                        if (v > CodePointSet.MAX) throw error("code point out of range", at);
-                        return CodePointSet.of(v);
+                        // Rust regex's braced form (llguidance); Python re and ECMA-262 with the u flag refuse it
+                        if (flavor != Flavor.COMMON) throw error("braced hex escape \\x{...} is not supported (write \\u{...})", at);
+                        return CodePointSet.of(braced("\\x{...}", at));
                     }
+                    return CodePointSet.of(hex(2, at));
+                case 'u': {
+                    if (peekIs('{')) return CodePointSet.of(braced("\\u{...}", at));
                     int v = hex(4, at);
                     if (v >= 0xD800 && v <= 0xDBFF && lookingAt("\\u")) {
                         int save = pos;
@@ -520,7 +515,7 @@ public final class RegexParser {
                     if (v >= 0xD800 && v <= 0xDFFF) throw error("lone surrogate escape is not supported", at);
                     return CodePointSet.of(v);
                 }
-                case 'U': if (flavor == Flavor.COMMON) return CodePointSet.of(hex(8, at)); break;
+                case 'U': if (flavor == Flavor.COMMON) return CodePointSet.of(peekIs('{') ? braced("\\U{...}", at) : hex(8, at)); break;
                 case 'c':
                     if (flavor == Flavor.ECMA && more() && Character.isLetter(peek()) && peek() < 128) return CodePointSet.of(cps[pos++] % 32);
                     break;
@@ -537,6 +532,24 @@ public final class RegexParser {
             }
             if (c < 128 && Character.isLetterOrDigit(c)) throw error("unknown escape \\" + Character.toString(c), at);
             return CodePointSet.of(c); // identity escape of a metacharacter / punctuation
+        }
+
+        /** A braced hex escape's code point: {@code {} then 1 to 8 hex digits then {@code }}, not a surrogate. */
+        int braced(String form, int at) {
+            pos++; // '{'
+            int start = pos;
+            while (more() && peek() != '}' && pos - start <= 8) pos++;
+            if (!more() || peek() != '}' || pos == start || pos - start > 8) throw error("bad " + form + " escape", at);
+            int v = 0;
+            for (int i = start; i < pos; i++) {
+                int d = Character.digit(cps[i], 16);
+                if (d < 0) throw error("bad " + form + " escape", at);
+                v = v * 16 + d;
+            }
+            pos++; // '}'
+            if (v > CodePointSet.MAX) throw error("code point out of range", at);
+            if (v >= 0xD800 && v <= 0xDFFF) throw error("lone surrogate escape is not supported", at);
+            return v;
         }
 
         int hex(int n, int at) {

@@ -47,9 +47,26 @@ class RegexDialectEdgesTest {
         assertThat(matches("abc\\Z", "abc")).isTrue();
         assertThat(matches("abc\\z", "abc\n")).isFalse();
         assertThatThrownBy(() -> RegexParser.parse("a\\zb", RegexParser.Flavor.COMMON)).hasMessageContaining("anchor '\\z' in the middle");
-        // Rust's braced hex escape is not common: refused with its column
-        assertThatThrownBy(() -> RegexParser.parse("a\\x{41}", RegexParser.Flavor.COMMON)).isInstanceOf(GrammarException.class)
-                .hasMessageContaining("hex escape").hasMessageContaining("column 2");
+    }
+
+    /**
+     * Rust regex's braced escapes (llguidance's Lark) {@code \\x{41}}, {@code \\u{41}}, {@code \\U{41}}: Python re and
+     * ECMA-262 with the u flag refuse them, so no dialect reads them otherwise and the common dialect takes
+     * Rust's reading; ECMA-262 (JSON Schema patterns, read with the u flag) takes {@code \\u{...}} only.
+     */
+    @Test void bracedHexEscapes() {
+        assertThat(matches("a\\x{41}\\x{1F600}", "aA\uD83D\uDE00")).isTrue();
+        assertThat(matches("[\\x{61}-\\x{63}]+", "abc")).isTrue();
+        assertThat(matches("\\u{e9}\\U{0000e9}", "\u00e9\u00e9")).isTrue();
+        assertThat(matches("\\x41", "A")).isTrue();
+        for (String bad : new String[] {"a\\x{}", "a\\x{41", "a\\x{4G}", "a\\x{110000}", "a\\x{D800}", "a\\x{000000041}"}) {
+            assertThatThrownBy(() -> RegexParser.parse(bad, RegexParser.Flavor.COMMON)).as(bad).isInstanceOf(GrammarException.class)
+                    .hasMessageContaining("column 2").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        }
+        assertThatThrownBy(() -> RegexParser.parse("a\\x{41}", RegexParser.Flavor.ECMA)).isInstanceOf(GrammarException.class)
+                .hasMessageContaining("braced hex escape \\x{...} is not supported").hasMessageContaining("ECMA-262").hasMessageContaining("column 2");
+        Expr ecma = RegexParser.parse("\\u{41}", RegexParser.Flavor.ECMA);
+        assertThat(ExprMatcher.matches(Grammar.of("root", Map.of("root", ecma)), "A")).isTrue();
     }
 
     /**

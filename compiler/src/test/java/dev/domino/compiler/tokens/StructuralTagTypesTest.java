@@ -61,6 +61,7 @@ class StructuralTagTypesTest {
         refused("{\"type\": \"triggered_tags\", \"triggers\": [\"<f\"], \"tags\": [{\"begin\": \"<f>\", \"content\": {\"type\": \"any_text\"}, \"end\": \"</f>\", \"priority\": 1}]}",
                 "/tags/0", "unknown field 'priority'");
         refused("{\"type\": \"any_text\", \"max_tokens\": 4}", "max_tokens");
+        refused("{\"type\": \"any_text\", \"max_chars\": 8, \"max_tokens\": 4}", "'max_chars' together with 'max_tokens'", "/max_chars");
         refused("{\"type\": \"repeat\", \"min\": 3, \"max\": 2, \"content\": {\"type\": \"const_string\", \"value\": \"x\"}}", "'max'");
     }
 

@@ -83,11 +83,13 @@ public final class GrammarCompiler {
     /**
      * Lazy with a time budget: trees in {@link TreeOrder#prebuildOrder} (the between state first, then
      * by distance from their terminal's start, states deep in whitespace runs left out) until the
-     * budget is spent; the rest are built on first use.
+     * budget (CPU time of the compiling thread) is spent; the rest are built on first use.
      */
     private static Artifact prebuilt(ArtifactInfo info, Vocabulary vocab, Terminal[] terminals, LexedGrammar lexed,
                                      TreeBuilder builder, List<int[]> states, long budgetMillis) {
-        long deadline = System.nanoTime() + budgetMillis * 1_000_000L;
+        // the budget is this thread's CPU time, not the wall clock: on a loaded machine the same
+        // trees get stored, so TTFM and the masks after it do not depend on what else runs
+        PrebuildClock clock = PrebuildClock.start(budgetMillis);
         List<TokenTree> stored = new ArrayList<>();
         int[] treeOfSlot = new int[states.size()];
         java.util.Arrays.fill(treeOfSlot, -1);
@@ -97,21 +99,21 @@ public final class GrammarCompiler {
         java.util.Arrays.fill(rootTreeOfTerminal, -1);
         treeOfSlot[0] = 0;
         stored.add(builder.build(-1, 0));
-        int[] order = System.nanoTime() >= deadline ? new int[0] : TreeOrder.prebuildOrder(terminals, states);
+        int[] order = clock.spent() ? new int[0] : TreeOrder.prebuildOrder(terminals, states);
         int rootsDone = 0; // stored trees whose root references were looked at
         for (int q : order) {
             if (states.get(q)[0] < 0) continue; // built above
             // the root trees the trees so far reference first: the first masks walk them
-            for (; rootsDone < stored.size() && System.nanoTime() < deadline; rootsDone++) {
+            for (; rootsDone < stored.size() && !clock.spent(); rootsDone++) {
                 TokenTree tree = stored.get(rootsDone);
-                for (int r = 0; r < tree.rootReferenceCount() && System.nanoTime() < deadline; r++) {
+                for (int r = 0; r < tree.rootReferenceCount() && !clock.spent(); r++) {
                     int t = tree.rootTerminal(r);
                     if (rootTreeOfTerminal[t] >= 0) continue;
                     rootTreeOfTerminal[t] = stored.size();
                     stored.add(builder.buildRoot(t));
                 }
             }
-            if (System.nanoTime() >= deadline) break;
+            if (clock.spent()) break;
             if (Thread.currentThread().isInterrupted()) throw new java.util.concurrent.CancellationException("compile interrupted");
             treeOfSlot[q] = stored.size();
             stored.add(builder.build(states.get(q)[0], states.get(q)[1]));

@@ -127,7 +127,7 @@ class DirectMaskOracleTest {
         check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults().withFineTerminals(true), LongTests.scale(6, 20), 106);
     }
 
-    /** Several threads decode with matchers of one lazy artifact: trees built by masks, or in the background. */
+    /** Several threads decode with matchers of one lazy artifact: trees built by masks (after two uses, or by the cost rule), or in the background. */
     @Test void concurrentMatchersBackgroundOnAndOff() throws Exception {
         Grammar g = JsonSchemaGrammar.from("""
                 {"type": "object", "properties": {"a": {"type": "string", "maxLength": 30}, "b": {"type": "array", "items": {"type": "number"}},
@@ -138,9 +138,11 @@ class DirectMaskOracleTest {
         SentenceSampler sampler = new SentenceSampler(g).maxLength(50);
         Random random = new Random(7);
         for (int i = 0; i < 12; i++) outputs.add(o200k.encode(sampler.sample(random)));
-        for (boolean background : new boolean[] {false, true}) {
+        for (int run = 0; run < 3; run++) {
+            boolean background = run == 1;
             Artifact lazy = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", options.withLazy(true).withPrebuildMillis(0));
-            RuntimeAccess.of(lazy).treeDemand().setBuildAfterUses(2);
+            if (run == 2) RuntimeAccess.of(lazy).treeDemand().setBuildAfterDirectMicros(0); // the cost rule: built on the second use
+            else RuntimeAccess.of(lazy).treeDemand().setBuildAfterUses(2);
             ExecutorService pool = Executors.newFixedThreadPool(4);
             BackgroundBuild build = background ? lazy.buildTreesInBackground(pool, 1) : null;
             List<Future<?>> done = new ArrayList<>();
@@ -181,8 +183,10 @@ class DirectMaskOracleTest {
         RuntimeAccess.of(afterUses).treeDemand().setBuildAfterUses(2);
         Artifact treeFree = GrammarCompiler.compile(g, v, "t", "ir", "t", options.withLazy(true).withPrebuildMillis(0));
         RuntimeAccess.of(treeFree).treeDemand().setMode(TreeDemand.Mode.DIRECT_ONLY);
-        Artifact[] artifacts = {eager, onFirstUse, afterUses, treeFree};
-        String[] names = {"eager trees", "lazy trees", "lazy trees after two uses", "tree-free walk"};
+        Artifact byCost = GrammarCompiler.compile(g, v, "t", "ir", "t", options.withLazy(true).withPrebuildMillis(0));
+        RuntimeAccess.of(byCost).treeDemand().setBuildAfterDirectMicros(30);
+        Artifact[] artifacts = {eager, onFirstUse, afterUses, treeFree, byCost};
+        String[] names = {"eager trees", "lazy trees", "lazy trees after two uses", "tree-free walk", "lazy trees by direct cost"};
 
         ByteEarleyOracle oracle = new ByteEarleyOracle(g);
         SentenceSampler sampler = new SentenceSampler(g).maxLength(60);

@@ -300,6 +300,16 @@ public final class Artifact {
         return built;
     }
 
+    /** Charges the CPU time of a direct walk of a configuration whose tree {@link #treeForMask} did not give (see {@link TreeDemand}). */
+    void chargeDirect(int scannerState, long nanos) {
+        if (background == null) demand.chargeTree(treeSlot(scannerState), nanos);
+    }
+
+    /** {@link #chargeDirect} for the root tree of terminal t. */
+    void chargeRootDirect(int t, long nanos) {
+        if (background == null) demand.chargeRoot(t, nanos);
+    }
+
     /** {@link #treeForMask} for the root tree of terminal t. */
     TokenTree rootTreeForMask(int t, boolean build) {
         TreeDemand.Mode mode = demand.mode();

@@ -61,9 +61,13 @@ public final class BenchMaskbenchCommand implements Callable<Integer> {
     Long prebuildMillis;
 
     @Option(names = "--build-after-uses", paramLabel = "N", description = "a tree missing from the artifact is walked "
-            + "directly by masks, and built by the mask that uses it for the N-th time (default: the runtime's, 4; 0 = never built "
-            + "by a mask)")
+            + "directly by masks, and built by the mask that uses it for the N-th time (0 = never built by a mask; default: "
+            + "the runtime's cost rule, see --build-after-direct-us)")
     Integer buildAfterUses;
+
+    @Option(names = "--build-after-direct-us", paramLabel = "US", description = "a tree missing from the artifact is built "
+            + "by the mask that uses it once direct walks of its state (after the first) have cost US µs of CPU (default: the runtime's, 300)")
+    Long buildAfterDirectMicros;
 
     @Option(names = "--background-threads", paramLabel = "N", description = "serving mode: N threads build the trees "
             + "the compile left out in the background while masks run, and the compiled artifact is used as it is, as a server "
@@ -110,6 +114,8 @@ public final class BenchMaskbenchCommand implements Callable<Integer> {
         if (gapMicros < 0 || gapMicros > 10_000_000) throw new IllegalArgumentException("--gap-us must be 0..10000000");
         if (prebuildMillis != null && prebuildMillis < 0) throw new IllegalArgumentException("--prebuild-ms must not be negative");
         if (buildAfterUses != null && buildAfterUses < 0) throw new IllegalArgumentException("--build-after-uses must not be negative");
+        if (buildAfterDirectMicros != null && buildAfterDirectMicros < 0) throw new IllegalArgumentException("--build-after-direct-us must not be negative");
+        if (buildAfterDirectMicros != null && buildAfterUses != null) throw new IllegalArgumentException("--build-after-uses and --build-after-direct-us exclude each other");
         SourceFormat format = SourceFormat.parse(grammarFormat);
         Tokenizer tokenizer = compiler.vocab.load();
         Iterator<MaskBenchInput.Schema> schemas = tokenized != null
@@ -158,7 +164,8 @@ public final class BenchMaskbenchCommand implements Callable<Integer> {
             options.jsonSchema(compiler.jsonSchema().withUnknownFormats(JsonSchemaOptions.UnknownFormats.IGNORE));
         }
         return new MaskBenchRunner.Config(vocabulary, format, options.build(), Math.round(timeLimit * 1000), warmup, profile,
-                stallFile, stallMillis, gapMicros, backgroundThreads, buildAfterUses == null ? -1 : buildAfterUses);
+                stallFile, stallMillis, gapMicros, backgroundThreads, buildAfterUses == null ? -1 : buildAfterUses,
+                buildAfterDirectMicros == null ? -1 : buildAfterDirectMicros);
     }
 
     private int writeTokenized(Iterator<MaskBenchInput.Schema> schemas) throws java.io.IOException {

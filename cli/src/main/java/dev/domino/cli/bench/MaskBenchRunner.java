@@ -43,7 +43,7 @@ public final class MaskBenchRunner {
     public record Config(Vocabulary vocab, SourceFormat format, CompileOptions compile,
                   long timeLimitMillis, int warmup, boolean profile,
                   String stallFile, long stallMillis,
-                  long gapMicros, int backgroundThreads, int buildAfterUses) {}
+                  long gapMicros, int backgroundThreads, int buildAfterUses, long buildAfterDirectMicros) {}
 
     /** One schema's outcome; {@code maskUs} holds one entry per token measured. */
     static final class Result {
@@ -284,6 +284,7 @@ public final class MaskBenchRunner {
         }
         stage = "masking";
         if (config.buildAfterUses >= 0) ArtifactDiagnostics.setBuildAfterUses(artifact, config.buildAfterUses);
+        if (config.buildAfterDirectMicros >= 0) ArtifactDiagnostics.setBuildAfterDirectMicros(artifact, config.buildAfterDirectMicros);
         dev.domino.runtime.BackgroundBuild building = background == null ? null
                 : artifact.buildTreesInBackground(background, config.backgroundThreads);
         try {

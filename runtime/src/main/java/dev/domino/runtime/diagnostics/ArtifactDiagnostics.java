@@ -27,10 +27,17 @@ public final class ArtifactDiagnostics {
 
     /**
      * Uses of a tree missing from a lazy artifact after which the mask that uses it builds it (0: never;
-     * masks walk such trees directly until a background build has them). For benchmarks that compare
-     * the policy; the runtime's default is {@value dev.domino.runtime.internal.TreeDemand#BUILD_AFTER_USES}.
+     * masks walk such trees directly until a background build has them), instead of the runtime's
+     * default cost rule (see {@link #setBuildAfterDirectMicros}). For benchmarks that compare the policy.
      */
     public static void setBuildAfterUses(Artifact artifact, int uses) { RuntimeAccess.of(artifact).treeDemand().setBuildAfterUses(uses); }
+
+    /**
+     * The cost rule: a mask builds a tree missing from a lazy artifact once direct walks of its state
+     * (after the first) have cost this much CPU time; the runtime's default is
+     * {@value dev.domino.runtime.internal.trees.TreeDemand#BUILD_AFTER_DIRECT_MICROS} µs. For benchmarks that compare the policy.
+     */
+    public static void setBuildAfterDirectMicros(Artifact artifact, long micros) { RuntimeAccess.of(artifact).treeDemand().setBuildAfterDirectMicros(micros); }
 
     /** Parser configurations the matcher holds now (a mask's work grows with them). */
     public static int liveConfigurations(Matcher matcher) { return RuntimeAccess.get().liveConfigurations(matcher).length; }

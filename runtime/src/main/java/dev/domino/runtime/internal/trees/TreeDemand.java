@@ -3,61 +3,98 @@ package dev.domino.runtime.internal.trees;
 import dev.domino.runtime.internal.mask.*;
 
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * When a mask of a lazy artifact uses a tree that is not built yet, and when that tree gets built.
  *
  * <p>Masks never wait for a tree ({@link Mode#DIRECT_THEN_BUILD}, the default): a configuration
  * whose tree is missing is walked directly ({@link DirectMask}). While trees are built in the
- * background, the background builds it (the mask only hints where decoding is); otherwise the
- * mask that uses a tree for the {@link #buildAfterUses()}-th time builds it on its own thread, so a tree
- * used once or twice (most trees of a request's schema) is never built, and one that decoding
- * keeps coming back to is.
+ * background, the background builds it (the mask only hints where decoding is). Otherwise a mask
+ * builds it on its own thread once walking it directly has cost about what building it would
+ * (ski rental, {@link #buildAfterDirectMicros()}): a state whose direct walk costs milliseconds is
+ * built on its second use, one that costs 50 µs only after dozens, and a tree used once or twice
+ * (most trees of a request's schema) is never built. The first direct walk of a state is not
+ * charged: it mostly computes the terminal walks a build would reuse. A fixed use count
+ * ({@link #setBuildAfterUses}) replaces the cost rule, for tests and comparisons.
  *
- * <p>Thread-safe: use counts are atomic; the mode is a volatile switch for tests and benchmarks.
+ * <p>Thread-safe: use counts and costs are atomic; the policy is a volatile switch for tests and benchmarks.
  */
 public final class TreeDemand {
     public enum Mode {
         /** The first mask that needs a tree builds it, or waits for the thread building it (the former behaviour). */
         BUILD_ON_FIRST_USE,
-        /** Missing trees are walked directly; built in the background, or by their {@link #buildAfterUses()}-th use. */
+        /** Missing trees are walked directly; built in the background, or once walking them has cost about a build. */
         DIRECT_THEN_BUILD,
         /** Every configuration is walked directly, stored trees too (tests: the tree-free mask alone). */
         DIRECT_ONLY
     }
 
-    /** Default of {@link #buildAfterUses()} (0: never built by a mask). */
-    public static final int BUILD_AFTER_USES = 4;
+    /**
+     * Default of {@link #buildAfterDirectMicros()}: about what a mask that builds a tree costs once its
+     * state's terminal walks are cached (see docs/direct-masks.md).
+     */
+    public static final long BUILD_AFTER_DIRECT_MICROS = 300;
 
     private volatile Mode mode = Mode.DIRECT_THEN_BUILD;
-    private volatile int buildAfter = BUILD_AFTER_USES;
+    /** Fixed use count after which a mask builds (0: never), or -1 for the cost rule. */
+    private volatile int buildAfter = -1;
+    private volatile long buildAfterNanos = BUILD_AFTER_DIRECT_MICROS * 1_000;
     private final AtomicIntegerArray treeUses;
     private final AtomicIntegerArray rootUses;
+    private final AtomicLongArray treeCost;
+    private final AtomicLongArray rootCost;
 
     public TreeDemand(int treeSlots, int terminals) {
         treeUses = new AtomicIntegerArray(treeSlots);
         rootUses = new AtomicIntegerArray(terminals);
+        treeCost = new AtomicLongArray(treeSlots);
+        rootCost = new AtomicLongArray(terminals);
     }
 
     public Mode mode() { return mode; }
     public void setMode(Mode mode) { this.mode = java.util.Objects.requireNonNull(mode); }
 
-    /** Uses of a missing tree after which a mask builds it (0: never; masks walk directly until the background has built it). */
+    /** Fixed uses of a missing tree after which a mask builds it (0: never), or -1 under the cost rule. */
     public int buildAfterUses() { return buildAfter; }
+    /** A fixed use count instead of the cost rule (0: masks never build; they walk directly until the background has built it). */
     public void setBuildAfterUses(int uses) {
         if (uses < 0) throw new IllegalArgumentException("uses must not be negative: " + uses);
         buildAfter = uses;
     }
 
+    /** CPU time of direct walks (after a state's first) after which a mask builds the tree. */
+    public long buildAfterDirectMicros() { return buildAfterNanos / 1_000; }
+    /** The cost rule with this budget (0: build on the second use). */
+    public void setBuildAfterDirectMicros(long micros) {
+        if (micros < 0) throw new IllegalArgumentException("micros must not be negative: " + micros);
+        buildAfterNanos = micros * 1_000;
+        buildAfter = -1;
+    }
+
     /** Counts a mask's use of a missing state tree; true when this use should build it. */
-    public boolean useTree(int slot) { return due(treeUses, slot); }
+    public boolean useTree(int slot) { return due(treeUses, treeCost, slot); }
 
     /** Counts a mask's use of a missing root tree; true when this use should build it. */
-    public boolean useRoot(int terminal) { return due(rootUses, terminal); }
+    public boolean useRoot(int terminal) { return due(rootUses, rootCost, terminal); }
 
-    private boolean due(AtomicIntegerArray uses, int i) {
+    /** Charges a direct walk of a missing state tree's configuration (nanoseconds). */
+    public void chargeTree(int slot, long nanos) { charge(treeUses, treeCost, slot, nanos); }
+
+    /** Charges a direct walk standing for a missing root tree (nanoseconds). */
+    public void chargeRoot(int terminal, long nanos) { charge(rootUses, rootCost, terminal, nanos); }
+
+    private void charge(AtomicIntegerArray uses, AtomicLongArray cost, int i, long nanos) {
+        if (buildAfter < 0 && uses.get(i) > 1) cost.addAndGet(i, nanos);
+    }
+
+    private boolean due(AtomicIntegerArray uses, AtomicLongArray cost, int i) {
         int after = buildAfter;
         if (after == 0) return false;
+        if (after < 0) {
+            int u = uses.incrementAndGet(i);
+            return u > 1 && cost.get(i) >= buildAfterNanos;
+        }
         int u = uses.get(i);
         if (u >= after) return true;
         return uses.incrementAndGet(i) >= after;

@@ -1,0 +1,44 @@
+package dev.domino.runtime.internal.trees;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TreeDemandTest {
+    /** The cost rule: a tree is built once direct walks after the first have cost the budget. */
+    @Test void costRuleSkipsTheFirstWalkAndBuildsAtTheBudget() {
+        TreeDemand d = new TreeDemand(2, 1);
+        d.setBuildAfterDirectMicros(100);
+        assertThat(d.useTree(0)).isFalse();
+        d.chargeTree(0, 5_000_000); // the first walk computes terminal walks a build reuses: not charged
+        assertThat(d.useTree(0)).isFalse();
+        d.chargeTree(0, 60_000);
+        assertThat(d.useTree(0)).isFalse();
+        d.chargeTree(0, 60_000);
+        assertThat(d.useTree(0)).isTrue();
+        assertThat(d.useTree(1)).isFalse(); // slots are apart
+        assertThat(d.useRoot(0)).isFalse();
+        d.chargeRoot(0, 1);
+        assertThat(d.useRoot(0)).isFalse();
+        d.chargeRoot(0, 200_000);
+        assertThat(d.useRoot(0)).isTrue();
+    }
+
+    @Test void zeroBudgetBuildsOnTheSecondUse() {
+        TreeDemand d = new TreeDemand(1, 1);
+        d.setBuildAfterDirectMicros(0);
+        assertThat(d.useTree(0)).isFalse();
+        assertThat(d.useTree(0)).isTrue();
+    }
+
+    @Test void fixedCountsReplaceTheCostRule() {
+        TreeDemand d = new TreeDemand(1, 1);
+        d.setBuildAfterUses(3);
+        d.chargeTree(0, 1_000_000_000);
+        assertThat(d.useTree(0)).isFalse();
+        assertThat(d.useTree(0)).isFalse();
+        assertThat(d.useTree(0)).isTrue();
+        d.setBuildAfterUses(0);
+        assertThat(d.useTree(0)).isFalse();
+    }
+}

@@ -102,18 +102,34 @@ public final class CodePointSet {
     @Override public int hashCode() { return Arrays.hashCode(ranges); }
 
     @Override public String toString() {
-        StringBuilder sb = new StringBuilder("[");
+        StringBuilder sb = new StringBuilder();
+        appendTo(sb, Integer.MAX_VALUE);
+        return sb.toString();
+    }
+
+    /**
+     * Appends {@link #toString()}, or a prefix of it once {@code sb} is longer than {@code limit}
+     * (printers that cut their text: a large set prints long).
+     */
+    public void appendTo(StringBuilder sb, int limit) {
+        sb.append('[');
         for (int i = 0; i < ranges.length; i += 2) {
+            if (sb.length() > limit) return;
             appendCp(sb, ranges[i]);
             if (ranges[i + 1] != ranges[i]) { sb.append('-'); appendCp(sb, ranges[i + 1]); }
         }
-        return sb.append(']').toString();
+        sb.append(']');
     }
 
     private static void appendCp(StringBuilder sb, int cp) {
         if (cp >= 0x21 && cp < 0x7F && cp != '-' && cp != ']' && cp != '\\' && cp != '^') sb.appendCodePoint(cp);
-        else if (cp <= 0xFF) sb.append(String.format("\\x%02X", cp));
-        else if (cp <= 0xFFFF) sb.append(String.format("\\u%04X", cp));
-        else sb.append(String.format("\\U%08X", cp));
+        else if (cp <= 0xFF) appendHex(sb.append("\\x"), cp, 2);
+        else if (cp <= 0xFFFF) appendHex(sb.append("\\u"), cp, 4);
+        else appendHex(sb.append("\\U"), cp, 8);
+    }
+
+    /** {@code digits} uppercase hex digits of {@code v}, zero-padded (as {@code %0nX}, without a Formatter). */
+    public static void appendHex(StringBuilder sb, int v, int digits) {
+        for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) sb.append(Character.toUpperCase(Character.forDigit((v >>> shift) & 0xF, 16)));
     }
 }

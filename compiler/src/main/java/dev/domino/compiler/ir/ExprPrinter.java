@@ -40,7 +40,7 @@ public final class ExprPrinter {
                     case '\t' -> sb.append("\\t");
                     case '\r' -> sb.append("\\r");
                     default -> {
-                        if (cp < 0x20 || cp == 0x7F) sb.append(String.format("\\x%02X", cp));
+                        if (cp < 0x20 || cp == 0x7F) CodePointSet.appendHex(sb.append("\\x"), cp, 2);
                         else sb.appendCodePoint(cp);
                     }
                 }
@@ -48,7 +48,7 @@ public final class ExprPrinter {
             sb.append('"');
         } else if (e instanceof Expr.Chars c) {
             if (c.set().equals(CodePointSet.ANY)) sb.append('.');
-            else sb.append(c.set());
+            else c.set().appendTo(sb, limit);
         } else if (e instanceof Expr.Automaton a) {
             sb.append(a.dfa());
         } else if (e instanceof Expr.TokenRef t) {

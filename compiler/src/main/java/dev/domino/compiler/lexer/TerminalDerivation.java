@@ -185,7 +185,7 @@ public final class TerminalDerivation {
 
         // the ignored terminals come first so their ids are stable
         for (Expr e : source.ignored()) {
-            int t = terminalFor("%ignore " + ExprPrinter.print(e), e, ExprPrinter.brief(e, 40));
+            int t = terminalFor("%ignore " + ExprPrinter.print(e), e, () -> ExprPrinter.brief(e, 40));
             derived.set(t, derived.get(t).asIgnored());
         }
 
@@ -440,13 +440,17 @@ public final class TerminalDerivation {
 
     // ------------------------------------------------------------ terminals
 
-    private int terminalFor(Object key, Expr regex, String name) {
+    private int terminalFor(Object key, Expr regex, String name) { return terminalFor(key, regex, () -> name); }
+
+    /** As above, the name printed only for a new terminal: most lookups find an existing one. */
+    private int terminalFor(Object key, Expr regex, java.util.function.Supplier<String> nameOf) {
         // compound expressions are keyed by identity (hashing a shared DAG is exponential);
         // equal languages are merged later by comparing minimized automata
         Map<Object, Integer> index = key instanceof Expr.Seq || key instanceof Expr.Alt || key instanceof Expr.Repeat
                 ? (Map<Object, Integer>) (Map<?, ?>) compoundTerminalIndex : terminalIndex;
         Integer existing = index.get(key);
         if (existing != null) return existing;
+        String name = nameOf.get();
         DfaBuilder.Language language = refs(regex).isEmpty() ? LanguageCache.get(regex) : null;
         if (language == null) language = exactCounted(regex);
         if (language == null) {
@@ -615,7 +619,7 @@ public final class TerminalDerivation {
             for (Expr item : run) out.add(symbol(item));
         } else if (run.size() > 1) {
             Expr joined = new Expr.Seq(run);
-            int t = terminalFor(joined, joined, ExprPrinter.brief(joined, 48));
+            int t = terminalFor(joined, joined, () -> ExprPrinter.brief(joined, 48));
             if (t >= 0) out.add(terminalSymbol(t));
             else for (Expr item : run) out.add(symbol(item));
         }
@@ -645,7 +649,7 @@ public final class TerminalDerivation {
             return parserNonterminal(r.name());
         }
         if (e instanceof Expr.Literal lit) {
-            int t = terminalFor(lit, lit, ExprPrinter.brief(lit, 48));
+            int t = terminalFor(lit, lit, () -> ExprPrinter.brief(lit, 48));
             if (t >= 0) return terminalSymbol(t);
             // a very long literal: a sequence of shorter ones
             int[] cps = lit.text().codePoints().toArray();
@@ -653,30 +657,30 @@ public final class TerminalDerivation {
             List<Integer> parts = new ArrayList<>();
             for (int i = 0; i < cps.length; i += 1000) {
                 Expr part = new Expr.Literal(new String(cps, i, Math.min(1000, cps.length - i)));
-                parts.add(terminalSymbol(terminalFor(part, part, ExprPrinter.brief(part, 48))));
+                parts.add(terminalSymbol(terminalFor(part, part, () -> ExprPrinter.brief(part, 48))));
             }
             addProduction(nt, parts.stream().mapToInt(Integer::intValue).toArray());
             return nt;
         }
         if (e instanceof Expr.Chars c) {
-            return terminalSymbol(terminalFor(c, c, c.set().equals(CodePointSet.ANY) ? "." : c.set().toString()));
+            return terminalSymbol(terminalFor(c, c, () -> c.set().equals(CodePointSet.ANY) ? "." : c.set().toString()));
         }
         if (e instanceof Expr.Units u) return unitsSymbol(u);
         if (e instanceof Expr.Automaton a) {
             // a code point automaton has no parts for the parser: always one terminal
-            int t = terminalFor(a, a, ExprPrinter.brief(a, 48));
+            int t = terminalFor(a, a, () -> ExprPrinter.brief(a, 48));
             if (t < 0) throw new GrammarException("the automaton of a string language (" + a.dfa() + ") is too large for one terminal");
             return terminalSymbol(t);
         }
         if (e instanceof Expr.Lazy lazy) {
             // lazy (llguidance's [lazy], text up to a stop): always one terminal of its own
             if (!isRegularExpr(e)) throw new GrammarException("a lazy expression must be regular: " + ExprPrinter.brief(e, 60) + " refers to a recursive rule");
-            int t = terminalFor(e, e, ExprPrinter.brief(e, 48));
+            int t = terminalFor(e, e, () -> ExprPrinter.brief(e, 48));
             if (t < 0) throw new GrammarException("a lazy expression is too large for one terminal: " + ExprPrinter.brief(e, 60));
             return terminalSymbol(t);
         }
         if (!lexicalHere() && isRegularExpr(e) && (!fineHere() || refs(e).isEmpty()) && !tooBig(e)) {
-            int t = terminalFor(e, e, ExprPrinter.brief(e, 48));
+            int t = terminalFor(e, e, () -> ExprPrinter.brief(e, 48));
             if (t >= 0) return terminalSymbol(t);
         }
         if (e instanceof Expr.Seq s) {
@@ -848,7 +852,7 @@ public final class TerminalDerivation {
     private int nonEmptyTerminal(Expr body) {
         if (!(body instanceof Expr.Seq || body instanceof Expr.Alt || body instanceof Expr.Repeat)) return 0;
         if (lexicalHere() || !isRegularExpr(body) || (fineHere() && !refs(body).isEmpty()) || tooBig(body)) return 0;
-        int t = terminalFor(body, body, ExprPrinter.brief(body, 48));
+        int t = terminalFor(body, body, () -> ExprPrinter.brief(body, 48));
         if (t < 0 || derived.get(t).automaton() == null || !derived.get(t).nullable()) return 0;
         return -1 - t;
     }
@@ -964,7 +968,7 @@ public final class TerminalDerivation {
         if (k < 4) return null;
         if (r.max() < 2 * k) return (long) bodyStates * r.max() <= 2L * MAX_CHUNK_STATES ? repeatTerminal(body, r.min(), r.max()) : null;
         Expr chunkExpr = new Expr.Repeat(body, k, k);
-        int chunkTerminal = terminalFor(chunkExpr, chunkExpr, ExprPrinter.brief(chunkExpr, 48));
+        int chunkTerminal = terminalFor(chunkExpr, chunkExpr, () -> ExprPrinter.brief(chunkExpr, 48));
         if (chunkTerminal < 0) return null;
         int chunk = terminalSymbol(chunkTerminal);
         int min = r.min(), max = r.max();
@@ -1142,7 +1146,7 @@ public final class TerminalDerivation {
     /** The parser symbol for body{lo,hi} as one terminal (the caller checked it is small), else decomposed. */
     private int repeatTerminal(Expr body, int lo, int hi) {
         Expr e = new Expr.Repeat(body, lo, hi);
-        int t = terminalFor(e, e, ExprPrinter.brief(e, 48));
+        int t = terminalFor(e, e, () -> ExprPrinter.brief(e, 48));
         return t >= 0 ? terminalSymbol(t) : symbol(e);
     }
 

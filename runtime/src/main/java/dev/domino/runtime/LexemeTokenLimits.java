@@ -297,14 +297,112 @@ final class LexemeTokenLimits {
     /** Per configuration: the grammar tokens whose bytes some path from it alone outlives, 32 a word as masks are. */
     private final BoundedCache<PassKey, int[]> passedCache = new BoundedCache<>("lexeme token limits", 8L << 20);
 
+    /** Per (terminal, state): the walk of the automaton alone over the trie (built on first use). */
+    private volatile LexemeInsideWalks insideWalks;
+
+    private LexemeInsideWalks insideWalks(Matcher m) {
+        LexemeInsideWalks w = insideWalks;
+        if (w == null) insideWalks = w = new LexemeInsideWalks(scanner, VocabTrie.of(vocabulary), m.bitmaskInts());
+        return w;
+    }
+
+    /**
+     * The tokens that pass from configuration (p, q) with its count: those that stay inside q's
+     * lexeme to their last byte, decided by the state they end in (one look-up per end state, the
+     * tokens from {@link LexemeInsideWalks}), and those in which the lexeme ends: the parser is
+     * stepped only from there, through the rest of the token (a {@link TrieWalk} of that subtree).
+     * The same tokens as one walk stepping (p, q) through the whole trie: paths that stay inside and
+     * paths that leave never share a configuration except where one keeps the smaller count.
+     */
     private int[] passedFrom(Matcher m, EarleyState p, int q, int count, String stops, Map<Long, Map<EarleyState, Boolean>> memo) {
         PassKey key = new PassKey(p, q, count, m.lookahead(), stops);
         int[] passed = passedCache.get(key);
         if (passed != null) return passed;
-        TrieWalk w = new TrieWalk(m, VocabTrie.of(vocabulary), memo, new int[m.bitmaskInts()]);
-        w.level(0).add(p, q, count);
-        w.walk(0, 0);
-        return passedCache.putIfAbsent(key, w.passed, 64L + 4L * w.passed.length);
+        LexemeInsideWalks walks = insideWalks(m);
+        TrieWalk deep = new TrieWalk(m, walks.trie(), memo, new int[m.bitmaskInts()]);
+        if (q == ScannerStates.BETWEEN) {
+            startedAtRoot(m, walks, p, deep);
+        } else {
+            int t = scanner.terminalOf(q);
+            LexemeInsideWalks.Inside in = walks.inside(t, q - scanner.offset(t));
+            boolean goesOn = limit[t] == 0 || count < limit[t]; // at its limit it ends before the next byte
+            if (goesOn) stayingInside(m, p, t, in, count, deep.passed, memo);
+            if (!in.endNodes().isEmpty()) {
+                EarleyState after = parser.scan(p, t);
+                if (after != parser.dead) {
+                    if (in.endNodes().get(0)) startedAtRoot(m, walks, after, deep); // it ends before the token
+                    if (goesOn) endingInside(walks, in, after, deep);
+                }
+            }
+        }
+        return passedCache.putIfAbsent(key, deep.passed, 64L + 4L * deep.passed.length);
+    }
+
+    /** Tokens that stay inside terminal t from the walk's state, kept where their end state outlives the token's end. */
+    private void stayingInside(Matcher m, EarleyState p, int t, LexemeInsideWalks.Inside in, int before, int[] passed,
+                               Map<Long, Map<EarleyState, Boolean>> memo) {
+        int offset = scanner.offset(t);
+        int[] ends = in.endStates();
+        for (int i = 0; i < ends.length; i++) {
+            if (countAtEnd(m, p, offset + ends[i], before, memo) >= 0) in.addTokens(i, passed);
+        }
+    }
+
+    /** Tokens whose first byte starts a terminal that parser state p expects (between lexemes). */
+    private void startedAtRoot(Matcher m, LexemeInsideWalks walks, EarleyState p, TrieWalk deep) {
+        long[] expected = p.expected;
+        for (int w = 0; w < expected.length; w++) {
+            for (long bits = expected[w]; bits != 0; bits &= bits - 1) {
+                int t = (w << 6) + Long.numberOfTrailingZeros(bits);
+                if (t >= limit.length) continue;
+                LexemeInsideWalks.Inside in = walks.inside(t, scanner.terminal(t).start());
+                stayingInside(m, p, t, in, -1, deep.passed, deep.memo); // started in the token: -1, as stepping counts it
+                EarleyState after = parser.scan(p, t);
+                if (after != parser.dead) endingInside(walks, in, after, deep);
+            }
+        }
+    }
+
+    /**
+     * Tokens in which a terminal ends at a trie node below the root ({@code endNodes}) and the next byte
+     * starts a terminal that parser state {@code after} (the parser past it) expects: the rest of each such
+     * token is walked with the parser. The edges out of end nodes are found from whichever side is
+     * smaller: the end nodes' children, or the trie's edges labelled with a byte that can start a terminal.
+     */
+    private void endingInside(LexemeInsideWalks walks, LexemeInsideWalks.Inside in, EarleyState after, TrieWalk deep) {
+        VocabTrie trie = walks.trie();
+        java.util.BitSet endNodes = in.endNodes();
+        Level between = new Level();
+        between.add(after, ScannerStates.BETWEEN, -1);
+        Level[] started = new Level[256];
+        long byteEdges = 0;
+        for (int b = 0; b < 256; b++) {
+            int from = trie.byteEdgesFrom(b, 0), to = trie.byteEdgesTo(b, 0);
+            if (from == to) continue;
+            Level l = new Level();
+            stepByte(between, b, deep.cursor, l);
+            if (l.size == 0) continue;
+            started[b] = l;
+            byteEdges += to - from;
+        }
+        if (byteEdges == 0) return;
+        if (in.endNodeChildren() < byteEdges) {
+            for (int node = endNodes.nextSetBit(1); node >= 0; node = endNodes.nextSetBit(node + 1)) {
+                for (int e = trie.firstChild(node), last = trie.endChild(node); e < last; e++) {
+                    Level l = started[trie.childByte(e)];
+                    if (l != null) deep.walkFrom(trie.childNode(e), l);
+                }
+            }
+            return;
+        }
+        for (int b = 0; b < 256; b++) {
+            if (started[b] == null) continue;
+            for (int i = trie.byteEdgesFrom(b, 0), to = trie.byteEdgesTo(b, 0); i < to; i++) {
+                int edge = trie.byteEdge(i);
+                int parent = walks.parentOf(edge);
+                if (parent != 0 && endNodes.get(parent)) deep.walkFrom(trie.childNode(edge), started[b]);
+            }
+        }
     }
 
     /**
@@ -328,6 +426,13 @@ final class LexemeTokenLimits {
         Level level(int depth) {
             if (levels[depth] == null) levels[depth] = new Level();
             return levels[depth];
+        }
+
+        /** Walks the subtree of {@code node} from the configurations {@code start} (those after the edge into it). */
+        void walkFrom(int node, Level start) {
+            levels[1] = start;
+            walk(node, 1);
+            levels[1] = null;
         }
 
         void walk(int node, int depth) {

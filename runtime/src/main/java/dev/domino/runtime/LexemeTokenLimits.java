@@ -208,6 +208,45 @@ final class LexemeTokenLimits {
         Map<EarleyState, Boolean> known = memo.computeIfAbsent(((long) q << 32) | left, k -> new HashMap<>());
         Boolean k = known.get(p);
         if (k != null) return k;
+        boolean can = searchesByWalks(m) ? canFinishByWalks(m, p, q, left, memo) : canFinishTokenByToken(m, p, q, left, memo);
+        known.put(p, can);
+        return can;
+    }
+
+    /**
+     * Whether {@link #canFinish} may search with the per-state walks of the trie: every token it may use
+     * is a grammar token in the trie, with nothing else to check (no lookahead bound, no token
+     * terminals, no stop token among the grammar tokens).
+     */
+    private boolean searchesByWalks(Matcher m) {
+        if (m.lookahead() != Matcher.UNLIMITED_LOOKAHEAD || m.artifact().tokenTerminals.length > 0) return false;
+        for (int id : m.stopTokens()) if (id < vocabulary.size() && vocabulary.isGrammarToken(id)) return false;
+        return true;
+    }
+
+    /**
+     * {@link #canFinish} from the walks of the lexeme's automaton: a token that stays inside and ends
+     * where the lexeme accepts or can still finish in one token less, or a token in which the lexeme
+     * ends and whose rest the parser takes.
+     */
+    private boolean canFinishByWalks(Matcher m, EarleyState p, int q, int left, Map<Long, Map<EarleyState, Boolean>> memo) {
+        int t = scanner.terminalOf(q), offset = scanner.offset(t);
+        LexemeInsideWalks walks = insideWalks(m);
+        LexemeInsideWalks.Inside in = walks.inside(t, q - offset);
+        Terminal automaton = scanner.terminal(t);
+        for (int x : in.endStates()) {
+            if (automaton.isAccepting(x)) return true;
+            if (left > 1 && canFinish(m, p, offset + x, left - 1, memo)) return true;
+        }
+        if (in.endNodeChildren() == 0) return false;
+        EarleyState after = parser.scan(p, t);
+        if (after == parser.dead) return false;
+        return endingInside(walks, in, after, new TrieWalk(m, walks.trie(), memo, null));
+    }
+
+    /** {@link #canFinish}, trying the vocabulary's tokens one by one. */
+    private boolean canFinishTokenByToken(Matcher m, EarleyState p, int q, int left, Map<Long, Map<EarleyState, Boolean>> memo) {
+        int t = scanner.terminalOf(q);
         Configurations single = new Configurations(new EarleyState[] {p}, new int[] {q});
         int[] inside = {0};
         boolean can = false;
@@ -224,7 +263,6 @@ final class LexemeTokenLimits {
                 can = left == 1 ? scanner.terminal(t).isAccepting(local2) : canFinish(m, p, q2, left - 1, memo);
             }
         }
-        known.put(p, can);
         return can;
     }
 
@@ -368,8 +406,9 @@ final class LexemeTokenLimits {
      * starts a terminal that parser state {@code after} (the parser past it) expects: the rest of each such
      * token is walked with the parser. The edges out of end nodes are found from whichever side is
      * smaller: the end nodes' children, or the trie's edges labelled with a byte that can start a terminal.
+     * With a walk that marks no tokens ({@code deep.passed} null), only whether there is such a token.
      */
-    private void endingInside(LexemeInsideWalks walks, LexemeInsideWalks.Inside in, EarleyState after, TrieWalk deep) {
+    private boolean endingInside(LexemeInsideWalks walks, LexemeInsideWalks.Inside in, EarleyState after, TrieWalk deep) {
         VocabTrie trie = walks.trie();
         java.util.BitSet endNodes = in.endNodes();
         Level between = new Level();
@@ -385,24 +424,25 @@ final class LexemeTokenLimits {
             started[b] = l;
             byteEdges += to - from;
         }
-        if (byteEdges == 0) return;
+        if (byteEdges == 0) return false;
         if (in.endNodeChildren() < byteEdges) {
             for (int node = endNodes.nextSetBit(1); node >= 0; node = endNodes.nextSetBit(node + 1)) {
                 for (int e = trie.firstChild(node), last = trie.endChild(node); e < last; e++) {
                     Level l = started[trie.childByte(e)];
-                    if (l != null) deep.walkFrom(trie.childNode(e), l);
+                    if (l != null && deep.walkFrom(trie.childNode(e), l)) return true;
                 }
             }
-            return;
+            return false;
         }
         for (int b = 0; b < 256; b++) {
             if (started[b] == null) continue;
             for (int i = trie.byteEdgesFrom(b, 0), to = trie.byteEdgesTo(b, 0); i < to; i++) {
                 int edge = trie.byteEdge(i);
                 int parent = walks.parentOf(edge);
-                if (parent != 0 && endNodes.get(parent)) deep.walkFrom(trie.childNode(edge), started[b]);
+                if (parent != 0 && endNodes.get(parent) && deep.walkFrom(trie.childNode(edge), started[b])) return true;
             }
         }
+        return false;
     }
 
     /**
@@ -428,25 +468,75 @@ final class LexemeTokenLimits {
             return levels[depth];
         }
 
-        /** Walks the subtree of {@code node} from the configurations {@code start} (those after the edge into it). */
-        void walkFrom(int node, Level start) {
+        /**
+         * Walks the subtree of {@code node} from the configurations {@code start} (those after the edge into
+         * it). Without {@link #passed}: whether some token there is taken at all, stopping at the first.
+         */
+        boolean walkFrom(int node, Level start) {
             levels[1] = start;
-            walk(node, 1);
+            boolean found = visit(node, 1);
             levels[1] = null;
+            return found;
         }
 
-        void walk(int node, int depth) {
+        /** Walks node's subtree from the configurations at its depth; true (without {@link #passed}) at the first token taken. */
+        private boolean visit(int node, int depth) {
+            Level here = levels[depth];
+            if (here.size == 1 && here.scanStates[0] != ScannerStates.BETWEEN) {
+                int q = here.scanStates[0], t = scanner.terminalOf(q);
+                return inside(node, depth, here.parsers[0], t, q - scanner.offset(t), here.counts[0], true);
+            }
+            return stepAll(node, depth);
+        }
+
+        /** Steps every configuration at node's depth through each child edge (lexemes may end and start). */
+        private boolean stepAll(int node, int depth) {
             Level here = levels[depth];
             int start = trie.tokenStart(node), end = trie.tokenEnd(node);
-            if (start < end && outlivesEnd(m, here, memo)) {
-                for (int i = start; i < end; i++) { int id = trie.token(i); passed[id >>> 5] |= 1 << id; }
+            if (start < end) {
+                if (passed == null) return true;
+                if (outlivesEnd(m, here, memo)) mark(start, end);
             }
             Level next = level(depth + 1);
             for (int e = trie.firstChild(node), last = trie.endChild(node); e < last; e++) {
                 next.clear();
                 stepByte(here, trie.childByte(e), cursor, next);
-                if (next.size > 0) walk(trie.childNode(e), depth + 1);
+                if (next.size > 0 && visit(trie.childNode(e), depth + 1)) return true;
             }
+            return false;
+        }
+
+        /**
+         * One configuration inside terminal t at local state x: where the lexeme cannot end, a byte can only
+         * continue it, so the automaton alone is stepped (no parser, no configuration sets) until a state
+         * where it may end, from which {@link #stepAll} takes over. {@code entry}: the configuration is
+         * already the level at this depth.
+         */
+        private boolean inside(int node, int depth, EarleyState p, int t, int x, int count, boolean entry) {
+            Terminal automaton = scanner.terminal(t);
+            if (automaton.isAccepting(x)) {
+                if (!entry) {
+                    Level l = level(depth);
+                    l.clear();
+                    l.add(p, scanner.offset(t) + x, count);
+                }
+                return stepAll(node, depth);
+            }
+            int start = trie.tokenStart(node), end = trie.tokenEnd(node);
+            if (start < end) {
+                if (passed == null) return true;
+                if (countAtEnd(m, p, scanner.offset(t) + x, count, memo) >= 0) mark(start, end);
+            }
+            if (limit[t] > 0 && count >= limit[t]) return false; // at its limit no byte continues it
+            for (int e = trie.firstChild(node), last = trie.endChild(node); e < last; e++) {
+                int x2 = automaton.step(x, trie.childByte(e));
+                if (x2 >= 0 && inside(trie.childNode(e), depth + 1, p, t, x2, count, false)) return true;
+            }
+            return false;
+        }
+
+        private void mark(int start, int end) {
+            for (int i = start; i < end; i++) { int id = trie.token(i); passed[id >>> 5] |= 1 << id; }
         }
     }
 

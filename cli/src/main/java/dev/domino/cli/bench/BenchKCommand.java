@@ -65,13 +65,24 @@ final class BenchKCommand implements Callable<Integer> {
         double compileMs = (System.nanoTime() - compileStart) / 1e6;
         Artifact artifact = workload.artifact;
         List<int[]> texts = new ArrayList<>();
-        for (int i = 0; i < outputs; i++) texts.add(workload.nextOutput());
         Vocabulary v = artifact.vocabulary();
+        // the sampler knows the grammar's text but not limits counted in tokens (a lexeme's max_tokens):
+        // outputs past such a limit are drawn again, a bounded number of times
+        int redrawn = 0;
+        for (int i = 0; i < outputs; i++) {
+            int[] text = workload.nextOutput();
+            while (!accepted(artifact, text, v)) {
+                if (++redrawn > 20 * outputs) throw new IllegalStateException("a sampled output is not in the grammar (" + redrawn + " drawn again)");
+                text = workload.nextOutput();
+            }
+            texts.add(text);
+        }
         int[] bitmask = new int[artifact.newMatcher().bitmaskInts()];
         // warm up the JIT and build lazy trees before the first measured k
         replay(artifact, Matcher.UNLIMITED_LOOKAHEAD, texts.subList(0, Math.min(20, texts.size())), bitmask, v, false);
         var w = spec.commandLine().getOut();
         if (!json) w.printf("compile (and load) %.0f ms%n", compileMs);
+        if (!json && redrawn > 0) w.printf("%d sampled outputs past a token limit drawn again%n", redrawn);
         if (!json) w.printf("%-5s %10s %10s %10s %10s %14s %12s%n", "k", "mask p50", "mask p99", "mask max", "mask mean", "allowed mean", "refused");
         for (String kText : ks) {
             int k = kText.equals("inf") ? Matcher.UNLIMITED_LOOKAHEAD : Integer.parseInt(kText);
@@ -120,6 +131,12 @@ final class BenchKCommand implements Callable<Integer> {
         }
         w.flush();
         return 0;
+    }
+
+    private static boolean accepted(Artifact artifact, int[] tokens, Vocabulary v) {
+        Matcher m = artifact.newMatcher();
+        for (int tok : tokens) if (!m.acceptBytes(v.bytes(tok))) return false;
+        return true;
     }
 
     private static double round(double x) { return Math.round(x * 100) / 100.0; }

@@ -83,6 +83,12 @@ final class LexemeInsideWalks {
         return parents[edge];
     }
 
+    private static long[] asciiLoop(Terminal automaton, int state) {
+        long[] loop = new long[2];
+        for (int b = 0; b < 128; b++) if (automaton.step(state, b) == state) loop[b >>> 6] |= 1L << b;
+        return loop;
+    }
+
     private Inside walk(Terminal automaton, int local) {
         int states = automaton.stateCount();
         // a counted terminal may have many local states: a map then, an array otherwise
@@ -95,21 +101,30 @@ final class LexemeInsideWalks {
         int top = 0;
         stack[top++] = 0;
         stack[top++] = local;
+        // per state reached, the ASCII bytes that keep it (bytes 0-63, 64-127)
+        long[][] loops = byEnd != null ? new long[states][] : null;
+        java.util.Map<Integer, long[]> loopMap = byEnd != null ? null : new java.util.HashMap<>();
         while (top > 0) {
             int state = stack[--top], node = stack[--top];
+            long[] loop = loops != null ? loops[state] : loopMap.computeIfAbsent(state, k -> asciiLoop(automaton, k));
+            if (loop == null) loops[state] = loop = asciiLoop(automaton, state);
+            boolean whole = node != 0 && (loop[0] | loop[1]) != 0 && trie.subtreeWithin(node, loop[0], loop[1]);
+            // a subtree whose every byte keeps the state: all of it at once (free text: most of the vocabulary)
+            int last = whole ? trie.subtreeEnd(node) : node + 1;
             if (automaton.isAccepting(state)) {
-                endNodes.set(node);
-                if (node != 0) endNodeChildren += trie.endChild(node) - trie.firstChild(node);
+                endNodes.set(node, last);
+                if (node != 0) endNodeChildren += trie.firstChild(last) - trie.firstChild(node);
             }
-            int start = trie.tokenStart(node), end = trie.tokenEnd(node);
+            int start = trie.tokenStart(node), end = whole ? trie.subtreeTokenEnd(node) : trie.tokenEnd(node);
             if (start < end) {
                 IntList list = byEnd != null ? byEnd[state] : byEndMap.computeIfAbsent(state, k -> new IntList());
                 if (list == null) byEnd[state] = list = new IntList();
                 for (int i = start; i < end; i++) list.add(trie.token(i));
             }
-            int first = trie.firstChild(node), last = trie.endChild(node);
-            if (top + 2 * (last - first) > stack.length) stack = java.util.Arrays.copyOf(stack, Math.max(2 * stack.length, top + 2 * (last - first)));
-            for (int e = first; e < last; e++) {
+            if (whole) continue;
+            int first = trie.firstChild(node), lastChild = trie.endChild(node);
+            if (top + 2 * (lastChild - first) > stack.length) stack = java.util.Arrays.copyOf(stack, Math.max(2 * stack.length, top + 2 * (lastChild - first)));
+            for (int e = first; e < lastChild; e++) {
                 int s2 = automaton.step(state, trie.childByte(e));
                 if (s2 < 0) continue;
                 stack[top++] = trie.childNode(e);

@@ -205,6 +205,9 @@ final class LexemeTokenLimits {
         if (need == 0) return true;
         if (need <= left && vocabulary.hasEverySingleByte()) return true; // one byte per token gets there
         if (left <= 0) return false;
+        // a shortest way to the end visits each state at most once between tokens: more tokens than
+        // states change nothing (and the search's depth stays bounded by the automaton)
+        left = Math.min(left, scanner.terminal(t).stateCount());
         Map<EarleyState, Boolean> known = memo.computeIfAbsent(((long) q << 32) | left, k -> new HashMap<>());
         Boolean k = known.get(p);
         if (k != null) return k;

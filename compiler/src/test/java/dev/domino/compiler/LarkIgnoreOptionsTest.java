@@ -61,6 +61,18 @@ class LarkIgnoreOptionsTest {
         language("%llguidance {\"allow_initial_skip\": true}\n" + g, List.of("a     b", "     ab"), List.of());
     }
 
+    /** The syntax reference's "Grammar options" example: skip_repetition "once" is ignore_once true; other values refused. */
+    @Test void skipRepetitionOnceIsIgnoreOnce() {
+        String g = "%ignore /[ \\t]{1,8}/\nstart: \"A\" \"!\"\n";
+        language("%llguidance { \"skip_repetition\": \"once\" }\n" + g,
+            List.of("A!", "A !", "A\t       !", "A!        "), List.of(" A!", "A         !", "A  \t      !"));
+        for (String bad : new String[] {"\"twice\"", "true"}) {
+            assertThatThrownBy(() -> LarkParser.parse("%llguidance { \"skip_repetition\": " + bad + " }\n" + g))
+                .isInstanceOf(GrammarException.class)
+                .hasMessageContaining("line 1, column").hasMessageContaining("skip_repetition: " + bad + " is not supported");
+        }
+    }
+
     @Test void recursiveStartAndTerminalsKeepTheirIgnoredText() {
         String g = "%llguidance {}\n%ignore \" \"\nstart: \"(\" start \")\" | X\nX: \"x\" | \"yz\"\n";
         language(g, List.of("(x)", "( x )", "(( yz ) ) ", "x "), List.of(" (x)", " x", "y z"));

@@ -286,6 +286,48 @@ class LexemeMaxTokensTest {
         }
     }
 
+    /** UTF-8 as bytes read as ISO-8859-1 characters, for the reference: any character but a newline. */
+    private static final String UTF8_NOT_NEWLINE = "(?:[\\x00-\\x09\\x0B-\\x7F]|[\\xC2-\\xDF][\\x80-\\xBF]|\\xE0[\\xA0-\\xBF][\\x80-\\xBF]"
+            + "|[\\xE1-\\xEC\\xEE\\xEF][\\x80-\\xBF]{2}|\\xED[\\x80-\\x9F][\\x80-\\xBF]|\\xF0[\\x90-\\xBF][\\x80-\\xBF]{2}"
+            + "|[\\xF1-\\xF3][\\x80-\\xBF]{3}|\\xF4[\\x80-\\x8F][\\x80-\\xBF]{2})";
+
+    /** Tokens that split UTF-8 characters (é = C3 A9, € = E2 82 AC), as byte-level vocabularies have them. */
+    private static final String[] SPLIT_CHARACTERS = {"a", "b", "\n", "ab", "\u00C3", "\u00A9", "\u00C3\u00A9", "a\u00C3", "\u00A9b",
+            "\u00E2", "\u00E2\u0082", "\u0082\u00AC", "\u00AC", "\u00E2\u0082\u00AC", "\u00AC\n", "\u00A9\na", "b\nab", "\na", "ba"};
+
+    /**
+     * A free-text lexeme limited to 1-3 tokens over tokens that end inside a character: a token is
+     * decided by the automaton state it ends in (inside a character the lexeme cannot end yet), and a
+     * token holding the lexeme's end goes on into the next lexemes.
+     */
+    @Test void aFreeTextLexemeOverTokensThatSplitCharacters() {
+        for (int n = 1; n <= 3; n++) {
+            String lark = "start: t \"\\n\" w\n"
+                    + "t[max_tokens=" + n + "]: /[^\\n]+/\n"
+                    + "w: /[a-z]+/\n";
+            RefGrammar ref = new RefGrammar(new Seg[] {seg(UTF8_NOT_NEWLINE + "+", n), seg("\n", 0), seg("[a-z]+", 0)},
+                    new int[][] {{1}, {2}, {}}, new int[] {0}, Set.of(2));
+            againstReference(lark, ref, vocabulary(false, SPLIT_CHARACTERS), 30, 3950 + n);
+            againstReference(lark, ref, vocabulary(true, SPLIT_CHARACTERS), 10, 3960 + n);
+        }
+    }
+
+    /**
+     * Two limited lexemes that can each end and start at almost every byte, so a token holds many
+     * splits between them and several configurations are walked together.
+     */
+    @Test void ambiguousSplitsBetweenTwoLimitedLexemes() {
+        for (int n = 1; n <= 3; n++) {
+            String lark = "start: (x | y)+ \";\"\n"
+                    + "x[max_tokens=" + n + "]: /[ab]+/\n"
+                    + "y[max_tokens=" + (4 - n) + "]: /b[abc]*c/\n";
+            RefGrammar ref = new RefGrammar(new Seg[] {seg("[ab]+", n), seg("b[abc]*c", 4 - n), seg(";", 0)},
+                    new int[][] {{0, 1, 2}, {0, 1, 2}, {}}, new int[] {0, 1}, Set.of(2));
+            againstReference(lark, ref, vocabulary(false, WORDS), 30, 3970 + n);
+            againstReference(lark, ref, vocabulary(true, WORDS), 10, 3980 + n);
+        }
+    }
+
     /**
      * With token terminals beside limited lexemes (ids 0-3 are also the texts "a", "b", "c", "<"), a
      * token the walk of the bytes refuses may still pass as a token terminal: every mask bit equals

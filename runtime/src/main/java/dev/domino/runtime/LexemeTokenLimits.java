@@ -205,9 +205,51 @@ final class LexemeTokenLimits {
         if (need == 0) return true;
         if (need <= left && vocabulary.hasEverySingleByte()) return true; // one byte per token gets there
         if (left <= 0) return false;
+        // a shortest way to the end visits each state at most once between tokens: more tokens than
+        // states change nothing (and the search's depth stays bounded by the automaton)
+        left = Math.min(left, scanner.terminal(t).stateCount());
         Map<EarleyState, Boolean> known = memo.computeIfAbsent(((long) q << 32) | left, k -> new HashMap<>());
         Boolean k = known.get(p);
         if (k != null) return k;
+        boolean can = searchesByWalks(m) ? canFinishByWalks(m, p, q, left, memo) : canFinishTokenByToken(m, p, q, left, memo);
+        known.put(p, can);
+        return can;
+    }
+
+    /**
+     * Whether {@link #canFinish} may search with the per-state walks of the trie: every token it may use
+     * is a grammar token in the trie, with nothing else to check (no lookahead bound, no token
+     * terminals, no stop token among the grammar tokens).
+     */
+    private boolean searchesByWalks(Matcher m) {
+        if (m.lookahead() != Matcher.UNLIMITED_LOOKAHEAD || m.artifact().tokenTerminals.length > 0) return false;
+        for (int id : m.stopTokens()) if (id < vocabulary.size() && vocabulary.isGrammarToken(id)) return false;
+        return true;
+    }
+
+    /**
+     * {@link #canFinish} from the walks of the lexeme's automaton: a token that stays inside and ends
+     * where the lexeme accepts or can still finish in one token less, or a token in which the lexeme
+     * ends and whose rest the parser takes.
+     */
+    private boolean canFinishByWalks(Matcher m, EarleyState p, int q, int left, Map<Long, Map<EarleyState, Boolean>> memo) {
+        int t = scanner.terminalOf(q), offset = scanner.offset(t);
+        LexemeInsideWalks walks = insideWalks(m);
+        LexemeInsideWalks.Inside in = walks.inside(t, q - offset);
+        Terminal automaton = scanner.terminal(t);
+        for (int x : in.endStates()) {
+            if (automaton.isAccepting(x)) return true;
+            if (left > 1 && canFinish(m, p, offset + x, left - 1, memo)) return true;
+        }
+        if (in.endNodeChildren() == 0) return false;
+        EarleyState after = parser.scan(p, t);
+        if (after == parser.dead) return false;
+        return endingInside(walks, in, after, new TrieWalk(m, walks.trie(), memo, null));
+    }
+
+    /** {@link #canFinish}, trying the vocabulary's tokens one by one. */
+    private boolean canFinishTokenByToken(Matcher m, EarleyState p, int q, int left, Map<Long, Map<EarleyState, Boolean>> memo) {
+        int t = scanner.terminalOf(q);
         Configurations single = new Configurations(new EarleyState[] {p}, new int[] {q});
         int[] inside = {0};
         boolean can = false;
@@ -224,7 +266,6 @@ final class LexemeTokenLimits {
                 can = left == 1 ? scanner.terminal(t).isAccepting(local2) : canFinish(m, p, q2, left - 1, memo);
             }
         }
-        known.put(p, can);
         return can;
     }
 
@@ -297,14 +338,114 @@ final class LexemeTokenLimits {
     /** Per configuration: the grammar tokens whose bytes some path from it alone outlives, 32 a word as masks are. */
     private final BoundedCache<PassKey, int[]> passedCache = new BoundedCache<>("lexeme token limits", 8L << 20);
 
+    /** Per (terminal, state): the walk of the automaton alone over the trie (built on first use). */
+    private volatile LexemeInsideWalks insideWalks;
+
+    private LexemeInsideWalks insideWalks(Matcher m) {
+        LexemeInsideWalks w = insideWalks;
+        if (w == null) insideWalks = w = new LexemeInsideWalks(scanner, VocabTrie.of(vocabulary), m.bitmaskInts());
+        return w;
+    }
+
+    /**
+     * The tokens that pass from configuration (p, q) with its count: those that stay inside q's
+     * lexeme to their last byte, decided by the state they end in (one look-up per end state, the
+     * tokens from {@link LexemeInsideWalks}), and those in which the lexeme ends: the parser is
+     * stepped only from there, through the rest of the token (a {@link TrieWalk} of that subtree).
+     * The same tokens as one walk stepping (p, q) through the whole trie: paths that stay inside and
+     * paths that leave never share a configuration except where one keeps the smaller count.
+     */
     private int[] passedFrom(Matcher m, EarleyState p, int q, int count, String stops, Map<Long, Map<EarleyState, Boolean>> memo) {
         PassKey key = new PassKey(p, q, count, m.lookahead(), stops);
         int[] passed = passedCache.get(key);
         if (passed != null) return passed;
-        TrieWalk w = new TrieWalk(m, VocabTrie.of(vocabulary), memo, new int[m.bitmaskInts()]);
-        w.level(0).add(p, q, count);
-        w.walk(0, 0);
-        return passedCache.putIfAbsent(key, w.passed, 64L + 4L * w.passed.length);
+        LexemeInsideWalks walks = insideWalks(m);
+        TrieWalk deep = new TrieWalk(m, walks.trie(), memo, new int[m.bitmaskInts()]);
+        if (q == ScannerStates.BETWEEN) {
+            startedAtRoot(m, walks, p, deep);
+        } else {
+            int t = scanner.terminalOf(q);
+            LexemeInsideWalks.Inside in = walks.inside(t, q - scanner.offset(t));
+            boolean goesOn = limit[t] == 0 || count < limit[t]; // at its limit it ends before the next byte
+            if (goesOn) stayingInside(m, p, t, in, count, deep.passed, memo);
+            if (!in.endNodes().isEmpty()) {
+                EarleyState after = parser.scan(p, t);
+                if (after != parser.dead) {
+                    if (in.endNodes().get(0)) startedAtRoot(m, walks, after, deep); // it ends before the token
+                    if (goesOn) endingInside(walks, in, after, deep);
+                }
+            }
+        }
+        return passedCache.putIfAbsent(key, deep.passed, 64L + 4L * deep.passed.length);
+    }
+
+    /** Tokens that stay inside terminal t from the walk's state, kept where their end state outlives the token's end. */
+    private void stayingInside(Matcher m, EarleyState p, int t, LexemeInsideWalks.Inside in, int before, int[] passed,
+                               Map<Long, Map<EarleyState, Boolean>> memo) {
+        int offset = scanner.offset(t);
+        int[] ends = in.endStates();
+        for (int i = 0; i < ends.length; i++) {
+            if (countAtEnd(m, p, offset + ends[i], before, memo) >= 0) in.addTokens(i, passed);
+        }
+    }
+
+    /** Tokens whose first byte starts a terminal that parser state p expects (between lexemes). */
+    private void startedAtRoot(Matcher m, LexemeInsideWalks walks, EarleyState p, TrieWalk deep) {
+        long[] expected = p.expected;
+        for (int w = 0; w < expected.length; w++) {
+            for (long bits = expected[w]; bits != 0; bits &= bits - 1) {
+                int t = (w << 6) + Long.numberOfTrailingZeros(bits);
+                if (t >= limit.length) continue;
+                LexemeInsideWalks.Inside in = walks.inside(t, scanner.terminal(t).start());
+                stayingInside(m, p, t, in, -1, deep.passed, deep.memo); // started in the token: -1, as stepping counts it
+                EarleyState after = parser.scan(p, t);
+                if (after != parser.dead) endingInside(walks, in, after, deep);
+            }
+        }
+    }
+
+    /**
+     * Tokens in which a terminal ends at a trie node below the root ({@code endNodes}) and the next byte
+     * starts a terminal that parser state {@code after} (the parser past it) expects: the rest of each such
+     * token is walked with the parser. The edges out of end nodes are found from whichever side is
+     * smaller: the end nodes' children, or the trie's edges labelled with a byte that can start a terminal.
+     * With a walk that marks no tokens ({@code deep.passed} null), only whether there is such a token.
+     */
+    private boolean endingInside(LexemeInsideWalks walks, LexemeInsideWalks.Inside in, EarleyState after, TrieWalk deep) {
+        VocabTrie trie = walks.trie();
+        java.util.BitSet endNodes = in.endNodes();
+        Level between = new Level();
+        between.add(after, ScannerStates.BETWEEN, -1);
+        Level[] started = new Level[256];
+        long byteEdges = 0;
+        for (int b = 0; b < 256; b++) {
+            int from = trie.byteEdgesFrom(b, 0), to = trie.byteEdgesTo(b, 0);
+            if (from == to) continue;
+            Level l = new Level();
+            stepByte(between, b, deep.cursor, l);
+            if (l.size == 0) continue;
+            started[b] = l;
+            byteEdges += to - from;
+        }
+        if (byteEdges == 0) return false;
+        if (in.endNodeChildren() < byteEdges) {
+            for (int node = endNodes.nextSetBit(1); node >= 0; node = endNodes.nextSetBit(node + 1)) {
+                for (int e = trie.firstChild(node), last = trie.endChild(node); e < last; e++) {
+                    Level l = started[trie.childByte(e)];
+                    if (l != null && deep.walkFrom(trie.childNode(e), l)) return true;
+                }
+            }
+            return false;
+        }
+        for (int b = 0; b < 256; b++) {
+            if (started[b] == null) continue;
+            for (int i = trie.byteEdgesFrom(b, 0), to = trie.byteEdgesTo(b, 0); i < to; i++) {
+                int edge = trie.byteEdge(i);
+                int parent = walks.parentOf(edge);
+                if (parent != 0 && endNodes.get(parent) && deep.walkFrom(trie.childNode(edge), started[b])) return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -330,18 +471,75 @@ final class LexemeTokenLimits {
             return levels[depth];
         }
 
-        void walk(int node, int depth) {
+        /**
+         * Walks the subtree of {@code node} from the configurations {@code start} (those after the edge into
+         * it). Without {@link #passed}: whether some token there is taken at all, stopping at the first.
+         */
+        boolean walkFrom(int node, Level start) {
+            levels[1] = start;
+            boolean found = visit(node, 1);
+            levels[1] = null;
+            return found;
+        }
+
+        /** Walks node's subtree from the configurations at its depth; true (without {@link #passed}) at the first token taken. */
+        private boolean visit(int node, int depth) {
+            Level here = levels[depth];
+            if (here.size == 1 && here.scanStates[0] != ScannerStates.BETWEEN) {
+                int q = here.scanStates[0], t = scanner.terminalOf(q);
+                return inside(node, depth, here.parsers[0], t, q - scanner.offset(t), here.counts[0], true);
+            }
+            return stepAll(node, depth);
+        }
+
+        /** Steps every configuration at node's depth through each child edge (lexemes may end and start). */
+        private boolean stepAll(int node, int depth) {
             Level here = levels[depth];
             int start = trie.tokenStart(node), end = trie.tokenEnd(node);
-            if (start < end && outlivesEnd(m, here, memo)) {
-                for (int i = start; i < end; i++) { int id = trie.token(i); passed[id >>> 5] |= 1 << id; }
+            if (start < end) {
+                if (passed == null) return true;
+                if (outlivesEnd(m, here, memo)) mark(start, end);
             }
             Level next = level(depth + 1);
             for (int e = trie.firstChild(node), last = trie.endChild(node); e < last; e++) {
                 next.clear();
                 stepByte(here, trie.childByte(e), cursor, next);
-                if (next.size > 0) walk(trie.childNode(e), depth + 1);
+                if (next.size > 0 && visit(trie.childNode(e), depth + 1)) return true;
             }
+            return false;
+        }
+
+        /**
+         * One configuration inside terminal t at local state x: where the lexeme cannot end, a byte can only
+         * continue it, so the automaton alone is stepped (no parser, no configuration sets) until a state
+         * where it may end, from which {@link #stepAll} takes over. {@code entry}: the configuration is
+         * already the level at this depth.
+         */
+        private boolean inside(int node, int depth, EarleyState p, int t, int x, int count, boolean entry) {
+            Terminal automaton = scanner.terminal(t);
+            if (automaton.isAccepting(x)) {
+                if (!entry) {
+                    Level l = level(depth);
+                    l.clear();
+                    l.add(p, scanner.offset(t) + x, count);
+                }
+                return stepAll(node, depth);
+            }
+            int start = trie.tokenStart(node), end = trie.tokenEnd(node);
+            if (start < end) {
+                if (passed == null) return true;
+                if (countAtEnd(m, p, scanner.offset(t) + x, count, memo) >= 0) mark(start, end);
+            }
+            if (limit[t] > 0 && count >= limit[t]) return false; // at its limit no byte continues it
+            for (int e = trie.firstChild(node), last = trie.endChild(node); e < last; e++) {
+                int x2 = automaton.step(x, trie.childByte(e));
+                if (x2 >= 0 && inside(trie.childNode(e), depth + 1, p, t, x2, count, false)) return true;
+            }
+            return false;
+        }
+
+        private void mark(int start, int end) {
+            for (int i = start; i < end; i++) { int id = trie.token(i); passed[id >>> 5] |= 1 << id; }
         }
     }
 

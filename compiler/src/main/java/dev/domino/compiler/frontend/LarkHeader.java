@@ -16,10 +16,12 @@ import java.util.Map;
  *   <li>{@code allow_initial_skip}, {@code ignore_once}: where {@code %ignore} text may stand, both values
  *   exact (see LarkParser and IgnorePlacement); with a header, an unset {@code allow_initial_skip} is
  *   llguidance's default, false.</li>
+ *   <li>{@code skip_repetition: "once"}: the name llguidance's syntax reference gives ("Grammar options")
+ *   for {@code ignore_once: true}; any other value is refused by name.</li>
  * </ul>
  */
 final class LarkHeader {
-    private static final java.util.List<String> NAMES = java.util.List.of("no_forcing", "allow_invalid_utf8", "allow_initial_skip", "ignore_once");
+    private static final java.util.List<String> NAMES = java.util.List.of("no_forcing", "allow_invalid_utf8", "allow_initial_skip", "ignore_once", "skip_repetition");
     static final String SUPPORTED = String.join(", ", NAMES);
 
     /** null when no header set it. */
@@ -38,6 +40,13 @@ final class LarkHeader {
             JsonNode v = f.getValue();
             if (!NAMES.contains(name)) {
                 return "%llguidance option '" + name + "' is not supported (supported: " + SUPPORTED + ")";
+            }
+            if (name.equals("skip_repetition")) {
+                if (!v.isTextual() || !v.textValue().equals("once")) {
+                    return "%llguidance option skip_repetition: " + v + " is not supported (supported: \"once\", the same as ignore_once: true)";
+                }
+                ignoreOnce = true;
+                continue;
             }
             if (!v.isBoolean()) return "%llguidance option '" + name + "' takes true or false";
             boolean b = v.booleanValue();

@@ -13,6 +13,7 @@
  */
 module dev.domino.runtime {
     requires com.esotericsoftware.kryo;
+    requires java.management; // TreeDemand: the cost rule charges direct walks in the mask thread's CPU time
 
     exports dev.domino.runtime;
     exports dev.domino.runtime.diagnostics;

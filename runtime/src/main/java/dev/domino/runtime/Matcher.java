@@ -627,9 +627,9 @@ public final class Matcher {
         for (int i = 0; i < c.size(); i++) {
             TokenTree tree = artifact.treeForMask(c.scanStates[i], buildingAhead);
             if (tree == null) { // not built: walked without it, exactly (see TreeDemand)
-                long start = System.nanoTime();
+                long start = TreeDemand.clockNanos();
                 direct().addConfiguration(c.parsers[i], c.scanStates[i], mask, base);
-                artifact.chargeDirect(c.scanStates[i], System.nanoTime() - start);
+                artifact.chargeDirect(c.scanStates[i], TreeDemand.clockNanos() - start);
                 MaskServing.note(MaskServing.DIRECT);
                 continue;
             }
@@ -773,9 +773,9 @@ public final class Matcher {
             if (!p.expects(t)) continue;
             TokenTree root = artifact.rootTreeForMask(t, buildingAhead);
             if (root == null) {
-                long start = System.nanoTime();
+                long start = TreeDemand.clockNanos();
                 direct().addStarting(p, t, depth, mask, base);
-                artifact.chargeRootDirect(t, System.nanoTime() - start);
+                artifact.chargeRootDirect(t, TreeDemand.clockNanos() - start);
                 MaskServing.note(MaskServing.DIRECT);
                 continue;
             }

@@ -36,6 +36,16 @@ public final class TreeDemand {
      */
     public static final long BUILD_AFTER_DIRECT_MICROS = 300;
 
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final boolean THREAD_CPU = THREADS.isCurrentThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled();
+
+    /**
+     * The clock direct walks are charged in: the mask thread's CPU time (wall time where the JVM
+     * cannot measure it). On a loaded machine wall time counts the time the thread waited for a
+     * core, and the cost rule would build trees earlier than their walks cost.
+     */
+    public static long clockNanos() { return THREAD_CPU ? THREADS.getCurrentThreadCpuTime() : System.nanoTime(); }
+
     private volatile Mode mode = Mode.DIRECT_THEN_BUILD;
     /** Fixed use count after which a mask builds (0: never), or -1 for the cost rule. */
     private volatile int buildAfter = -1;

@@ -41,4 +41,14 @@ class TreeDemandTest {
         d.setBuildAfterUses(0);
         assertThat(d.useTree(0)).isFalse();
     }
+
+    /** Direct walks are charged in the mask thread's CPU time: time the thread spends off the CPU is not a walk's cost. */
+    @Test void theClockIsTheThreadsCpuTime() throws InterruptedException {
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled());
+        long before = TreeDemand.clockNanos();
+        Thread.sleep(200);
+        long slept = TreeDemand.clockNanos() - before;
+        assertThat(slept).isBetween(0L, 100_000_000L);
+    }
 }

@@ -179,6 +179,25 @@ public final class RelativeCounts {
     /** A loop automaton whose counter counts on leaving a boundary state, with final weights. */
     public record Lagged(int[][] next, boolean[] boundary, int[] weight) {
         public int stateCount() { return next.length; }
+
+        /** The loop automaton (start 0; accepting where a weight is given), for {@code CountedLoop}. */
+        public ByteDfa dfa() {
+            int n = next.length;
+            int[] table = new int[n * 256];
+            boolean[] accepting = new boolean[n];
+            for (int s = 0; s < n; s++) {
+                System.arraycopy(next[s], 0, table, s * 256, 256);
+                accepting[s] = weight[s] != NONE;
+            }
+            return new ByteDfa(n, 0, accepting, table);
+        }
+
+        /** The final weights with 0 where a state does not accept ({@code CountedLoop}'s form). */
+        public int[] finalWeights() {
+            int[] w = weight.clone();
+            for (int s = 0; s < w.length; s++) if (w[s] == NONE) w[s] = 0;
+            return w;
+        }
     }
 
     /**

@@ -91,14 +91,20 @@ public final class TerminalDerivation {
      * @param counted   {min, max} of a counted terminal; null: an ordinary terminal
      * @param tokens    non-null: a token terminal
      * @param units     of a counted terminal over a pattern: its unit boundaries (see CountedLoop); else null
+     * @param weights   of a counted terminal over a body that splits several ways: its final weights
+     *                  (see CountedLoop, AmbiguousCounts); else null
      */
     private record Derived(String name, Expr expr, ByteDfa automaton, boolean nullable, boolean ignored, int[] counted, TokenMatch tokens,
-                           boolean[] units) {
+                           boolean[] units, int[] weights) {
         Derived(String name, Expr expr, ByteDfa automaton, boolean nullable, boolean ignored, int[] counted, TokenMatch tokens) {
-            this(name, expr, automaton, nullable, ignored, counted, tokens, null);
+            this(name, expr, automaton, nullable, ignored, counted, tokens, null, null);
         }
 
-        Derived asIgnored() { return new Derived(name, expr, automaton, nullable, true, counted, tokens, units); }
+        Derived(String name, Expr expr, ByteDfa automaton, boolean nullable, boolean ignored, int[] counted, TokenMatch tokens, boolean[] units) {
+            this(name, expr, automaton, nullable, ignored, counted, tokens, units, null);
+        }
+
+        Derived asIgnored() { return new Derived(name, expr, automaton, nullable, true, counted, tokens, units, weights); }
     }
 
     private final List<Derived> derived = new ArrayList<>();
@@ -309,6 +315,7 @@ public final class TerminalDerivation {
      * estimate counts a shared tail (the "any string" after each trie branch) once per branch.
      */
     private boolean tooBig(Expr e) {
+        if (holdsAmbiguousCount(e)) return true; // split, so that the repeat becomes its counted terminal
         int n = size(e);
         if (n <= MAX_TERMINAL_SIZE) return false;
         if (n <= FINITE_TERMINAL_SIZE && isFinite(e)) return false;
@@ -824,6 +831,8 @@ public final class TerminalDerivation {
 
     /** body{min,max}: min copies, then a left-recursive star or up to max - min optional copies. */
     private int repeat(Expr.Repeat r) {
+        Integer counter = ambiguousCountedRepeat(r);
+        if (counter != null) return counter;
         Integer chunked = chunkedRepeat(r);
         if (chunked != null) return chunked;
         int nonEmpty = nonEmptyTerminal(r.body());
@@ -1056,6 +1065,40 @@ public final class TerminalDerivation {
         return nt;
     }
 
+    /** Counted repeats of bodies that split several ways in user-written grammars (see {@link AmbiguousCounts}). */
+    private final AmbiguousCounts ambiguousCounts = new AmbiguousCounts(this::regularLanguage, e -> refs(e).isEmpty(),
+            name -> regularRules.contains(name) ? rules.get(name) : null);
+
+    /** Whether e holds a repeat that {@link #ambiguousCountedRepeat} makes a counted terminal (outside any other repeat). */
+    private boolean holdsAmbiguousCount(Expr e) {
+        return !fineHere() && !lexicalHere() && ambiguousCounts.holds(e);
+    }
+
+    /**
+     * B{m,n} (m ≤ 1, n ≥ {@link AmbiguousCounts#MIN_COUNT}) whose body splits a string several ways:
+     * one counted terminal over the least-count loop with final weights, optional when m is 0. Null
+     * when the repeat does not qualify.
+     */
+    private Integer ambiguousCountedRepeat(Expr.Repeat r) {
+        if (fineHere() || lexicalHere()) return null;
+        AmbiguousCounts.Counter c = ambiguousCounts.of(r);
+        if (c == null) return null;
+        List<Object> key = c.key();
+        Integer t = countedIndex.get(key);
+        if (t == null) {
+            if (!reserveCountedStates((long) (c.max() + 1) * c.loop().stateCount())) return null;
+            t = derived.size();
+            countedIndex.put(key, t);
+            derived.add(new Derived(ExprPrinter.brief(r, 48), r, countStates(c.loop()), false, false, new int[] {1, c.max()}, null,
+                    c.boundaries(), c.weights()));
+        }
+        if (!c.optional()) return -1 - t;
+        int nt = freshNonterminal("opt");
+        addProduction(nt, new int[0]);
+        addProduction(nt, new int[] {-1 - t});
+        return nt;
+    }
+
     /** True when no match is a proper prefix of another: accepting states have no way on. */
     private static boolean prefixFree(ByteDfa dfa) {
         for (int s = 0; s < dfa.stateCount(); s++) {
@@ -1278,14 +1321,14 @@ public final class TerminalDerivation {
             int maxTokens = tokenLimits.getOrDefault(t, 0), hiddenTail = hiddenTails.getOrDefault(t, 0);
             if (!d.ignored()) {
                 List<Object> language = counted == null ? List.of(dfa, uniqueRole, maxTokens, hiddenTail)
-                        : List.of(dfa, counted[0], counted[1], java.util.Arrays.toString(d.units()));
+                        : List.of(dfa, counted[0], counted[1], java.util.Arrays.toString(d.units()), java.util.Arrays.toString(d.weights()));
                 Integer same = byLanguage.get(language);
                 if (same != null) { tMap[t] = same; continue; }
                 byLanguage.put(language, terminals.size());
             }
             tMap[t] = terminals.size();
             terminals.add(new Terminal(d.name(), ExprPrinter.brief(d.expr(), 200), dfa, d.ignored(),
-                    counted == null ? null : new CountedLoop(dfa, d.units(), counted[0], counted[1]), null, uniqueRole, maxTokens, hiddenTail));
+                    counted == null ? null : new CountedLoop(dfa, d.units(), d.weights(), counted[0], counted[1]), null, uniqueRole, maxTokens, hiddenTail));
         }
         int[] lhs = new int[keptLhs.size()];
         int[][] rhs = new int[keptLhs.size()][];

@@ -3,6 +3,7 @@ package dev.domino.compiler.automata;
 import dev.domino.compiler.ir.CodePointSet;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.compiler.ir.ExprPrinter;
+import dev.domino.runtime.internal.scan.CountedLoop;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -46,6 +47,72 @@ class RelativeCountsTest {
         }
         assertThat(compared).isGreaterThan(150);
         assertThat(lagged).isGreaterThan(100);
+    }
+
+    /**
+     * The runtime's counter ({@code CountedLoop} with unit boundaries and final weights) over the
+     * lagged loop of (B minus ε){1,n}, unrolled through its own step and acceptance, optional for
+     * {0,n} or a nullable B: the language of B{m,n} by the counting construction. Also checks the
+     * counter's pruning ({@code unitsToFinish} from weighted ends): a bound too high would drop strings.
+     */
+    @Test void theRuntimeCounterWithFinalWeightsHasTheLanguageOfTheRepeat() {
+        Random random = new Random(3807);
+        int compared = 0, weighted = 0;
+        for (int i = 0; i < 200; i++) {
+            Expr body = random.nextBoolean() ? CountingAutomataTest.leaf(random) : CountingAutomataTest.repeat(random, 1);
+            int min = random.nextInt(2), max = 1 + random.nextInt(12);
+            DfaBuilder.Language bodyLanguage;
+            DfaBuilder.Language reference;
+            RelativeCounts.Lagged lagged;
+            try {
+                bodyLanguage = new CountingAutomata(name -> null, STATES).build(body);
+                if (bodyLanguage.dfa() == null) continue;
+                reference = new CountingAutomata(name -> null, STATES).build(new Expr.Repeat(body, min, max));
+                lagged = RelativeCounts.of(new DfaBuilder.Language(bodyLanguage.dfa(), false), 1, max, STATES).lagged();
+            } catch (DfaBuilder.TooLarge tooLarge) {
+                continue;
+            }
+            if (lagged == null) continue;
+            CountedLoop loop = new CountedLoop(lagged.dfa(), lagged.boundary(), lagged.finalWeights(), 1, max);
+            boolean optional = min == 0 || bodyLanguage.nullable();
+            String what = ExprPrinter.print(body) + "{" + min + "," + max + "}";
+            assertThat(unrolled(loop, lagged.dfa().start(), optional)).as(what).isEqualTo(reference);
+            if (java.util.Arrays.stream(lagged.finalWeights()).max().orElse(0) > 1) weighted++;
+            compared++;
+        }
+        assertThat(compared).isGreaterThan(100);
+        assertThat(weighted).as("final weights past 1").isGreaterThan(0);
+    }
+
+    /** The counted terminal's local states reachable from its start, as a plain minimized automaton. */
+    private static DfaBuilder.Language unrolled(CountedLoop loop, int start, boolean optional) {
+        java.util.Map<Integer, Integer> ids = new java.util.HashMap<>();
+        java.util.List<Integer> states = new java.util.ArrayList<>();
+        states.add(start);
+        ids.put(start, 0);
+        DfaBuilder.Sparse out = new DfaBuilder.Sparse();
+        for (int i = 0; i < states.size(); i++) {
+            int local = states.get(i);
+            int lo = 0, target = -2;
+            for (int b = 0; b <= 256; b++) {
+                int t = -1;
+                if (b < 256) {
+                    int next = loop.step(local, b);
+                    if (next >= 0) {
+                        Integer id = ids.get(next);
+                        if (id == null) { id = states.size(); ids.put(next, id); states.add(next); }
+                        t = id;
+                    }
+                }
+                if (b == 256 || t != target) {
+                    if (b > 0 && target >= 0) out.addRange(lo, b - 1, target);
+                    lo = b;
+                    target = t;
+                }
+            }
+            out.endState(loop.isAccepting(local) || i == 0 && optional);
+        }
+        return DfaBuilder.finish(out);
     }
 
     /** The bodies: the relative automaton is small where the exact one is not. */

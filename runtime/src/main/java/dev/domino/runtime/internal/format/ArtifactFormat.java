@@ -42,7 +42,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 14; // 14: lexemes limited in tokens (Terminal.maxTokens), hidden stop texts (Terminal.hiddenTail); 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
+    public static final int FORMAT_VERSION = 15; // 15: final weights of counted loops (CountedLoop.weights); 14: lexemes limited in tokens (Terminal.maxTokens), hidden stop texts (Terminal.hiddenTail); 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -222,7 +222,12 @@ public final class ArtifactFormat {
                     out.writeVarInt(t.counted().min(), true);
                     boolean[] units = t.counted().boundaries();
                     out.writeBoolean(units != null);
-                    if (units != null) for (boolean u : units) out.writeBoolean(u);
+                    if (units != null) {
+                        for (boolean u : units) out.writeBoolean(u);
+                        int[] weights = t.counted().weights();
+                        out.writeBoolean(weights != null);
+                        if (weights != null) for (int w : weights) out.writeVarInt(w, true);
+                    }
                 }
                 out.writeBoolean(t.tokens() != null);
                 if (t.tokens() != null) {
@@ -327,9 +332,14 @@ public final class ArtifactFormat {
                 if (countedMax < 0 || countedMax > CountedLoop.MAX_STATES && countedMax != CountedLoop.UNBOUNDED) throw new IllegalArgumentException("bad repeat count " + countedMax);
                 int countedMin = countedMax == 0 ? 0 : in.readVarInt(true);
                 boolean[] units = null;
+                int[] weights = null;
                 if (countedMax != 0 && in.readBoolean()) {
                     units = new boolean[dfa.stateCount()]; // bounded: the automaton was read
                     for (int s = 0; s < units.length; s++) units[s] = in.readBoolean();
+                    if (in.readBoolean()) {
+                        weights = new int[dfa.stateCount()]; // bounded: the automaton was read; values checked by CountedLoop
+                        for (int s = 0; s < weights.length; s++) weights[s] = in.readVarInt(true);
+                    }
                 }
                 TokenMatch tokens = null;
                 if (in.readBoolean()) {
@@ -344,7 +354,7 @@ public final class ArtifactFormat {
                 if (maxTokens < 0 || maxTokens > Terminal.MAX_LEXEME_TOKENS) throw new IllegalArgumentException("bad lexeme token limit " + maxTokens);
                 int hiddenTail = in.readVarInt(true);
                 if (hiddenTail < 0 || hiddenTail > Terminal.MAX_HIDDEN_TAIL) throw new IllegalArgumentException("bad hidden stop length " + hiddenTail);
-                terminals[t] = new Terminal(name, description, dfa, isIgnored, countedMax == 0 ? null : new CountedLoop(dfa, units, countedMin, countedMax),
+                terminals[t] = new Terminal(name, description, dfa, isIgnored, countedMax == 0 ? null : new CountedLoop(dfa, units, weights, countedMin, countedMax),
                         tokens, uniqueRole, maxTokens, hiddenTail);
             }
 

@@ -48,8 +48,15 @@ public final class CountedLoop {
     private final int n;
     /** Null: the unit boundaries of {@code body+} (start and accepting states); else per loop state. */
     private final boolean[] boundaries;
-    /** {@link #boundaries} as an immutable value, for cache keys. */
-    private final java.util.List<Boolean> boundaryKey;
+    /**
+     * Null: every accepting loop state ends the terminal at its count. Else per loop state, the copies
+     * an end there adds to the count (a final weight: the loop automaton of a body that splits several
+     * ways, see RelativeCounts in the compiler and docs/counted-repeats.md); the state accepts at
+     * count c when min ≤ c + weight ≤ max.
+     */
+    private final int[] weights;
+    /** {@link #boundaries} and {@link #weights} as an immutable value, for cache keys. */
+    private final java.util.List<Integer> boundaryKey;
 
     /** @param loop the automaton of {@code body+} (start state not accepting); 1 ≤ min ≤ max copies */
     public CountedLoop(ByteDfa loop, int min, int max) { this(loop, null, min, max); }
@@ -59,23 +66,36 @@ public final class CountedLoop {
      * @param boundaries per loop state, true where a unit may start (the start state included); null
      *                   for the automaton of {@code body+}
      */
-    public CountedLoop(ByteDfa loop, boolean[] boundaries, int min, int max) {
+    public CountedLoop(ByteDfa loop, boolean[] boundaries, int min, int max) { this(loop, boundaries, null, min, max); }
+
+    /**
+     * @param weights null, or per loop state the final weight of an end there (see {@link #weights});
+     *                needs explicit boundaries (the start may then be none: the count lags, see
+     *                docs/counted-repeats.md) and a bounded max; each weight in [0, {@link #MAX_STATES}]
+     */
+    public CountedLoop(ByteDfa loop, boolean[] boundaries, int[] weights, int min, int max) {
         if (min < 1 || max < min) throw new IllegalArgumentException("counted repeat needs 1 <= min <= max");
         if (loop.isAccepting(loop.start())) throw new IllegalArgumentException("counted repeat of a nullable body");
         this.cap = max == UNBOUNDED ? min : max;
         if ((long) (cap + 1) * loop.stateCount() > MAX_STATES) throw new IllegalArgumentException("counted repeat too large: " + cap);
-        if (boundaries != null && (boundaries.length != loop.stateCount() || !boundaries[loop.start()])) {
+        if (boundaries != null && (boundaries.length != loop.stateCount() || weights == null && !boundaries[loop.start()])) {
             throw new IllegalArgumentException("unit boundaries must name every loop state and include the start");
+        }
+        if (weights != null) {
+            if (boundaries == null || max == UNBOUNDED) throw new IllegalArgumentException("final weights need unit boundaries and a bounded count");
+            if (weights.length != loop.stateCount()) throw new IllegalArgumentException("final weights must name every loop state");
+            for (int w : weights) if (w < 0 || w > MAX_STATES) throw new IllegalArgumentException("bad final weight " + w);
         }
         this.loop = loop;
         this.min = min;
         this.max = max;
         this.n = loop.stateCount();
         this.boundaries = boundaries == null ? null : boundaries.clone();
+        this.weights = weights == null ? null : weights.clone();
         if (boundaries == null) boundaryKey = null;
         else {
-            Boolean[] boxed = new Boolean[n];
-            for (int i = 0; i < n; i++) boxed[i] = boundaries[i];
+            Integer[] boxed = new Integer[n];
+            for (int i = 0; i < n; i++) boxed[i] = (boundaries[i] ? 1 : 0) | (weights == null ? 0 : (weights[i] + 1) << 1);
             boundaryKey = java.util.List.of(boxed);
         }
         this.toFinish = unitsToFinish();
@@ -84,7 +104,8 @@ public final class CountedLoop {
         for (int q = 0; q < n; q++) for (int b = 0; b < 256; b++) { int q2 = loop.step(q, b); if (q2 >= 0) entered[q2] = true; }
         for (int q = 0; q < n; q++) {
             if (toFinish[q] == Integer.MAX_VALUE) throw new IllegalArgumentException("counted loop state " + q + " can never finish");
-            if (entered[q]) most = Math.max(most, toFinish[q]);
+            // a token ending the terminal in q adds its weight: the count must have room for it too
+            if (entered[q]) most = Math.max(most, Math.max(toFinish[q], loop.isAccepting(q) ? finalWeight(q) : 0));
         }
         this.slack = most;
     }
@@ -98,7 +119,10 @@ public final class CountedLoop {
     /** The largest {@link #toFinish} of a state other than the start (0 for {@code body+}). */
     private final int slack;
 
-    /** 0-1 breadth-first search backwards from the accepting states; leaving a boundary costs a unit. */
+    /**
+     * 0-1 breadth-first search backwards from the accepting states; leaving a boundary costs a unit.
+     * With final weights, a shortest-path search from each accepting state at its weight.
+     */
     private int[] unitsToFinish() {
         int[] dist = new int[n];
         java.util.Arrays.fill(dist, Integer.MAX_VALUE);
@@ -120,6 +144,7 @@ public final class CountedLoop {
                 last = q2;
             }
         }
+        if (weights != null) return weightedToFinish(dist, preds, predCount);
         java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>();
         for (int q = 0; q < n; q++) if (loop.isAccepting(q)) { dist[q] = 0; work.add(q); }
         while (!work.isEmpty()) {
@@ -136,11 +161,44 @@ public final class CountedLoop {
         return dist;
     }
 
+    /** {@link #unitsToFinish()} from accepting states at their weights (Dijkstra: a weight may pass 1). */
+    private int[] weightedToFinish(int[] dist, int[][] preds, int[] predCount) {
+        java.util.PriorityQueue<long[]> work = new java.util.PriorityQueue<>((x, y) -> Long.compare(x[0], y[0]));
+        for (int q = 0; q < n; q++) if (loop.isAccepting(q)) { dist[q] = weights[q]; work.add(new long[] {weights[q], q}); }
+        while (!work.isEmpty()) {
+            long[] top = work.poll();
+            int q = (int) top[1];
+            if (top[0] != dist[q]) continue;
+            for (int i = 0; i < predCount[q]; i++) {
+                int p = preds[q][i];
+                int d = dist[q] + (startsCopy(p) ? 1 : 0);
+                if (d < dist[p]) { dist[p] = d; work.add(new long[] {d, p}); }
+            }
+        }
+        return dist;
+    }
+
+    /** The copies an end in accepting loop state s adds to the count (0 without final weights). */
+    public int finalWeight(int s) { return weights == null ? 0 : weights[s]; }
+
+    /** The final weights, or null when every end adds nothing (see {@link #weights}). */
+    public int[] weights() { return weights == null ? null : weights.clone(); }
+
+    /** True when loop state s may end the terminal with {@code count} copies counted before it. */
+    public boolean endsAt(int s, long count) {
+        if (!loop.isAccepting(s)) return false;
+        long total = count + finalWeight(s);
+        return total >= min && (max == UNBOUNDED || total <= max);
+    }
+
+    /** Copies counted after the terminal's first byte (leaving the start counts one unless the count lags). */
+    public int firstCopies() { return startsCopy(loop.start()) ? 1 : 0; }
+
     /** Units that must still start after loop state s before the terminal can end (see {@link #toFinish}). */
     public int unitsToFinish(int s) { return toFinish[s]; }
 
-    /** The explicit unit boundaries as an immutable list (a cache key), or null for those of {@code body+}. */
-    public java.util.List<Boolean> boundaryKey() { return boundaryKey; }
+    /** The explicit unit boundaries and final weights as an immutable list (a cache key), or null for those of {@code body+}. */
+    public java.util.List<Integer> boundaryKey() { return boundaryKey; }
 
     /** The explicit unit boundaries, or null for those of {@code body+}. */
     public boolean[] boundaries() { return boundaries == null ? null : boundaries.clone(); }
@@ -166,7 +224,7 @@ public final class CountedLoop {
         return c * n + s2;
     }
 
-    public boolean isAccepting(int local) { return loop.isAccepting(local % n) && local / n >= min; }
+    public boolean isAccepting(int local) { return endsAt(local % n, local / n); }
 
     /** The copies started in a local state (saturated at min when unbounded). */
     public int count(int local) { return local / n; }

@@ -31,7 +31,7 @@ public final class CountedWalk {
     private final int[] needStart;
     /** {@code upTo[j]}: tokens with need <= 2^j - 1, or null where the ids are cheaper. */
     private final long[][] upTo;
-    /** End edges grouped by byte ({@code endStart} has 257 entries): the child node, copies before it, need up to it. */
+    /** End edges grouped by byte ({@code endStart} has 257 entries): the child node, copies an end there counts (final weight included), need up to it. */
     private final int[] endStart, endNode, endCopies, endNeed;
 
     private CountedWalk(int[] tokens, int[] needStart, long[][] upTo, int[] endStart, int[] endNode, int[] endCopies, int[] endNeed) {
@@ -96,7 +96,9 @@ public final class CountedWalk {
             }
             int first = trie.firstChild(n), end = trie.endChild(n);
             if (n != 0 && loop.isAccepting(q)) {
-                for (int c = first; c < end; c++) { edges.add(c); edgeCopies.add(k); edgeNeeds.add(need); }
+                // an end in q counts its final weight: the copies and the room it needs
+                int ended = k + counted.finalWeight(q);
+                for (int c = first; c < end; c++) { edges.add(c); edgeCopies.add(ended); edgeNeeds.add(Math.max(need, ended)); }
             }
             int k2 = counted.startsCopy(q) ? k + 1 : k;
             for (int c = first; c < end; c++) {

@@ -267,8 +267,8 @@ public final class TerminalWalks {
     /** The caches this object keeps (for {@link RuntimeCaches}). */
     public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins); }
 
-    /** A counted walk's key: the loop automaton, its unit boundaries (null: those of body+) and the loop state. */
-    private record CountedKey(ByteDfa loop, java.util.List<Boolean> boundaries, int state) {}
+    /** A counted walk's key: the loop automaton, its unit boundaries and final weights (null: those of body+) and the loop state. */
+    private record CountedKey(ByteDfa loop, java.util.List<Integer> boundaries, int state) {}
 
     private final BoundedCache<CountedKey, CountedWalk> counted = newCache(COUNTED);
 

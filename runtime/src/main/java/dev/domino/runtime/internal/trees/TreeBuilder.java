@@ -212,7 +212,7 @@ public final class TreeBuilder {
             ByteDfa dfa = terminals[t].dfa();
             for (int c = trie.firstChild(0); c < trie.endChild(0); c++) {
                 int s2 = dfa.step(dfa.start(), trie.childByte(c));
-                if (s2 >= 0) dfsCounted(trie.childNode(c), t, countedEntry[t], s2, 1, node);
+                if (s2 >= 0) dfsCounted(trie.childNode(c), t, countedEntry[t], s2, countedEntry[t].firstCopies(), node);
             }
         }
 
@@ -233,7 +233,7 @@ public final class TreeBuilder {
             for (int t2 : starters) {
                 ByteDfa dfa2 = terminals[t2].dfa();
                 int s2 = dfa2.step(dfa2.start(), b);
-                if (countedEntry[t2] != null) dfsCounted(child, t2, countedEntry[t2], s2, 1, ended);
+                if (countedEntry[t2] != null) dfsCounted(child, t2, countedEntry[t2], s2, countedEntry[t2].firstCopies(), ended);
                 else dfs(child, t2, s2, ended);
             }
         }
@@ -251,7 +251,7 @@ public final class TreeBuilder {
                     if (s2 >= 0 && next + counted.unitsToFinish(s2) <= counted.max()) dfsCounted(trie.childNode(c), t, counted, s2, next, node);
                 }
             }
-            if (dfa.isAccepting(s) && used >= counted.min()) afterEnd(n, t, node);
+            if (counted.endsAt(s, used)) afterEnd(n, t, node);
         }
 
         // the group last looked up: a dfs adds to the same (node, terminal) many times in a row
@@ -290,7 +290,7 @@ public final class TreeBuilder {
                 if (s2 >= 0) countedRoot(trie.childNode(c), t, counted, loop, s2, next, node);
             }
             if (loop.isAccepting(s)) {
-                copies = used;
+                copies = used + counted.finalWeight(s); // an end there counts its final weight too
                 afterEnd(n, t, node);
             }
         }
@@ -426,7 +426,7 @@ public final class TreeBuilder {
     private Annotated annotated(int terminal, int loopState) {
         // terminals with the same loop and the same followers have the same tree but for their
         // own name at the root (strings with different bounds): built once
-        AnnotatedKey key = new AnnotatedKey(terminals[terminal].dfa(), java.util.Arrays.toString(terminals[terminal].counted().boundaries()),
+        AnnotatedKey key = new AnnotatedKey(terminals[terminal].dfa(), terminals[terminal].counted().boundaryKey(),
                 follow[terminal], loopState);
         Annotated a = annotatedTrees.get(key);
         if (a == null) {
@@ -437,7 +437,7 @@ public final class TreeBuilder {
         return a;
     }
 
-    private record AnnotatedKey(ByteDfa loop, String boundaries, BitSet follow, int loopState) {}
+    private record AnnotatedKey(ByteDfa loop, java.util.List<Integer> boundaries, BitSet follow, int loopState) {}
 
     private final java.util.concurrent.ConcurrentHashMap<AnnotatedKey, Annotated> annotatedTrees = new java.util.concurrent.ConcurrentHashMap<>();
 

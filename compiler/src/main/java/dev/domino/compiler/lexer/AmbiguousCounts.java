@@ -20,9 +20,17 @@ import java.util.function.Function;
  * counting automaton (one state per count reached, each with its own tree) or counted parser rules
  * (every split a parse).
  */
-final class AmbiguousCounts {
+public final class AmbiguousCounts {
     /** Counts below this stay as they were (one terminal of the exact automaton, or parser rules). */
-    static final int MIN_COUNT = 16;
+    public static final int MIN_COUNT = 16;
+    private static volatile int minCount = MIN_COUNT;
+
+    /** Tests: counted terminals from this count on (small counts put the bounds within a few tokens); returns the one before. */
+    public static int setMinCountForTests(int count) {
+        int before = minCount;
+        minCount = count;
+        return before;
+    }
     /** States of the least-count automaton allowed while building it. */
     static final int MAX_RELATIVE_STATES = 1024;
     /** States of the loop (lagged form) allowed: each has up to two trees. */
@@ -90,7 +98,7 @@ final class AmbiguousCounts {
 
     private Counter build(Expr.Repeat r) {
         int max = r.max();
-        if (max == Expr.Repeat.UNBOUNDED || max < MIN_COUNT || r.min() > 1 || !refFree.test(r.body())) return null;
+        if (max == Expr.Repeat.UNBOUNDED || max < minCount || r.min() > 1 || !refFree.test(r.body())) return null;
         DfaBuilder.Language body = languageOf.apply(r.body());
         if (body == null || body.dfa() == null) return null;
         if (!body.nullable() && prefixFree(body.dfa())) return null; // one unit per copy: the plain counted terminal

@@ -116,7 +116,10 @@ public final class CountedLoop {
      * A state is viable only if its count plus this stays within max.
      */
     private final int[] toFinish;
-    /** The largest {@link #toFinish} of a state other than the start (0 for {@code body+}). */
+    /**
+     * The largest {@link #toFinish} or final weight of an accepting state, over the states other
+     * than the start (0 for {@code body+}): a count this far from max lets no token reach it.
+     */
     private final int slack;
 
     /**

@@ -31,9 +31,12 @@ public final class AmbiguousCounts {
         minCount = count;
         return before;
     }
-    /** States of the least-count automaton allowed while building it. */
-    static final int MAX_RELATIVE_STATES = 1024;
-    /** States of the loop (lagged form) allowed: each has up to two trees. */
+    /**
+     * States of the body's automaton allowed: building the loop costs its states × 256 bytes × the
+     * pairs of body states in each, so bounded bodies keep a grammar's compile time bounded.
+     */
+    static final int MAX_BODY_STATES = 256;
+    /** States of the loop (lagged form, at least the least-count automaton's) allowed: each has up to two trees. */
     static final int MAX_LOOP_STATES = 256;
 
     /**
@@ -100,10 +103,10 @@ public final class AmbiguousCounts {
         int max = r.max();
         if (max == Expr.Repeat.UNBOUNDED || max < minCount || r.min() > 1 || !refFree.test(r.body())) return null;
         DfaBuilder.Language body = languageOf.apply(r.body());
-        if (body == null || body.dfa() == null) return null;
+        if (body == null || body.dfa() == null || body.dfa().stateCount() > MAX_BODY_STATES) return null;
         if (!body.nullable() && prefixFree(body.dfa())) return null; // one unit per copy: the plain counted terminal
         // B{0,n} with ε in B is (B minus ε){0,n}: the loop counts non-empty copies, the terminal is optional
-        RelativeCounts a = RelativeCounts.of(new DfaBuilder.Language(body.dfa(), false), 1, max, MAX_RELATIVE_STATES);
+        RelativeCounts a = RelativeCounts.of(new DfaBuilder.Language(body.dfa(), false), 1, max, MAX_LOOP_STATES);
         RelativeCounts.Lagged lagged = a.lagged();
         if (lagged == null || lagged.stateCount() > MAX_LOOP_STATES) return null;
         int n = lagged.stateCount();

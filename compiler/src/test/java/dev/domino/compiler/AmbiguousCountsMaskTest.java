@@ -69,6 +69,17 @@ class AmbiguousCountsMaskTest {
         OracleMaskTest.check(GbnfParser.parse("root ::= (\"aa\" | \"aaa\" | [0-9]{1,2} \"a\"?){0,6} (\";\" root)?\n"), 6, 3805);
     }
 
+    /**
+     * The issue's first shape with small counts: the words fold into one counted terminal, the
+     * comma groups around it stay parser rules (a counted terminal after a counted terminal).
+     */
+    @Test void countedWordsInsideParserGroups() {
+        // the groups' body (words then a comma) passes the counter's body bound: the groups stay parser rules
+        Grammar g = GbnfParser.parse("root ::= \"<\" ((([a-z]{1,2} | \"-\"){0,20}){0,15} \",\"?){0,20} \">\"\n");
+        assertThat(weightedCounter(g)).isNotNull();
+        DirectMaskOracleTest.check(g, CompileOptions.defaults(), LongTests.scale(2, 8), 3808); // the parser's groups are slow: few sentences
+    }
+
     /** Random nested repeats (folding to one count) of random bodies that split several ways, inside small grammars. */
     @Test void randomNestedRepeats() {
         Random random = new Random(3806);

@@ -153,7 +153,7 @@ public final class DfaBuilder {
      * languages after a key (a number, a string body, a format), which every property of their type
      * repeats. A reference names a rule of one grammar, so an item with one is never kept.
      */
-    static boolean isShareable(Expr item) {
+    public static boolean isShareable(Expr item) {
         return isSmall(item) || closedNodes(item, MAX_SHARED_ITEM_NODES) >= 0;
     }
 
@@ -164,7 +164,8 @@ public final class DfaBuilder {
         return bytes;
     }
 
-    private static long exprBytes(Expr e) {
+    /** Estimated bytes of an expression as a tree (for the bounds of per-process caches keyed by small expressions). */
+    public static long exprBytes(Expr e) {
         if (e instanceof Expr.Literal l) return 48 + 2L * l.text().length();
         if (e instanceof Expr.Automaton a) return 64 + 8L * a.dfa().stateCount() + 12L * a.dfa().rangeCount();
         if (e instanceof Expr.Chars c) return 48 + 8L * c.set().rangeCount();

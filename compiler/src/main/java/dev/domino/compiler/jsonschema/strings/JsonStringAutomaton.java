@@ -44,9 +44,13 @@ final class JsonStringAutomaton {
 
     private void state(int q, boolean all) {
         if (src.firstRange(q) == src.endRange(q)) return;
+        CodePointSet unescaped = JsonStrings.UNESCAPED;
         for (int r = src.firstRange(q); r < src.endRange(q); r++) {
-            CodePointSet plain = CodePointSet.range(src.lo(r), src.hi(r)).intersect(JsonStrings.UNESCAPED);
-            out.addEdge(q, plain, src.target(r));
+            // the range's unescaped code points, ascending (the intersection, without making the set)
+            for (int i = 0; i < unescaped.rangeCount(); i++) {
+                int l = Math.max(src.lo(r), unescaped.lo(i)), h = Math.min(src.hi(r), unescaped.hi(i));
+                if (l <= h) out.addRange(q, l, h, src.target(r));
+            }
         }
         if (!all) {
             // canonical escapes: states whose escapable code points lead to the same states share

@@ -100,7 +100,7 @@ public final class DfaBuilder {
             if (m == null) return null;
             if (i >= sharedFrom && i > 0 && i < n - 1) {
                 List<Expr> suffix = List.copyOf(items.subList(i, n));
-                SUFFIXES.putIfAbsent(suffix, m, 128 + m.estimatedBytes() + 64L * suffix.size());
+                SUFFIXES.putIfAbsent(suffix, m, 128 + m.estimatedBytes() + keyBytes(suffix));
             }
         }
         if (m.isAccepting(m.start())) return null; // the empty string is dropped by the general path
@@ -109,7 +109,7 @@ public final class DfaBuilder {
 
     /** An item's minimal automaton with the empty string when it has it; null for the empty language. */
     private static MinimalConcatenation.Ranged minimalItem(Expr item, Sparse automaton) {
-        if (!isSmall(item)) {
+        if (!isShareable(item)) {
             ByteDfa d = Minimizer.minimize(automaton);
             return d == null ? null : MinimalConcatenation.Ranged.of(d);
         }
@@ -119,14 +119,17 @@ public final class DfaBuilder {
             ByteDfa d = Minimizer.minimize(automaton);
             if (d == null) return null;
             r = MinimalConcatenation.Ranged.of(d);
-            SUFFIXES.putIfAbsent(key, r, 128 + r.estimatedBytes() + 64);
+            SUFFIXES.putIfAbsent(key, r, 128 + r.estimatedBytes() + keyBytes(key));
         }
         return r;
     }
 
-    /** Items of suffixes worth keeping: not a literal of several characters (a key or a keyword names one place in one schema; separators and whitespace recur everywhere). */
+    /**
+     * Items of suffixes worth keeping: not a literal of several characters (a key or a keyword names one
+     * place in one schema; separators, whitespace and the value languages after a key recur everywhere).
+     */
     private static boolean shared(Expr item) {
-        return isSmall(item) && !(item instanceof Expr.Literal l && l.text().codePointCount(0, l.text().length()) > 1);
+        return isShareable(item) && !(item instanceof Expr.Literal l && l.text().codePointCount(0, l.text().length()) > 1);
     }
 
     /**
@@ -139,6 +142,56 @@ public final class DfaBuilder {
     private static boolean isSmall(Expr item) {
         return item instanceof Expr.Literal || item instanceof Expr.Chars
                 || item instanceof Expr.Repeat r && (r.body() instanceof Expr.Literal || r.body() instanceof Expr.Chars);
+    }
+
+    /** Nodes (counted as a tree) beyond which an item is not kept per process: hashing it would cost more than it saves. */
+    static final int MAX_SHARED_ITEM_NODES = 256;
+
+    /**
+     * Items whose automata are kept per process ({@link #ITEMS}, {@link #SUFFIXES}): the small ones, and
+     * reference-free expressions of at most {@link #MAX_SHARED_ITEM_NODES} nodes, such as the value
+     * languages after a key (a number, a string body, a format), which every property of their type
+     * repeats. A reference names a rule of one grammar, so an item with one is never kept.
+     */
+    public static boolean isShareable(Expr item) {
+        return isSmall(item) || closedNodes(item, MAX_SHARED_ITEM_NODES) >= 0;
+    }
+
+    /** Estimated bytes the key expressions of a kept automaton hold on to (their nodes, literals and code point automata). */
+    private static long keyBytes(List<Expr> items) {
+        long bytes = 0;
+        for (Expr e : items) bytes += exprBytes(e);
+        return bytes;
+    }
+
+    /** Estimated bytes of an expression as a tree (for the bounds of per-process caches keyed by small expressions). */
+    public static long exprBytes(Expr e) {
+        if (e instanceof Expr.Literal l) return 48 + 2L * l.text().length();
+        if (e instanceof Expr.Automaton a) return 64 + 8L * a.dfa().stateCount() + 12L * a.dfa().rangeCount();
+        if (e instanceof Expr.Chars c) return 48 + 8L * c.set().rangeCount();
+        long bytes = 48;
+        if (e instanceof Expr.Seq s) for (Expr c : s.items()) bytes += exprBytes(c);
+        else if (e instanceof Expr.Alt a) for (Expr c : a.options()) bytes += exprBytes(c);
+        else if (e instanceof Expr.Repeat r) bytes += exprBytes(r.body());
+        return bytes;
+    }
+
+    /** Nodes of a reference-free regular expression as a tree, or -1 when it has a reference or more than {@code budget} nodes. */
+    private static int closedNodes(Expr e, int budget) {
+        if (budget <= 0) return -1;
+        if (e instanceof Expr.Literal || e instanceof Expr.Chars || e instanceof Expr.Automaton) return 1;
+        List<Expr> children;
+        if (e instanceof Expr.Seq s) children = s.items();
+        else if (e instanceof Expr.Alt a) children = a.options();
+        else if (e instanceof Expr.Repeat r) children = List.of(r.body());
+        else return -1; // references and non-regular forms
+        int used = 1;
+        for (Expr c : children) {
+            int k = closedNodes(c, budget - used);
+            if (k < 0) return -1;
+            used += k;
+        }
+        return used;
     }
 
     /** {@link #build(Expr, int)} by the subset construction of the whole expression (tests compare both ways). */
@@ -200,11 +253,11 @@ public final class DfaBuilder {
             dev.domino.runtime.internal.util.ProcessCaches.register(new dev.domino.runtime.internal.util.BoundedCache<>("item automata", 16L << 20));
 
     private Sparse itemAutomaton(Expr item, int maxStates) {
-        if (!isSmall(item)) return determinize(nfa.build(item), maxStates);
+        if (!isShareable(item)) return determinize(nfa.build(item), maxStates);
         Sparse d = ITEMS.get(item);
         if (d == null || d.count > maxStates) {
             d = determinize(nfa.build(item), maxStates);
-            ITEMS.putIfAbsent(item, d, 128 + 8L * d.count + 12L * d.ranges + 16L * (item instanceof Expr.Literal l ? l.text().length() : 8));
+            ITEMS.putIfAbsent(item, d, 128 + 8L * d.count + 12L * d.ranges + keyBytes(List.of(item)));
         }
         return d;
     }

@@ -2,6 +2,8 @@ package dev.domino.compiler.lexer;
 
 import dev.domino.compiler.automata.DfaBuilder;
 import dev.domino.compiler.ir.Expr;
+import dev.domino.runtime.internal.util.BoundedCache;
+import dev.domino.runtime.internal.util.ProcessCaches;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -48,9 +50,12 @@ final class RepeatClosure {
                 body = flat.body();
                 r = flat;
             }
-            if ((r.max() == Expr.Repeat.UNBOUNDED || r.max() > 1) && isPlain(body) && hasUnbounded(body) && closedUnderConcatenation(body)) {
-                boolean nullable = language(body).nullable();
-                out = r.max() == 0 ? Expr.EMPTY : r.min() == 0 && !nullable ? Expr.optional(body) : body;
+            if ((r.max() == Expr.Repeat.UNBOUNDED || r.max() > 1) && isPlain(body) && hasUnbounded(body)) {
+                int closure = closure(body);
+                if (closure != NOT_CLOSED) {
+                    boolean nullable = closure == CLOSED_NULLABLE;
+                    out = r.max() == 0 ? Expr.EMPTY : r.min() == 0 && !nullable ? Expr.optional(body) : body;
+                }
             }
         }
         done.put(e, out);
@@ -81,6 +86,24 @@ final class RepeatClosure {
             if (out != null) out.add(x);
         }
         return out;
+    }
+
+    private static final int NOT_CLOSED = 0, CLOSED = 1, CLOSED_NULLABLE = 2;
+
+    /**
+     * Closure checks of small bodies, per process, by structure: the same bodies (a format's or a string
+     * body's pieces) recur in every schema, and each check builds two automata.
+     */
+    private static final BoundedCache<Expr, Integer> CHECKED = ProcessCaches.register(new BoundedCache<>("repeat closure checks", 4L << 20));
+
+    /** {@link #NOT_CLOSED}, or whether the closed body matches the empty string. */
+    private int closure(Expr body) {
+        boolean shared = DfaBuilder.isShareable(body);
+        Integer known = shared ? CHECKED.get(body) : null;
+        if (known != null) return known;
+        int closure = !closedUnderConcatenation(body) ? NOT_CLOSED : language(body).nullable() ? CLOSED_NULLABLE : CLOSED;
+        if (shared) CHECKED.putIfAbsent(body, closure, 128 + DfaBuilder.exprBytes(body));
+        return closure;
     }
 
     private boolean closedUnderConcatenation(Expr body) {

@@ -78,6 +78,47 @@ class MinimalConcatenationTest {
         }
     }
 
+    /**
+     * Member heads with their value languages (a number, a string), per key: the suffix after each key,
+     * value included, is kept per process ({@link DfaBuilder#isShareable}); every key still gets the
+     * automaton of the subset construction of the whole.
+     */
+    @Test void memberHeadsWithValuesPerKey() {
+        Expr ws = new Expr.Repeat(Expr.chars(CodePointSet.fromRanges(new int[] {'\t', '\n', '\r', '\r', ' ', ' '})), 0, 100);
+        Expr digits = Expr.plus(Expr.chars(CodePointSet.range('0', '9')));
+        Expr number = new Expr.Seq(List.of(Expr.optional(Expr.literal("-")), Expr.alt(Expr.literal("0"),
+                new Expr.Seq(List.of(Expr.chars(CodePointSet.range('1', '9')), Expr.star(Expr.chars(CodePointSet.range('0', '9'))))))));
+        Expr fraction = Expr.optional(new Expr.Seq(List.of(Expr.literal("."), digits)));
+        Expr body = Expr.star(Expr.alt(Expr.chars(CodePointSet.fromRanges(new int[] {0x20, 0x21, 0x23, 0x5B, 0x5D, 0x10FFFF})),
+                new Expr.Seq(List.of(Expr.literal("\\"), Expr.chars(CodePointSet.fromRanges(new int[] {'"', '"', '\\', '\\', 'n', 'n'}))))));
+        assertThat(DfaBuilder.isShareable(number)).isTrue();
+        assertThat(DfaBuilder.isShareable(body)).isTrue();
+        for (int round = 0; round < 2; round++) {
+            for (String key : List.of("width", "w", "a\"b", "é", "width")) {
+                for (List<Expr> value : List.of(List.of(number, fraction), List.of(Expr.literal("\""), body, Expr.literal("\"")))) {
+                    List<Expr> items = new ArrayList<>(List.of(ws, Expr.literal("\"" + key + "\""), ws, Expr.literal(":"), ws));
+                    items.addAll(value);
+                    Expr.Seq e = new Expr.Seq(items);
+                    DfaBuilder.Language parts = new DfaBuilder(name -> null).minimalConcatenation(e, 4000);
+                    assertThat(parts).as(key).isNotNull();
+                    assertThat(parts.dfa()).as("%s %s", key, value).isEqualTo(new DfaBuilder(name -> null).buildBySubsets(e, 4000).dfa());
+                }
+            }
+        }
+    }
+
+    /** A reference names a rule of one grammar: an item with one is never kept per process, so two grammars get their own rule's language. */
+    @Test void itemsWithReferencesAreNotShared() {
+        Expr.Seq e = new Expr.Seq(List.of(Expr.literal("k"), Expr.literal(":"), Expr.ref("value")));
+        assertThat(DfaBuilder.isShareable(Expr.ref("value"))).isFalse();
+        for (String value : List.of("1", "22", "1")) {
+            DfaBuilder builder = new DfaBuilder(name -> Expr.literal(value));
+            ByteDfa d = builder.build(e, 100).dfa();
+            assertThat(d).as(value).isEqualTo(new DfaBuilder(name -> Expr.literal(value)).buildBySubsets(e, 100).dfa());
+            assertThat(d.stateCount()).isEqualTo(3 + value.length());
+        }
+    }
+
     /** {@code y · (yy)*x}: the literal's states are the suffix's own states, and the result is the suffix's automaton from its second state. */
     @Test void partsMergeAcrossTheBoundary() {
         Expr.Seq e = new Expr.Seq(List.of(Expr.literal("y"), new Expr.Seq(List.of(Expr.star(Expr.literal("yy")), Expr.literal("x")))));

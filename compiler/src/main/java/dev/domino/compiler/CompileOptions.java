@@ -20,8 +20,10 @@ import java.util.function.IntConsumer;
  * @param lazy            do not store every tree: the runtime builds the missing ones on first use
  *                        (fast compiles for grammars made on request, e.g. per-request JSON Schemas)
  * @param prebuildMillis  with {@code lazy}: still build trees, in scanner-state order, for about this
- *                        long, and store them (0 = none). Moves first-use cost out of the first masks
- *                        into compile time; which trees get stored depends on timing, masks do not
+ *                        many milliseconds of the compiling thread's CPU time (not wall time, so a
+ *                        loaded machine stores the same trees), and store them (0 = none). Moves
+ *                        first-use cost out of the first masks into compile time; which trees get
+ *                        stored depends on timing, masks do not
  * @param progress        called with the number of scanner states finished (may be null)
  * @param fineTerminals   only reference-free regular pieces become terminals (see
  *                        {@code TerminalDerivation.deriveFine}); generated grammars want this.

@@ -54,21 +54,22 @@ final class KeyAutomaton {
         }
         // subset construction over all languages at once
         List<int[]> sets = new ArrayList<>();
-        Map<String, Integer> ids = new HashMap<>();
+        Map<IntsKey, Integer> ids = new HashMap<>();
         List<int[]> rows = new ArrayList<>();
         List<Long> acc = new ArrayList<>();
         int[] first = nfa.closure(starts);
         sets.add(first);
-        ids.put(Arrays.toString(first), 0);
+        ids.put(new IntsKey(first), 0);
         for (int s = 0; s < sets.size(); s++) {
             int[] set = sets.get(s);
             long mask = 0;
             for (int q : set) mask |= nfa.acceptMask.get(q);
             acc.add(mask);
             int[] row = new int[classes];
+            BitSet[] moves = nfa.moves(set, classes);
             for (int c = 0; c < classes; c++) {
-                int[] to = nfa.closure(nfa.move(set, c));
-                String key = Arrays.toString(to);
+                int[] to = moves[c] == null ? new int[0] : nfa.closure(moves[c].stream().toArray());
+                IntsKey key = new IntsKey(to);
                 Integer id = ids.get(key);
                 if (id == null) {
                     if (sets.size() >= MAX_STATES) throw new GrammarException("key language automaton over " + MAX_STATES + " states");
@@ -102,13 +103,13 @@ final class KeyAutomaton {
         for (int s = 0; s < n; s++) cls[s] = accept.test(accepts[s]) ? 1 : 0;
         int count = -1;
         while (true) {
-            Map<String, Integer> sig = new HashMap<>();
+            Map<IntsKey, Integer> sig = new HashMap<>();
             int[] fresh = new int[n];
             for (int s = 0; s < n; s++) {
                 int[] key = new int[classes + 1];
                 key[0] = cls[s];
                 for (int c = 0; c < classes; c++) key[c + 1] = cls[next[s][c]];
-                fresh[s] = sig.computeIfAbsent(Arrays.toString(key), k -> sig.size());
+                fresh[s] = sig.computeIfAbsent(new IntsKey(key), k -> sig.size());
             }
             cls = fresh;
             if (sig.size() == count) break;
@@ -159,6 +160,47 @@ final class KeyAutomaton {
             }
         }
         return new Expr.Automaton(b.build());
+    }
+
+    /** An int array as a hash key (the subset construction's state sets, the refinement's signatures). */
+    private record IntsKey(int[] values) {
+        @Override public boolean equals(Object o) { return o instanceof IntsKey k && Arrays.equals(values, k.values); }
+        @Override public int hashCode() { return Arrays.hashCode(values); }
+    }
+
+    /**
+     * The automaton of one object's key languages, built on first use and shared by every member that needs it
+     * (each undeclared-member block and the partitioned members ran the same subset construction again).
+     * A failure is kept and thrown again, so every caller reports it against its own keyword.
+     */
+    static final class Once {
+        private final List<Expr> languages;
+        private List<Expr> builtFor;
+        private KeyAutomaton built;
+        private GrammarException failure;
+
+        Once(List<Expr> languages) { this.languages = languages; }
+
+        KeyAutomaton get() {
+            if (!sameAsBuilt()) { // the list may still grow before the first use
+                builtFor = List.copyOf(languages);
+                built = null;
+                failure = null;
+                try {
+                    built = new KeyAutomaton(builtFor);
+                } catch (GrammarException x) {
+                    failure = x;
+                }
+            }
+            if (failure != null) throw failure;
+            return built;
+        }
+
+        private boolean sameAsBuilt() {
+            if (builtFor == null || builtFor.size() != languages.size()) return false;
+            for (int i = 0; i < builtFor.size(); i++) if (builtFor.get(i) != languages.get(i)) return false;
+            return true;
+        }
     }
 
     // ------------------------------------------------------------------ alphabet
@@ -314,12 +356,20 @@ final class KeyAutomaton {
             return seen.stream().toArray();
         }
 
-        int[] move(int[] set, int c) {
-            BitSet to = new BitSet();
+        /** Per class, the states one step from {@code set} (null: none), all classes in one pass over the edges. */
+        BitSet[] moves(int[] set, int classes) {
+            BitSet[] to = new BitSet[classes];
             for (int q : set) {
-                for (Object[] e : edges.get(q)) if (((BitSet) e[0]).get(c)) to.set((Integer) e[1]);
+                for (Object[] e : edges.get(q)) {
+                    BitSet on = (BitSet) e[0];
+                    int target = (Integer) e[1];
+                    for (int c = on.nextSetBit(0); c >= 0; c = on.nextSetBit(c + 1)) {
+                        if (to[c] == null) to[c] = new BitSet();
+                        to[c].set(target);
+                    }
+                }
             }
-            return to.stream().toArray();
+            return to;
         }
     }
 }

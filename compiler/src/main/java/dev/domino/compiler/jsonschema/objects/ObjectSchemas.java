@@ -120,6 +120,7 @@ public final class ObjectSchemas {
         List<Expr> bodies = new ArrayList<>();
         Map<String, Expr> plainValues = new HashMap<>(); // a declared name's value when it witnesses nothing
         Map<List<Integer>, java.util.Optional<Expr>> witnessMembers = new HashMap<>();
+        KeyAutomaton.Once keyAutomaton = new KeyAutomaton.Once(languages);
         Expr blame = null; // the first required value that admits nothing: an empty object's place in error messages
         for (Witnessing w : witnessings(exists, schemas, languages, keyNames, ptr)) {
             List<ObjectMembers.Slot> slots = new ArrayList<>();
@@ -150,13 +151,13 @@ public final class ObjectSchemas {
             if (!extraBuilt) {
                 extra = patterns.isEmpty() && keyNames == null && foralls.isEmpty()
                     ? additionalMembers(additional, schemas.keySet(), ptr)
-                    : partitionedMembers(undeclared, schemas.keySet(), languages);
+                    : partitionedMembers(undeclared, schemas.keySet(), languages, keyAutomaton);
                 extraBuilt = true;
             }
             for (List<Integer> block : w.blocks()) {
                 java.util.Optional<Expr> member = witnessMembers.get(block);
                 if (member == null) {
-                    member = java.util.Optional.ofNullable(witnessMember(undeclared, block, exists, languages));
+                    member = java.util.Optional.ofNullable(witnessMember(undeclared, block, exists, languages, keyAutomaton));
                     witnessMembers.put(block, member);
                 }
                 if (member.isEmpty()) { impossible = true; break; }
@@ -359,11 +360,12 @@ public final class ObjectSchemas {
      * by propertyNames), whose value matches all their values and what the object says about that key; one
      * alternative per group of such keys. Null when no such member exists.
      */
-    private Expr witnessMember(Undeclared u, List<Integer> block, List<Quantified> exists, List<Expr> languages) {
+    private Expr witnessMember(Undeclared u, List<Integer> block, List<Quantified> exists, List<Expr> languages,
+                               KeyAutomaton.Once keyAutomaton) {
         String kw = exists.get(block.get(0)).kw();
         KeyAutomaton automaton;
         try {
-            automaton = new KeyAutomaton(languages);
+            automaton = keyAutomaton.get();
         } catch (GrammarException x) {
             sc.unsupported(u.ptr, kw, x.getMessage());
             return null;
@@ -411,11 +413,11 @@ public final class ObjectSchemas {
      * ({@link KeyAutomaton}); each distinct value schema becomes one member whose key language is the union of
      * the classes that get it (null: no extra member).
      */
-    private Expr partitionedMembers(Undeclared u, Set<String> names, List<Expr> languages) {
+    private Expr partitionedMembers(Undeclared u, Set<String> names, List<Expr> languages, KeyAutomaton.Once keyAutomaton) {
         String kw = !u.patterns.isEmpty() ? "patternProperties" : u.keyNames != null ? "propertyNames" : u.foralls.get(0).kw();
         KeyAutomaton automaton;
         try {
-            automaton = new KeyAutomaton(languages);
+            automaton = keyAutomaton.get();
         } catch (GrammarException x) {
             sc.unsupported(u.ptr, kw, x.getMessage());
             return additionalMembers(u.additional, names, u.ptr);

@@ -11,12 +11,12 @@ public sealed interface Expr {
 
     /** Concatenation. An empty list is the empty string. */
     record Seq(List<Expr> items) implements Expr {
-        public Seq { items = List.copyOf(items); }
+        public Seq { items = HashedList.copyOf(items); }
     }
 
     /** Alternation. An empty list is the empty language (matches nothing). */
     record Alt(List<Expr> options) implements Expr {
-        public Alt { options = List.copyOf(options); }
+        public Alt { options = HashedList.copyOf(options); }
     }
 
     /** {@code body{min,max}}; {@code max == UNBOUNDED} for {@code *} and {@code +}. */

@@ -130,22 +130,38 @@ public final class TreeOrder {
      * Dijkstra from {@code from} where a byte costs {@code backslash}, {@code whitespace} or
      * {@code other}. Edges are taken a byte range at a time (a range costs its cheapest byte), not
      * a byte at a time: stepping all 256 bytes of every state of a large schema's automata is a
-     * visible part of the time before the first mask.
+     * visible part of the time before the first mask. The costs are small integers, so the queue
+     * is a ring of buckets, one per distance modulo the largest cost plus one (Dial's algorithm):
+     * constant time per state, where a heap's log factor was most of the prebuild order's time.
      */
     static int[] shortestPaths(ByteDfa dfa, int from, int backslash, int whitespace, int other) {
         int[] d = new int[dfa.stateCount()];
         Arrays.fill(d, -1);
-        LongHeap queue = new LongHeap();
+        int ring = Math.max(backslash, Math.max(whitespace, other)) + 1;
+        int[][] bucket = new int[ring][];
+        int[] size = new int[ring];
+        for (int i = 0; i < ring; i++) bucket[i] = new int[8];
         d[from] = 0;
-        queue.add(from);
-        while (!queue.isEmpty()) {
-            long top = queue.poll();
-            int s = (int) top, ds = (int) (top >>> 32);
-            if (ds > d[s]) continue;
-            for (int r = dfa.firstRange(s), end = dfa.endRange(s); r < end; r++) {
-                int d2 = ds + rangeCost(dfa.rangeLo(r), dfa.rangeHi(r), backslash, whitespace, other);
-                int s2 = dfa.rangeTarget(r);
-                if (d[s2] < 0 || d2 < d[s2]) { d[s2] = d2; queue.add(((long) d2 << 32) | s2); }
+        bucket[0][size[0]++] = from;
+        int queued = 1;
+        for (int dist = 0; queued > 0; dist++) {
+            int b = dist % ring;
+            // a zero-cost edge adds to the bucket being emptied: take from its end until it is empty
+            while (size[b] > 0) {
+                int s = bucket[b][--size[b]];
+                queued--;
+                if (d[s] != dist) continue; // reached more cheaply since it was queued
+                for (int r = dfa.firstRange(s), end = dfa.endRange(s); r < end; r++) {
+                    int d2 = dist + rangeCost(dfa.rangeLo(r), dfa.rangeHi(r), backslash, whitespace, other);
+                    int s2 = dfa.rangeTarget(r);
+                    if (d[s2] < 0 || d2 < d[s2]) {
+                        d[s2] = d2;
+                        int b2 = d2 % ring;
+                        if (size[b2] == bucket[b2].length) bucket[b2] = Arrays.copyOf(bucket[b2], size[b2] * 2);
+                        bucket[b2][size[b2]++] = s2;
+                        queued++;
+                    }
+                }
             }
         }
         return d;
@@ -162,40 +178,4 @@ public final class TreeOrder {
     }
 
     private static final int[] WHITESPACE = {'\t', '\n', '\r', ' '};
-
-    /** A binary min-heap of longs (no boxing: a Kubernetes schema's terminals have 10^5 states). */
-    private static final class LongHeap {
-        private long[] a = new long[64];
-        private int n;
-
-        boolean isEmpty() { return n == 0; }
-
-        void add(long v) {
-            if (n == a.length) a = Arrays.copyOf(a, n * 2);
-            int i = n++;
-            while (i > 0) {
-                int parent = (i - 1) >>> 1;
-                if (a[parent] <= v) break;
-                a[i] = a[parent];
-                i = parent;
-            }
-            a[i] = v;
-        }
-
-        long poll() {
-            long top = a[0], last = a[--n];
-            int i = 0;
-            while (true) {
-                int c = 2 * i + 1;
-                if (c >= n) break;
-                if (c + 1 < n && a[c + 1] < a[c]) c++;
-                if (a[c] >= last) break;
-                a[i] = a[c];
-                i = c;
-            }
-            if (n > 0) a[i] = last;
-            return top;
-        }
-    }
-
 }

@@ -50,6 +50,11 @@ public final class EarleyParser {
     /** Estimated bytes of the states created since this parser was made (memo misses). */
     private final java.util.concurrent.atomic.LongAdder createdBytes = new java.util.concurrent.atomic.LongAdder();
     private volatile Generation generation;
+    /**
+     * The own predicted items shared by the closures of every generation (they hold no states);
+     * replaced by an empty one once its estimated bytes pass {@link #sharedBytes}.
+     */
+    private volatile ClosureMemo closureMemo;
 
     /** A root and the value of {@link #createdBytes} when it was made. */
     private record Generation(EarleyState root, long startBytes) {}
@@ -68,6 +73,7 @@ public final class EarleyParser {
         this.dead = new EarleyState(new int[0], new EarleyState[0], new long[words], false);
         this.template = closure(new int[] {g.startRule}, new EarleyState[] {null}, new long[1][], 1, null);
         this.sharedBytes = sharedBytes;
+        this.closureMemo = new ClosureMemo(g.predictions.length);
         this.generation = new Generation(freshRoot(), 0);
     }
 
@@ -90,7 +96,7 @@ public final class EarleyParser {
      * tested against.
      */
     public EarleyState initialUnshared() {
-        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting, null);
+        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting, false);
     }
 
     /** Sets the bytes of parser states a generation shares (see the class comment); 0 = one generation per matcher. */
@@ -131,8 +137,18 @@ public final class EarleyParser {
         return seen.size();
     }
 
+    /** The current {@link #closureMemo}, a fresh one when the current one holds more than {@link #sharedBytes}. */
+    private ClosureMemo closureMemo() {
+        ClosureMemo m = closureMemo;
+        if (m.bytes.sum() <= sharedBytes) return m;
+        synchronized (this) {
+            if (closureMemo == m) closureMemo = new ClosureMemo(g.predictions.length);
+            return closureMemo;
+        }
+    }
+
     private EarleyState freshRoot() {
-        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting, new ClosureMemo());
+        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting, true);
     }
 
     public boolean isDead(EarleyState s) { return s == dead; }
@@ -148,8 +164,9 @@ public final class EarleyParser {
         PredictedItems own = from.own;
         int n = 0;
         for (int i = 0; i < limit; i++) if (g.ruleNext[from.rules[i]] == symbol) n++;
-        int ownFirst = own == null ? 0 : PredictedItems.first(own.scanning, terminal), ownEnd = ownFirst;
-        if (own != null) while (ownEnd < own.scanning.length && (int) (own.scanning[ownEnd] >> 32) == terminal) ownEnd++;
+        long[] ownScanning = own == null ? null : scanning(own);
+        int ownFirst = own == null ? 0 : PredictedItems.first(ownScanning, terminal), ownEnd = ownFirst;
+        if (own != null) while (ownEnd < ownScanning.length && (int) (ownScanning[ownEnd] >> 32) == terminal) ownEnd++;
         n += ownEnd - ownFirst;
         int[] kernelRules = new int[n];
         EarleyState[] kernelOrigins = new EarleyState[n];
@@ -165,13 +182,13 @@ public final class EarleyParser {
             }
         }
         for (int e = ownFirst; e < ownEnd; e++) {
-            int i = limit + (int) own.scanning[e];
+            int i = limit + (int) ownScanning[e];
             kernelRules[k] = from.rules[i] + 1;
             kernelOrigins[k] = from;
             kernelSeen[k] = from.seenAt(i);
             k++;
         }
-        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n, from.closures);
+        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n, from.sharesPredictions ? closureMemo() : null);
         createdBytes.add(next.estimatedBytes());
         from.memoPut(terminal, next);
         return next;
@@ -189,14 +206,14 @@ public final class EarleyParser {
         close(items);
         if (closures == null) {
             if (items.size == 0) return dead;
-            return canonical(items, null);
+            return canonical(items, false);
         }
         ClosureMemo.Nonterminals key = new ClosureMemo.Nonterminals(items.predicted);
         PredictedItems own = closures.predicted(key);
         if (own == null) {
-            own = predictedItems(items.predicted);
+            own = predictedItems(items.predicted, closures);
             PredictedItems kept = closures.putIfAbsent(key, own);
-            if (kept == own) createdBytes.add(own.estimatedBytes(items.predicted.length)); else own = kept;
+            if (kept == own) closures.bytes.add(own.estimatedBytes(items.predicted.length)); else own = kept;
         }
         checkWork(items.work + own.work);
         if (items.size == 0 && own.rules.length == 0) return dead;
@@ -250,25 +267,67 @@ public final class EarleyParser {
         }
     }
 
-    /** The closed items a set predicts from {@code nonterminals} (see {@link PredictedItems}). */
-    private PredictedItems predictedItems(long[] nonterminals) {
-        ItemSet items = new ItemSet(64);
+    /**
+     * The closed items a set predicts from {@code nonterminals} (see {@link PredictedItems}): the
+     * union of each nonterminal's own closure (exact: with no origin, nothing completes, so the
+     * closure works item by item), taken through a bit set of rules, so already in rule order. An
+     * own item's members seen are its permutation's empty set: own items only predict and advance
+     * over nullable nonterminals, never over a member.
+     */
+    private PredictedItems predictedItems(long[] nonterminals, ClosureMemo closures) {
+        long[] ruleBits = new long[(g.ruleNext.length + 63) >>> 6];
+        long work = 0;
         for (int w = 0; w < nonterminals.length; w++) {
-            for (long bits = nonterminals[w]; bits != 0; bits &= bits - 1) predict(items, (w << 6) + Long.numberOfTrailingZeros(bits));
+            for (long bits = nonterminals[w]; bits != 0; bits &= bits - 1) {
+                int[] closed = closures.ownClosure((w << 6) + Long.numberOfTrailingZeros(bits), this::ownClosure);
+                for (int r : closed) ruleBits[r >>> 6] |= 1L << r;
+                work += closed.length;
+            }
         }
-        close(items); // origins all null: nothing completes
-        int[] order = canonicalOrder(items);
-        int[] rules = new int[items.size];
-        long[][] seen = items.anySeen ? new long[items.size][] : null;
+        int n = 0;
+        for (long bits : ruleBits) n += Long.bitCount(bits);
+        int[] rules = new int[n];
         long[] expected = ignoredMask.clone();
-        boolean accepting = false;
-        for (int i = 0; i < order.length; i++) {
-            int idx = order[i];
-            rules[i] = items.rules[idx];
-            if (seen != null) seen[i] = items.seen[idx];
-            accepting |= expectNext(rules[i], expected);
+        boolean accepting = false, anySeen = false;
+        int k = 0;
+        for (int w = 0; w < ruleBits.length; w++) {
+            for (long bits = ruleBits[w]; bits != 0; bits &= bits - 1) {
+                int r = (w << 6) + Long.numberOfTrailingZeros(bits);
+                rules[k++] = r;
+                accepting |= expectNext(r, expected);
+                anySeen |= g.rulePerm[r] >= 0;
+            }
         }
-        return new PredictedItems(rules, seen, expected, accepting, items.work, waitingIndex(rules, rules.length), scanningIndex(rules));
+        long[][] seen = null;
+        if (anySeen) {
+            seen = new long[n][];
+            for (int i = 0; i < n; i++) if (g.rulePerm[rules[i]] >= 0) seen[i] = g.permNoneSeen[g.rulePerm[rules[i]]];
+        }
+        return new PredictedItems(rules, seen, expected, accepting, work);
+    }
+
+    /** The rules of the items a set predicts from one nonterminal, closed, sorted. */
+    private int[] ownClosure(int nonterminal) {
+        ItemSet items = new ItemSet(64);
+        predict(items, nonterminal);
+        close(items); // origins all null: nothing completes
+        int[] rules = Arrays.copyOf(items.rules, items.size);
+        Arrays.sort(rules);
+        return rules;
+    }
+
+    /** {@code own}'s completion index, built on first use. */
+    long[] waiting(PredictedItems own) {
+        long[] w = own.waiting;
+        if (w == null) own.waiting = w = waitingIndex(own.rules, own.rules.length);
+        return w;
+    }
+
+    /** {@code own}'s scan index, built on first use. */
+    long[] scanning(PredictedItems own) {
+        long[] w = own.scanning;
+        if (w == null) own.scanning = w = scanningIndex(own.rules);
+        return w;
     }
 
     /** Adds the terminal {@code rule} expects next to {@code expected}; whether it is the accepting rule. */
@@ -343,7 +402,7 @@ public final class EarleyParser {
         long[] serials = o.originSerials; // hashed without touching the origin objects (scattered over the heap)
         int limit = o.ownStart; // items from here on are o's shared own items, indexed there
         long[] w = limit > INDEXED_ITEMS ? waiting(o) : null;
-        long[] ownWaiting = o.own == null ? null : o.own.waiting;
+        long[] ownWaiting = o.own == null ? null : waiting(o.own);
         if (w == null) {
             for (int j = 0; j < limit; j++) {
                 if (g.ruleNext[rules[j]] == lhs) advance(items, o, j, origins, serials);
@@ -489,11 +548,11 @@ public final class EarleyParser {
         ItemSet items = new ItemSet(Math.max(16, (a.rules.length + b.rules.length) * 2));
         for (int i = 0; i < a.rules.length; i++) items.add(a.rules[i], a.origins[i], a.seenAt(i));
         for (int i = 0; i < b.rules.length; i++) items.add(b.rules[i], b.origins[i], b.seenAt(i));
-        return canonical(items, a.closures);
+        return canonical(items, a.sharesPredictions);
     }
 
     /** The state of a closed item set, items in canonical order so equal sets compare equal. */
-    private EarleyState canonical(ItemSet items, ClosureMemo closures) {
+    private EarleyState canonical(ItemSet items, boolean sharesPredictions) {
         int[] order = canonicalOrder(items);
         int[] rules = new int[items.size];
         EarleyState[] origins = new EarleyState[items.size];
@@ -507,7 +566,7 @@ public final class EarleyParser {
             if (seen != null) seen[i] = items.seen[idx];
             accepting |= expectNext(rules[i], expected);
         }
-        return new EarleyState(rules, origins, seen, expected, accepting, closures);
+        return new EarleyState(rules, origins, seen, expected, accepting, sharesPredictions);
     }
 
     /**
@@ -532,7 +591,7 @@ public final class EarleyParser {
         }
         System.arraycopy(own.rules, 0, rules, m, own.rules.length);
         if (own.seen != null) System.arraycopy(own.seen, 0, seen, m, own.seen.length);
-        return new EarleyState(rules, origins, seen, expected, accepting, closures, own);
+        return new EarleyState(rules, origins, seen, expected, accepting, true, own);
     }
 
     /**

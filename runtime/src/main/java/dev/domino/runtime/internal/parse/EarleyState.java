@@ -59,8 +59,8 @@ public final class EarleyState {
      */
     volatile long[] waiting;
 
-    /** The closed sets of this state's generation by kernel (null: scans from here close every kernel). */
-    final ClosureMemo closures;
+    /** Whether scans from here take their own predicted items from the parser's {@link ClosureMemo} (else they close every kernel in full). */
+    final boolean sharesPredictions;
 
     /** {@link ShortestCompletion}'s memo for this state (null until first asked; immutable once set). */
     volatile Object completionCosts;
@@ -70,7 +70,7 @@ public final class EarleyState {
     }
 
     public EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting) {
-        this(rules, origins, seen, expected, accepting, null);
+        this(rules, origins, seen, expected, accepting, false);
     }
 
     /**
@@ -81,12 +81,12 @@ public final class EarleyState {
     /** Index of the first item of {@link #own}; the item count when {@code own} is null. */
     final int ownStart;
 
-    EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting, ClosureMemo closures) {
-        this(rules, origins, seen, expected, accepting, closures, null);
+    EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting, boolean sharesPredictions) {
+        this(rules, origins, seen, expected, accepting, sharesPredictions, null);
     }
 
-    EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting, ClosureMemo closures, PredictedItems own) {
-        this.closures = closures;
+    EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting, boolean sharesPredictions, PredictedItems own) {
+        this.sharesPredictions = sharesPredictions;
         this.own = own;
         this.ownStart = own == null ? rules.length : rules.length - own.rules.length;
         this.rules = rules;

@@ -27,19 +27,20 @@ final class PredictedItems {
     final boolean accepting;
     /** Items the closure looked at (counted against the step limit of each set using them). */
     final long work;
-    /** Items waiting for a nonterminal or a permutation's members, as sorted {@code key << 32 | item} (keys of {@link EarleyParser#waitingKey}). */
-    final long[] waiting;
-    /** Items expecting a terminal, as sorted {@code terminal << 32 | item}. */
-    final long[] scanning;
+    /**
+     * Items waiting for a nonterminal or a permutation's members, as sorted {@code key << 32 | item};
+     * built on first use (a cache: a race only builds it twice).
+     */
+    volatile long[] waiting;
+    /** Items expecting a terminal, as sorted {@code terminal << 32 | item}; built on first use. */
+    volatile long[] scanning;
 
-    PredictedItems(int[] rules, long[][] seen, long[] expected, boolean accepting, long work, long[] waiting, long[] scanning) {
+    PredictedItems(int[] rules, long[][] seen, long[] expected, boolean accepting, long work) {
         this.rules = rules;
         this.seen = seen;
         this.expected = expected;
         this.accepting = accepting;
         this.work = work;
-        this.waiting = waiting;
-        this.scanning = scanning;
     }
 
     long[] seenAt(int i) { return seen == null ? null : seen[i]; }
@@ -47,7 +48,7 @@ final class PredictedItems {
     /** Estimated heap bytes, with the key and map entry. */
     long estimatedBytes(int keyWords) {
         long bytes = 32 + 16 + 4L * rules.length + 16 + 8L * expected.length + 32 + 16 + 8L * keyWords + 48
-                + 32 + 8L * waiting.length + 8L * scanning.length;
+                + 32 + 16L * rules.length; // the two indexes, when built
         if (seen != null) bytes += 16 + 4L * seen.length; // the sets of members are shared with the grammar
         return bytes;
     }

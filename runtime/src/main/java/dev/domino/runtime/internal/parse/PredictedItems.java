@@ -25,7 +25,7 @@ final class PredictedItems {
     final long[] expected;
     /** Whether the accepting item is among them. */
     final boolean accepting;
-    /** Items the closure looked at (counted against the step limit of each set using them). */
+    /** Items of the per-nonterminal closures united here (counted against the step limit of each set using them). */
     final long work;
     /**
      * Items waiting for a nonterminal or a permutation's members, as sorted {@code key << 32 | item};

@@ -50,6 +50,11 @@ public final class EarleyParser {
     /** Estimated bytes of the states created since this parser was made (memo misses). */
     private final java.util.concurrent.atomic.LongAdder createdBytes = new java.util.concurrent.atomic.LongAdder();
     private volatile Generation generation;
+    /**
+     * The own predicted items shared by the closures of every generation (they hold no states);
+     * replaced by an empty one once its estimated bytes pass {@link #sharedBytes}.
+     */
+    private volatile ClosureMemo closureMemo;
 
     /** A root and the value of {@link #createdBytes} when it was made. */
     private record Generation(EarleyState root, long startBytes) {}
@@ -66,8 +71,9 @@ public final class EarleyParser {
         this.ignoredMask = new long[words];
         for (int t = 0; t < ignoredTerminal.length; t++) if (ignoredTerminal[t]) ignoredMask[t >>> 6] |= 1L << t;
         this.dead = new EarleyState(new int[0], new EarleyState[0], new long[words], false);
-        this.template = closure(new int[] {g.startRule}, new EarleyState[] {null}, new long[1][], 1);
+        this.template = closure(new int[] {g.startRule}, new EarleyState[] {null}, new long[1][], 1, null);
         this.sharedBytes = sharedBytes;
+        this.closureMemo = new ClosureMemo(g.predictions.length);
         this.generation = new Generation(freshRoot(), 0);
     }
 
@@ -82,6 +88,15 @@ public final class EarleyParser {
             if (generation == gen) generation = new Generation(freshRoot(), createdBytes.sum());
             return generation.root;
         }
+    }
+
+    /**
+     * A start state outside every generation whose scans, and their states' scans, close each
+     * kernel in full, sharing nothing through a {@link ClosureMemo}: the reference the memo is
+     * tested against.
+     */
+    public EarleyState initialUnshared() {
+        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting, false);
     }
 
     /** Sets the bytes of parser states a generation shares (see the class comment); 0 = one generation per matcher. */
@@ -122,8 +137,18 @@ public final class EarleyParser {
         return seen.size();
     }
 
+    /** The current {@link #closureMemo}, a fresh one when the current one holds more than {@link #sharedBytes}. */
+    private ClosureMemo closureMemo() {
+        ClosureMemo m = closureMemo;
+        if (m.bytes.sum() <= sharedBytes) return m;
+        synchronized (this) {
+            if (closureMemo == m) closureMemo = new ClosureMemo(g.predictions.length);
+            return closureMemo;
+        }
+    }
+
     private EarleyState freshRoot() {
-        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting);
+        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting, true);
     }
 
     public boolean isDead(EarleyState s) { return s == dead; }
@@ -135,13 +160,19 @@ public final class EarleyParser {
         EarleyState memo = from.memoGet(terminal);
         if (memo != null) return memo;
         int symbol = -1 - terminal;
+        int limit = from.ownStart; // the items from here on are the set's shared own items, found by their index
+        PredictedItems own = from.own;
         int n = 0;
-        for (int r : from.rules) if (g.ruleNext[r] == symbol) n++;
+        for (int i = 0; i < limit; i++) if (g.ruleNext[from.rules[i]] == symbol) n++;
+        long[] ownScanning = own == null ? null : scanning(own);
+        int ownFirst = own == null ? 0 : PredictedItems.first(ownScanning, terminal), ownEnd = ownFirst;
+        if (own != null) while (ownEnd < ownScanning.length && (int) (ownScanning[ownEnd] >> 32) == terminal) ownEnd++;
+        n += ownEnd - ownFirst;
         int[] kernelRules = new int[n];
         EarleyState[] kernelOrigins = new EarleyState[n];
         long[][] kernelSeen = new long[n][];
         int k = 0;
-        for (int i = 0; i < from.rules.length; i++) {
+        for (int i = 0; i < limit; i++) {
             int r = from.rules[i];
             if (g.ruleNext[r] == symbol) {
                 kernelRules[k] = r + 1;
@@ -150,21 +181,49 @@ public final class EarleyParser {
                 k++;
             }
         }
-        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n);
-        from.memoPut(terminal, next);
+        for (int e = ownFirst; e < ownEnd; e++) {
+            int i = limit + (int) ownScanning[e];
+            kernelRules[k] = from.rules[i] + 1;
+            kernelOrigins[k] = from;
+            kernelSeen[k] = from.seenAt(i);
+            k++;
+        }
+        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n, from.sharesPredictions ? closureMemo() : null);
         createdBytes.add(next.estimatedBytes());
+        from.memoPut(terminal, next);
         return next;
     }
 
-    /** Predict/complete to a fixpoint, starting from the kernel items. */
-    private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, long[][] kernelSeen, int kernelSize) {
+    /**
+     * Predict/complete to a fixpoint, starting from the kernel items. With {@code closures}, the
+     * items the set predicts itself come from there by the nonterminals predicted (see
+     * {@link ClosureMemo}), and only the kernel and its completions are closed here.
+     */
+    private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, long[][] kernelSeen, int kernelSize, ClosureMemo closures) {
         ItemSet items = new ItemSet(Math.max(16, kernelSize * 4));
+        if (closures != null) items.predicted = new long[(g.predictions.length + 63) >>> 6];
         for (int i = 0; i < kernelSize; i++) items.add(kernelRules[i], kernelOrigins[i], kernelSeen[i]);
+        close(items);
+        if (closures == null) {
+            if (items.size == 0) return dead;
+            return canonical(items, false);
+        }
+        ClosureMemo.Nonterminals key = new ClosureMemo.Nonterminals(items.predicted);
+        PredictedItems own = closures.predicted(key);
+        if (own == null) {
+            own = predictedItems(items.predicted, closures);
+            PredictedItems kept = closures.putIfAbsent(key, own);
+            if (kept == own) closures.bytes.add(own.estimatedBytes(items.predicted.length)); else own = kept;
+        }
+        checkWork(items.work + own.work);
+        if (items.size == 0 && own.rules.length == 0) return dead;
+        return canonical(items, own, closures);
+    }
+
+    /** Closes the items: each item added is predicted from or completed, in turn. */
+    private void close(ItemSet items) {
         for (int i = 0; i < items.size; i++) {
-            if (items.work > maxStepWork) {
-                throw new ParserLimitException("the grammar is too ambiguous here: one Earley step looked at more than "
-                        + maxStepWork + " items (limit -Ddomino.parser.maxStepWork=N, RuntimeLimits.parserMaxStepWork)");
-            }
+            checkWork(items.work);
             int r = items.rules[i];
             EarleyState origin = items.origins[i];
             int perm = g.rulePerm[r];
@@ -183,15 +242,102 @@ public final class EarleyParser {
                 if (g.nullable[next]) items.add(r + 1, origin, items.seen[i]);
             }
         }
-        if (items.size == 0) return dead;
-        return canonical(items);
     }
 
+    private void checkWork(long work) {
+        if (work > maxStepWork) {
+            throw new ParserLimitException("the grammar is too ambiguous here: one Earley step looked at more than "
+                    + maxStepWork + " items (limit -Ddomino.parser.maxStepWork=N, RuntimeLimits.parserMaxStepWork)");
+        }
+    }
+
+    /**
+     * Adds the rules of {@code nonterminal} with the dot at the start, or, while closing a kernel
+     * whose own predictions are shared ({@link ItemSet#predicted}), records the nonterminal.
+     */
     private void predict(ItemSet items, int nonterminal) {
+        long[] recorded = items.predicted;
+        if (recorded != null) {
+            recorded[nonterminal >>> 6] |= 1L << nonterminal;
+            return;
+        }
         for (int p : g.predictions[nonterminal]) {
             int perm = g.rulePerm[p];
             items.add(p, null, perm >= 0 ? g.permNoneSeen[perm] : null);
         }
+    }
+
+    /**
+     * The closed items a set predicts from {@code nonterminals} (see {@link PredictedItems}): the
+     * union of each nonterminal's own closure (exact: with no origin, nothing completes, so the
+     * closure works item by item), taken through a bit set of rules, so already in rule order. An
+     * own item's members seen are its permutation's empty set: own items only predict and advance
+     * over nullable nonterminals, never over a member.
+     */
+    private PredictedItems predictedItems(long[] nonterminals, ClosureMemo closures) {
+        long[] ruleBits = new long[(g.ruleNext.length + 63) >>> 6];
+        long work = 0;
+        for (int w = 0; w < nonterminals.length; w++) {
+            for (long bits = nonterminals[w]; bits != 0; bits &= bits - 1) {
+                int[] closed = closures.ownClosure((w << 6) + Long.numberOfTrailingZeros(bits), this::ownClosure);
+                for (int r : closed) ruleBits[r >>> 6] |= 1L << r;
+                work += closed.length;
+            }
+        }
+        int n = 0;
+        for (long bits : ruleBits) n += Long.bitCount(bits);
+        int[] rules = new int[n];
+        long[] expected = ignoredMask.clone();
+        boolean accepting = false, anySeen = false;
+        int k = 0;
+        for (int w = 0; w < ruleBits.length; w++) {
+            for (long bits = ruleBits[w]; bits != 0; bits &= bits - 1) {
+                int r = (w << 6) + Long.numberOfTrailingZeros(bits);
+                rules[k++] = r;
+                accepting |= expectNext(r, expected);
+                anySeen |= g.rulePerm[r] >= 0;
+            }
+        }
+        long[][] seen = null;
+        if (anySeen) {
+            seen = new long[n][];
+            for (int i = 0; i < n; i++) if (g.rulePerm[rules[i]] >= 0) seen[i] = g.permNoneSeen[g.rulePerm[rules[i]]];
+        }
+        return new PredictedItems(rules, seen, expected, accepting, work);
+    }
+
+    /** The rules of the items a set predicts from one nonterminal, closed, sorted. */
+    private int[] ownClosure(int nonterminal) {
+        ItemSet items = new ItemSet(64);
+        predict(items, nonterminal);
+        close(items); // origins all null: nothing completes
+        int[] rules = Arrays.copyOf(items.rules, items.size);
+        Arrays.sort(rules);
+        return rules;
+    }
+
+    /** {@code own}'s completion index, built on first use. */
+    long[] waiting(PredictedItems own) {
+        long[] w = own.waiting;
+        if (w == null) own.waiting = w = waitingIndex(own.rules, own.rules.length);
+        return w;
+    }
+
+    /** {@code own}'s scan index, built on first use. */
+    long[] scanning(PredictedItems own) {
+        long[] w = own.scanning;
+        if (w == null) own.scanning = w = scanningIndex(own.rules);
+        return w;
+    }
+
+    /** Adds the terminal {@code rule} expects next to {@code expected}; whether it is the accepting rule. */
+    private boolean expectNext(int rule, long[] expected) {
+        int next = g.ruleNext[rule];
+        if (next < 0 && next > ParserGrammar.MEMBERS) {
+            int t = -1 - next;
+            expected[t >>> 6] |= 1L << t;
+        }
+        return rule == g.acceptRule;
     }
 
     /**
@@ -204,34 +350,47 @@ public final class EarleyParser {
     /** Key of {@link #waiting} for the items of permutation {@code perm} that expect a member (nonterminals are their own key). */
     private static int membersKey(int perm) { return -2 - perm; }
 
-    /** The items of {@code o} that wait for a nonterminal or a permutation's members, as sorted {@code key << 32 | item}. */
+    /**
+     * The items of {@code o} before its shared own items ({@link EarleyState#ownStart}) that wait for a
+     * nonterminal or a permutation's members, as sorted {@code key << 32 | item}.
+     */
     private long[] waiting(EarleyState o) {
         long[] w = o.waiting;
         if (w != null) return w;
-        int[] rules = o.rules;
-        long[] keys = new long[rules.length];
-        int n = 0;
-        for (int j = 0; j < rules.length; j++) {
-            int next = g.ruleNext[rules[j]];
-            if (next >= 0) keys[n++] = ((long) next << 32) | j;
-            else if (next == ParserGrammar.MEMBERS) keys[n++] = ((long) membersKey(g.rulePerm[rules[j]]) << 32) | j;
-        }
-        w = Arrays.copyOf(keys, n);
-        Arrays.sort(w); // by key, then item index: the items of one key in set order
+        w = waitingIndex(o.rules, o.ownStart);
         o.waiting = w;
         return w;
     }
 
-    /** Index in {@code w} of the first entry with {@code key}, or of the next key's. */
-    private static int firstWaiting(long[] w, int key) {
-        long target = (long) key << 32;
-        int lo = 0, hi = w.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (w[mid] < target) lo = mid + 1; else hi = mid;
+    /** Items {@code 0 .. limit-1} of {@code rules} that wait for a nonterminal (key: itself) or a permutation's members ({@link #membersKey}), as sorted {@code key << 32 | item}. */
+    private long[] waitingIndex(int[] rules, int limit) {
+        long[] keys = new long[limit];
+        int n = 0;
+        for (int j = 0; j < limit; j++) {
+            int next = g.ruleNext[rules[j]];
+            if (next >= 0) keys[n++] = ((long) next << 32) | j;
+            else if (next == ParserGrammar.MEMBERS) keys[n++] = ((long) membersKey(g.rulePerm[rules[j]]) << 32) | j;
         }
-        return lo;
+        long[] w = Arrays.copyOf(keys, n);
+        Arrays.sort(w); // by key, then item index: the items of one key in set order
+        return w;
     }
+
+    /** The items of {@code rules} that expect a terminal, as sorted {@code terminal << 32 | item}. */
+    private long[] scanningIndex(int[] rules) {
+        long[] keys = new long[rules.length];
+        int n = 0;
+        for (int j = 0; j < rules.length; j++) {
+            int next = g.ruleNext[rules[j]];
+            if (next < 0 && next > ParserGrammar.MEMBERS) keys[n++] = ((long) (-1 - next) << 32) | j;
+        }
+        long[] w = Arrays.copyOf(keys, n);
+        Arrays.sort(w);
+        return w;
+    }
+
+    /** Index in {@code w} of the first entry with {@code key}, or of the next key's. */
+    private static int firstWaiting(long[] w, int key) { return PredictedItems.first(w, key); }
 
     /** Advances the items of {@code o} waiting for {@code lhs}, which was derived from o to here. */
     private void complete(ItemSet items, int lhs, EarleyState o) {
@@ -241,25 +400,37 @@ public final class EarleyParser {
         items.work += rules.length; // the step limit counts as if every item were looked at (see MAX_STEP_WORK)
         EarleyState[] origins = o.origins;
         long[] serials = o.originSerials; // hashed without touching the origin objects (scattered over the heap)
-        long[] w = rules.length > INDEXED_ITEMS ? waiting(o) : null;
+        int limit = o.ownStart; // items from here on are o's shared own items, indexed there
+        long[] w = limit > INDEXED_ITEMS ? waiting(o) : null;
+        long[] ownWaiting = o.own == null ? null : waiting(o.own);
         if (w == null) {
-            for (int j = 0; j < rules.length; j++) {
+            for (int j = 0; j < limit; j++) {
                 if (g.ruleNext[rules[j]] == lhs) advance(items, o, j, origins, serials);
             }
         } else {
             for (int i = firstWaiting(w, lhs); i < w.length && (int) (w[i] >> 32) == lhs; i++) advance(items, o, (int) w[i], origins, serials);
         }
+        if (ownWaiting != null) {
+            for (int i = firstWaiting(ownWaiting, lhs); i < ownWaiting.length && (int) (ownWaiting[i] >> 32) == lhs; i++) {
+                advance(items, o, limit + (int) ownWaiting[i], origins, serials);
+            }
+        }
         int perm = g.memberPerm[lhs];
         if (perm < 0) return;
         // a member (or the other) of a permutation: advance its items there that expect a member
+        int key = membersKey(perm);
         if (w == null) {
-            for (int j = 0; j < rules.length; j++) {
+            for (int j = 0; j < limit; j++) {
                 int r = rules[j];
                 if (g.rulePerm[r] == perm && g.ruleNext[r] == ParserGrammar.MEMBERS) advanceMember(items, lhs, o, j, perm);
             }
         } else {
-            int key = membersKey(perm);
             for (int i = firstWaiting(w, key); i < w.length && (int) (w[i] >> 32) == key; i++) advanceMember(items, lhs, o, (int) w[i], perm);
+        }
+        if (ownWaiting != null) {
+            for (int i = firstWaiting(ownWaiting, key); i < ownWaiting.length && (int) (ownWaiting[i] >> 32) == key; i++) {
+                advanceMember(items, lhs, o, limit + (int) ownWaiting[i], perm);
+            }
         }
     }
 
@@ -377,23 +548,12 @@ public final class EarleyParser {
         ItemSet items = new ItemSet(Math.max(16, (a.rules.length + b.rules.length) * 2));
         for (int i = 0; i < a.rules.length; i++) items.add(a.rules[i], a.origins[i], a.seenAt(i));
         for (int i = 0; i < b.rules.length; i++) items.add(b.rules[i], b.origins[i], b.seenAt(i));
-        return canonical(items);
+        return canonical(items, a.sharesPredictions);
     }
 
     /** The state of a closed item set, items in canonical order so equal sets compare equal. */
-    private EarleyState canonical(ItemSet items) {
-        long[] keys = new long[items.size];
-        for (int i = 0; i < items.size; i++) keys[i] = ((long) items.rules[i] << 32) | i;
-        Arrays.sort(keys); // by rule, then insertion
-        // within one rule, order by origin serial
-        int[] order = new int[items.size];
-        for (int i = 0; i < keys.length; i++) order[i] = (int) keys[i];
-        for (int start = 0, end; start < order.length; start = end) {
-            int r = items.rules[order[start]];
-            end = start + 1;
-            while (end < order.length && items.rules[order[end]] == r) end++;
-            if (end - start > 1) sortRunBySerial(order, start, end, items.serials, items.seen);
-        }
+    private EarleyState canonical(ItemSet items, boolean sharesPredictions) {
+        int[] order = canonicalOrder(items);
         int[] rules = new int[items.size];
         EarleyState[] origins = new EarleyState[items.size];
         long[][] seen = items.anySeen ? new long[items.size][] : null;
@@ -404,14 +564,57 @@ public final class EarleyParser {
             rules[i] = items.rules[idx];
             origins[i] = items.origins[idx];
             if (seen != null) seen[i] = items.seen[idx];
-            int next = g.ruleNext[rules[i]];
-            if (next < 0 && next > ParserGrammar.MEMBERS) {
-                int t = -1 - next;
-                expected[t >>> 6] |= 1L << t;
-            }
-            if (rules[i] == g.acceptRule) accepting = true;
+            accepting |= expectNext(rules[i], expected);
         }
-        return new EarleyState(rules, origins, seen, expected, accepting);
+        return new EarleyState(rules, origins, seen, expected, accepting, sharesPredictions);
+    }
+
+    /**
+     * The state of the closed items (none of them the set's own) followed by the set's own
+     * predicted items, shared: the canonical order, since own items come last in it.
+     */
+    private EarleyState canonical(ItemSet items, PredictedItems own, ClosureMemo closures) {
+        int[] order = canonicalOrder(items);
+        int m = order.length;
+        int n = m + own.rules.length;
+        int[] rules = new int[n];
+        EarleyState[] origins = new EarleyState[n];
+        long[][] seen = items.anySeen || own.seen != null ? new long[n][] : null;
+        long[] expected = own.expected.clone();
+        boolean accepting = own.accepting;
+        for (int k = 0; k < m; k++) {
+            int idx = order[k];
+            rules[k] = items.rules[idx];
+            origins[k] = items.origins[idx];
+            if (seen != null) seen[k] = items.seen[idx];
+            accepting |= expectNext(rules[k], expected);
+        }
+        System.arraycopy(own.rules, 0, rules, m, own.rules.length);
+        if (own.seen != null) System.arraycopy(own.seen, 0, seen, m, own.seen.length);
+        return new EarleyState(rules, origins, seen, expected, accepting, true, own);
+    }
+
+    /**
+     * Indices of the items in canonical order: the items with an origin first, then the set's own
+     * (origin null); within each, by rule, then origin serial, then members seen.
+     */
+    private static int[] canonicalOrder(ItemSet items) {
+        long[] keys = new long[items.size];
+        for (int i = 0; i < items.size; i++) {
+            long own = items.origins[i] == null ? 1L << 62 : 0;
+            keys[i] = own | ((long) items.rules[i] << 31) | i;
+        }
+        Arrays.sort(keys); // by origin kind, rule, then insertion
+        int[] order = new int[items.size];
+        for (int i = 0; i < keys.length; i++) order[i] = (int) (keys[i] & 0x7FFF_FFFFL);
+        // within one rule and origin kind, order by origin serial
+        for (int start = 0, end; start < order.length; start = end) {
+            long run = keys[start] >>> 31;
+            end = start + 1;
+            while (end < order.length && keys[end] >>> 31 == run) end++;
+            if (end - start > 1) sortRunBySerial(order, start, end, items.serials, items.seen);
+        }
+        return order;
     }
 
     private static long serialOf(EarleyState origin) { return origin == null ? -1 : origin.serial; }
@@ -446,6 +649,8 @@ public final class EarleyParser {
     private static final class ItemSet {
         public int[] rules; public EarleyState[] origins; public long[] serials; public long[][] seen; public int size;
         public boolean anySeen;
+        /** Nonterminals predicted, while the set's own items come from a {@link ClosureMemo} (else null: predictions are added). */
+        public long[] predicted;
         public int[] table; // open addressing over indices+1
         /** Items looked at while completing, and items added or found present: the step's work. */
         public long work;

@@ -18,7 +18,10 @@ public final class EarleyState {
     private static final AtomicLong SERIALS = new AtomicLong();
 
     public final long serial = SERIALS.incrementAndGet();
-    /** Dotted rules, sorted together with {@link #originSerials}. */
+    /**
+     * Dotted rules in canonical order: the items with an origin (by rule, origin serial, members
+     * seen), then the set's own items (origin this set; by rule, members seen).
+     */
     public final int[] rules;
     /** Origin set of each item; {@code null} means this set itself. */
     public final EarleyState[] origins;
@@ -51,10 +54,13 @@ public final class EarleyState {
 
     /**
      * Built on the first completion into this set when it is large (see {@link EarleyParser}):
-     * its items waiting for a nonterminal or for a permutation's members, sorted by what they
+     * its items before {@link #ownStart} waiting for a nonterminal or for a permutation's members, sorted by what they
      * wait for. A cache: computed from the items, so a race only builds it twice.
      */
     volatile long[] waiting;
+
+    /** Whether scans from here take their own predicted items from the parser's {@link ClosureMemo} (else they close every kernel in full). */
+    final boolean sharesPredictions;
 
     /** {@link ShortestCompletion}'s memo for this state (null until first asked; immutable once set). */
     volatile Object completionCosts;
@@ -64,6 +70,25 @@ public final class EarleyState {
     }
 
     public EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting) {
+        this(rules, origins, seen, expected, accepting, false);
+    }
+
+    /**
+     * The set's own items when they are shared (items {@link #ownStart} on are {@code own}'s, whose
+     * indexes serve scans and completions); null when this set's items are all its own.
+     */
+    final PredictedItems own;
+    /** Index of the first item of {@link #own}; the item count when {@code own} is null. */
+    final int ownStart;
+
+    EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting, boolean sharesPredictions) {
+        this(rules, origins, seen, expected, accepting, sharesPredictions, null);
+    }
+
+    EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting, boolean sharesPredictions, PredictedItems own) {
+        this.sharesPredictions = sharesPredictions;
+        this.own = own;
+        this.ownStart = own == null ? rules.length : rules.length - own.rules.length;
         this.rules = rules;
         this.origins = origins;
         this.seen = seen;

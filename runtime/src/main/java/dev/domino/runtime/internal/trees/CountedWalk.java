@@ -118,8 +118,11 @@ public final class CountedWalk {
         int lo = 0, items = endNode.length;
         for (int j = from; j < to && lo < items; j++) {
             int edge = trie.byteEdge(j);
-            // the last item whose first child edge is at most this edge
-            int a = lo, z = items;
+            // the last item whose first child edge is at most this edge: galloping from the last one found, so that a
+            // common byte (one edge per item or more) costs a step per edge and a rare one a search per edge
+            int step = 1, a = lo;
+            while (a + step < items && trie.firstChild(endNode[a + step]) <= edge) { a += step; step <<= 1; }
+            int z = Math.min(items, a + step);
             while (a < z) { int m = (a + z) >>> 1; if (trie.firstChild(endNode[m]) <= edge) a = m + 1; else z = m; }
             int i = a - 1;
             if (i < lo) continue;

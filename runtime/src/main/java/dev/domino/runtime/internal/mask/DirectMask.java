@@ -139,16 +139,16 @@ public final class DirectMask {
         if (counted.isAccepting(local)) startAllAtRoot(after, done);
         Level next = level(0);
         for (int b = 0; b < 256; b++) {
-            int from = w.endFrom(b), to = w.endTo(b);
-            if (from == to || !startsWith(after, b)) continue;
+            if (!startsWith(after, b)) continue;
+            int[] ends = w.ends(b); // triples: child node, copies, need
             boolean started = false;
-            for (int i = from; i < to; i++) {
-                if ((long) c + w.endCopies(i) < counted.min() || w.endNeed(i) > room) continue;
+            for (int i = 0; i < ends.length; i += 3) {
+                if ((long) c + ends[i + 1] < counted.min() || ends[i + 2] > room) continue;
                 if (!started) {
                     if (!startsAfter(after, b, done, next)) break;
                     started = true;
                 }
-                enter(w.endNode(i), 0);
+                enter(ends[i], 0);
             }
         }
     }

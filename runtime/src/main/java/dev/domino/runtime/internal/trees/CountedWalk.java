@@ -6,6 +6,7 @@ import dev.domino.runtime.internal.util.IntList;
 import dev.domino.runtime.internal.vocab.VocabTrie;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * What the vocabulary does inside a counted terminal ({@link CountedLoop}) from one loop state,
@@ -31,23 +32,43 @@ public final class CountedWalk {
     private final int[] needStart;
     /** {@code upTo[j]}: tokens with need <= 2^j - 1, or null where the ids are cheaper. */
     private final long[][] upTo;
-    /** End edges grouped by byte ({@code endStart} has 257 entries): the child node, copies an end there counts (final weight included), need up to it. */
-    private final int[] endStart, endNode, endCopies, endNeed;
+    /**
+     * Where the terminal may end, as items in trie order: a node with children (rangeEnd 0), or a whole subtree
+     * [node, rangeEnd) that stays in one accepting loop state (every node in it with children is an end). An end at
+     * node p of item i counts {@code copies[i] + d * slope[i]} copies and needs {@code max(need[i], finish[i] + d *
+     * slope[i], copies)}, d being p's depth below the item's node. Kept by node, not by child edge: a mask asks only
+     * for the few bytes that may follow the terminal (a closing quote), so the children are found per byte when first
+     * asked for ({@link #ends}), through the trie's index of edges by byte.
+     */
+    private final int[] endNode, endRangeEnd, endCopies, endNeed, endSlope, endFinish;
+    private final VocabTrie trie;
+    /** Per byte, the end children reached by it as triples (child node, copies, need); filled on first use. */
+    private final AtomicReferenceArray<int[]> byByte = new AtomicReferenceArray<>(256);
 
-    private CountedWalk(int[] tokens, int[] needStart, long[][] upTo, int[] endStart, int[] endNode, int[] endCopies, int[] endNeed) {
+    private CountedWalk(VocabTrie trie, int[] tokens, int[] needStart, long[][] upTo, int[][] ends) {
+        this.trie = trie;
         this.tokens = tokens;
         this.needStart = needStart;
         this.upTo = upTo;
-        this.endStart = endStart;
-        this.endNode = endNode;
-        this.endCopies = endCopies;
-        this.endNeed = endNeed;
+        this.endNode = ends[0];
+        this.endRangeEnd = ends[1];
+        this.endCopies = ends[2];
+        this.endNeed = ends[3];
+        this.endSlope = ends[4];
+        this.endFinish = ends[5];
     }
 
+    /** Counts the per-byte ends at most once more than the end nodes: each end child belongs to one byte. */
     public long estimatedBytes() {
-        long b = 64 + 4L * (tokens.length + needStart.length + endStart.length + 3L * endNode.length);
+        long b = 64 + 16L * 256 + 4L * (tokens.length + needStart.length + 6L * endNode.length) + 12L * endChildBound();
         for (long[] m : upTo) if (m != null) b += 8L * m.length;
         return b;
+    }
+
+    private long endChildBound() {
+        long n = 0;
+        for (int i = 0; i < endNode.length; i++) n += edgeEnd(i) - trie.firstChild(endNode[i]);
+        return n;
     }
 
     /** ORs into {@code mask[base..]} the tokens that stay inside with at most {@code room} copies of room. */
@@ -74,74 +95,152 @@ public final class CountedWalk {
         }
     }
 
-    public int endFrom(int b) { return endStart[b]; }
-    public int endTo(int b) { return endStart[b + 1]; }
-    public int endNode(int i) { return endNode[i]; }
-    public int endCopies(int i) { return endCopies[i]; }
-    public int endNeed(int i) { return endNeed[i]; }
+    /**
+     * The trie nodes reached by byte b from a node where the terminal may end, as triples (child node, copies an end
+     * there counts, need up to it), in trie order. Do not modify.
+     */
+    public int[] ends(int b) {
+        int[] r = byByte.get(b);
+        if (r == null) {
+            r = endsOf(b);
+            byByte.set(b, r);
+        }
+        return r;
+    }
 
-    /** The walk of {@code counted}'s loop automaton {@code loop} from loop state s over the trie. */
+    /** The end after the last child edge of item i's nodes (edges are laid out by parent, in preorder). */
+    private int edgeEnd(int i) { return endRangeEnd[i] == 0 ? trie.endChild(endNode[i]) : trie.firstChild(endRangeEnd[i]); }
+
+    /** The edges labelled b whose parent is an end: each edge's item found by binary search among the items. */
+    private int[] endsOf(int b) {
+        int from = trie.byteEdgesFrom(b, 0), to = trie.byteEdgesTo(b, 0);
+        IntList out = new IntList();
+        int lo = 0, items = endNode.length;
+        for (int j = from; j < to && lo < items; j++) {
+            int edge = trie.byteEdge(j);
+            // the last item whose first child edge is at most this edge: galloping from the last one found, so that a
+            // common byte (one edge per item or more) costs a step per edge and a rare one a search per edge
+            int step = 1, a = lo;
+            while (a + step < items && trie.firstChild(endNode[a + step]) <= edge) { a += step; step <<= 1; }
+            int z = Math.min(items, a + step);
+            while (a < z) { int m = (a + z) >>> 1; if (trie.firstChild(endNode[m]) <= edge) a = m + 1; else z = m; }
+            int i = a - 1;
+            if (i < lo) continue;
+            lo = i;
+            if (edge >= edgeEnd(i)) continue;
+            int child = trie.childNode(edge);
+            int d = trie.depth(child) - 1 - trie.depth(endNode[i]);
+            int copies = endCopies[i] + d * endSlope[i];
+            out.add(child);
+            out.add(copies);
+            out.add(Math.max(Math.max(endNeed[i], endFinish[i] + d * endSlope[i]), copies));
+        }
+        return out.toArray();
+    }
+
+    /**
+     * Sets the needs of the tokens in trie nodes [n, subEnd), a subtree that stays in one loop state: {@code
+     * max(need, base + depth * slope)}. Returns the largest need set. (Its own method: called once per such subtree,
+     * tens of thousands of times per walk, it is compiled long before the walk's loop is.)
+     */
+    private static int loopSubtreeNeeds(VocabTrie trie, int[] needAt, int n, int subEnd, int need, int base, int slope) {
+        int most = 0;
+        for (int m = n; m < subEnd; m++) {
+            int from = trie.tokenStart(m), to = trie.tokenEnd(m);
+            if (from == to) continue;
+            int nm = Math.max(need, base + trie.depth(m) * slope);
+            for (int i = from; i < to; i++) needAt[i] = nm;
+            most = Math.max(most, nm);
+        }
+        return most;
+    }
+
+    /**
+     * The walk of {@code counted}'s loop automaton {@code loop} from loop state s over the trie: depth first, children
+     * pushed last to first so that nodes are visited in preorder (the end nodes come out sorted).
+     */
     static CountedWalk compute(VocabTrie trie, ByteDfa loop, CountedLoop counted, int s, int vocabSize) {
-        IntList tokenIds = new IntList(), tokenNeeds = new IntList();
-        IntList edges = new IntList(), edgeCopies = new IntList(), edgeNeeds = new IntList();
+        int grammarTokens = trie.subtreeTokenEnd(0);
+        // per index of the trie's token list, the token's need (-1: not inside); a subtree's tokens are one run of it
+        int[] needAt = new int[grammarTokens];
+        Arrays.fill(needAt, -1);
+        int tokenCount = 0;
+        IntList[] ends = new IntList[6];
+        for (int i = 0; i < ends.length; i++) ends[i] = new IntList();
         int[] stackNode = new int[256], stackState = new int[256], stackCopies = new int[256], stackNeed = new int[256];
         int sp = 0;
         stackNode[sp] = 0; stackState[sp] = s; stackCopies[sp] = 0; stackNeed[sp++] = counted.unitsToFinish(s);
         int maxNeed = 0;
+        int[] table = loop.table();
+        long[] loops = loop.asciiLoops();
         while (sp > 0) {
             int n = stackNode[--sp], q = stackState[sp], k = stackCopies[sp], need = stackNeed[sp];
-            if (n != 0) {
-                for (int i = trie.tokenStart(n), e = trie.tokenEnd(n); i < e; i++) { tokenIds.add(trie.token(i)); tokenNeeds.add(need); }
-                maxNeed = Math.max(maxNeed, need);
-            }
             int first = trie.firstChild(n), end = trie.endChild(n);
+            long lo = loops[2 * q], hi = loops[2 * q + 1];
+            if (n != 0 && (lo | hi) != 0 && trie.subtreeWithin(n, lo, hi)) {
+                // every byte below n loops on q: a node d bytes below counts k + d * slope copies, so the tokens' needs
+                // and the ends follow from the depths, without stepping (most of a string's trie)
+                int slope = counted.startsCopy(q) ? 1 : 0, finish = k + counted.unitsToFinish(q), d0 = trie.depth(n);
+                int subEnd = trie.subtreeEnd(n);
+                tokenCount += trie.subtreeTokenEnd(n) - trie.tokenStart(n);
+                maxNeed = Math.max(maxNeed, loopSubtreeNeeds(trie, needAt, n, subEnd, need, finish - d0 * slope, slope));
+                if (loop.isAccepting(q) && first < end) {
+                    int fw = counted.finalWeight(q);
+                    ends[0].add(n); ends[1].add(subEnd); ends[2].add(k + fw); ends[3].add(need); ends[4].add(slope); ends[5].add(finish);
+                }
+                continue;
+            }
+            if (n != 0) {
+                int from = trie.tokenStart(n), to = trie.tokenEnd(n);
+                if (from < to) {
+                    for (int i = from; i < to; i++) needAt[i] = need;
+                    tokenCount += to - from;
+                    maxNeed = Math.max(maxNeed, need);
+                }
+            }
+            if (first == end) continue;
             if (n != 0 && loop.isAccepting(q)) {
                 // an end in q counts its final weight: the copies and the room it needs
                 int ended = k + counted.finalWeight(q);
-                for (int c = first; c < end; c++) { edges.add(c); edgeCopies.add(ended); edgeNeeds.add(Math.max(need, ended)); }
+                ends[0].add(n); ends[1].add(0); ends[2].add(ended); ends[3].add(Math.max(need, ended)); ends[4].add(0); ends[5].add(0);
             }
             int k2 = counted.startsCopy(q) ? k + 1 : k;
-            for (int c = first; c < end; c++) {
-                int q2 = loop.step(q, trie.childByte(c));
+            if (sp + (end - first) > stackNode.length) {
+                int len = Math.max(sp + (end - first), stackNode.length * 2);
+                stackNode = Arrays.copyOf(stackNode, len); stackState = Arrays.copyOf(stackState, len);
+                stackCopies = Arrays.copyOf(stackCopies, len); stackNeed = Arrays.copyOf(stackNeed, len);
+            }
+            for (int c = end - 1; c >= first; c--) {
+                int b = trie.childByte(c);
+                int q2 = table != null ? table[(q << 8) | b] : loop.step(q, b);
                 if (q2 < 0) continue;
-                if (sp == stackNode.length) {
-                    int len = sp * 2;
-                    stackNode = Arrays.copyOf(stackNode, len); stackState = Arrays.copyOf(stackState, len);
-                    stackCopies = Arrays.copyOf(stackCopies, len); stackNeed = Arrays.copyOf(stackNeed, len);
-                }
                 stackNode[sp] = trie.childNode(c); stackState[sp] = q2; stackCopies[sp] = k2;
                 stackNeed[sp++] = Math.max(need, k2 + counted.unitsToFinish(q2));
             }
         }
         // tokens by need: counting sort
-        int count = tokenIds.size;
+        int count = tokenCount;
         int[] needStart = new int[maxNeed + 2];
-        for (int i = 0; i < count; i++) needStart[tokenNeeds.a[i] + 1]++;
+        for (int i = 0; i < grammarTokens; i++) needStart[needAt[i] + 1]++; // needStart[0] counts the tokens outside
+        needStart[0] = 0;
         for (int v = 0; v <= maxNeed; v++) needStart[v + 1] += needStart[v];
         int[] fill = Arrays.copyOf(needStart, maxNeed + 1);
         int[] sorted = new int[count];
-        for (int i = 0; i < count; i++) sorted[fill[tokenNeeds.a[i]]++] = tokenIds.a[i];
+        for (int i = 0; i < grammarTokens; i++) if (needAt[i] >= 0) sorted[fill[needAt[i]]++] = trie.token(i);
+        // bitmaps of the tokens with need <= 2^j - 1, each from the one before it
         long[][] upTo = new long[32 - Integer.numberOfLeadingZeros(maxNeed + 1)][];
+        long[] bits = null;
+        int done = 0;
         for (int j = 0; j < upTo.length; j++) {
             int limit = (1 << j) - 1, n = needStart[Math.min(limit + 1, maxNeed + 1)];
             if (n < BITMAP_MIN_TOKENS) continue;
-            long[] bits = new long[(vocabSize + 63) >>> 6];
-            for (int i = 0; i < n; i++) bits[sorted[i] >>> 6] |= 1L << sorted[i];
+            bits = bits == null ? new long[(vocabSize + 63) >>> 6] : bits.clone();
+            for (int i = done; i < n; i++) bits[sorted[i] >>> 6] |= 1L << sorted[i];
+            done = n;
             upTo[j] = bits;
         }
-        // end edges by byte: counting sort
-        int m = edges.size;
-        int[] endStart = new int[257];
-        for (int i = 0; i < m; i++) endStart[trie.childByte(edges.a[i]) + 1]++;
-        for (int b = 0; b < 256; b++) endStart[b + 1] += endStart[b];
-        int[] at = Arrays.copyOf(endStart, 256);
-        int[] endNode = new int[m], endCopies = new int[m], endNeed = new int[m];
-        for (int i = 0; i < m; i++) {
-            int j = at[trie.childByte(edges.a[i])]++;
-            endNode[j] = trie.childNode(edges.a[i]);
-            endCopies[j] = edgeCopies.a[i];
-            endNeed[j] = edgeNeeds.a[i];
-        }
-        return new CountedWalk(sorted, needStart, upTo, endStart, endNode, endCopies, endNeed);
+        int[][] endArrays = new int[ends.length][];
+        for (int i = 0; i < ends.length; i++) endArrays[i] = ends[i].toArray();
+        return new CountedWalk(trie, sorted, needStart, upTo, endArrays);
     }
 }

@@ -274,11 +274,44 @@ public final class TerminalWalks {
 
     /** {@link CountedWalk} of terminal automaton {@code loop} counted by {@code c}, from loop state s. */
     public CountedWalk counted(ByteDfa loop, CountedLoop c, int s, int vocabSize) {
-        return counted.computeIfAbsent(new CountedKey(loop, c.boundaryKey(), s), k -> {
+        CountedKey key = new CountedKey(loop, c.boundaryKey(), s);
+        CountedWalk known = counted.get(key);
+        if (known != null) return known;
+        int same = sameCountedWalk(loop, c, s);
+        if (same != s) {
+            // the walk of an equivalent state (a string's start and the state after a character): computed once
+            CountedWalk w = counted(loop, c, same, vocabSize);
+            return counted.putIfAbsent(key, w, w.estimatedBytes());
+        }
+        return counted.computeIfAbsent(key, k -> {
                     dev.domino.runtime.internal.mask.MaskServing.note(dev.domino.runtime.internal.mask.MaskServing.WALKS);
                     return CountedWalk.compute(trie, loop, c, s, vocabSize);
                 },
                 CountedWalk::estimatedBytes);
+    }
+
+    /**
+     * The first loop state whose counted walk equals state s's: the same step on every byte and the same unit
+     * boundary, so that every trie node below the root is reached in the same state with the same copies; and each
+     * state's units to finish no larger than the least need a child can have, so that the root's need is never the
+     * largest on a path. (Ends at the root are not part of a counted walk.) A JSON string's start state and the state
+     * after a whole character are such a pair: the first two masks inside a new string each walked the vocabulary.
+     */
+    private static int sameCountedWalk(ByteDfa loop, CountedLoop c, int s) {
+        int k = c.startsCopy(s) ? 1 : 0;
+        int least = Integer.MAX_VALUE;
+        for (int b = 0; b < 256; b++) {
+            int q = loop.step(s, b);
+            if (q >= 0) least = Math.min(least, k + c.unitsToFinish(q));
+        }
+        if (c.unitsToFinish(s) > least) return s;
+        for (int other = 0; other < s; other++) {
+            if (c.startsCopy(other) != c.startsCopy(s) || c.unitsToFinish(other) > least) continue;
+            boolean same = true;
+            for (int b = 0; b < 256 && same; b++) same = loop.step(other, b) == loop.step(s, b);
+            if (same) return other;
+        }
+        return s;
     }
 
     public Walk get(ByteDfa dfa, int state, int vocabSize) {

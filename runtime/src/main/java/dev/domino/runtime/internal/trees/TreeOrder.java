@@ -43,8 +43,7 @@ public final class TreeOrder {
     /**
      * Indexes into {@code states} (see {@link #treeStates}) of the trees worth building, most
      * used first: between terminals, then by distance from their terminal's start (escapes count
-     * more, see {@link #ESCAPE_STEPS}) times the number of the terminal's states at that distance
-     * (see {@link #widths}), counted terminals' annotated trees last. Every member of a
+     * more, see {@link #ESCAPE_STEPS}), counted terminals' annotated trees last. Every member of a
      * large object passes the first states of every key terminal that may come next, but only the
      * deep states of the key it writes. Start states are left out: a configuration enters a
      * terminal with its first byte, so never sits there.
@@ -75,11 +74,7 @@ public final class TreeOrder {
 
     private static int[] buildOrder(Terminal[] terminals, List<int[]> states, int maxWhitespace) {
         int[][] depth = new int[terminals.length][];
-        int[][] width = new int[terminals.length][];
-        for (int t = 0; t < terminals.length; t++) {
-            depth[t] = depths(terminals[t].dfa());
-            width[t] = widths(depth[t]);
-        }
+        for (int t = 0; t < terminals.length; t++) depth[t] = depths(terminals[t].dfa());
         int[][] whitespace = new int[terminals.length][];
         if (maxWhitespace != Integer.MAX_VALUE) for (int t = 0; t < terminals.length; t++) whitespace[t] = whitespaceDepths(terminals[t].dfa());
         long[] keys = new long[states.size()];
@@ -88,10 +83,6 @@ public final class TreeOrder {
             int t = states.get(q)[0], s = states.get(q)[1];
             int d = t < 0 ? 0 : depth[t][s % terminals[t].dfa().stateCount()];
             if (t >= 0 && d <= 0) continue; // a start state, or unreachable
-            // one output passes one of the states at its distance: a state among w others is
-            // that much less likely to be used (a wide key automaton's deep states) than a
-            // state of a chain (a pattern's or a date's characters) at the same distance
-            if (t >= 0) d = (int) Math.min(1 << 19, (long) d * width[t][d]);
             if (t >= 0 && whitespace[t] != null && whitespace[t][s % terminals[t].dfa().stateCount()] > maxWhitespace) continue;
             // a counted terminal's annotated trees (count 0) last: each walks the whole vocabulary
             // for states only the ends of strings use, while cheap trees wait
@@ -103,18 +94,6 @@ public final class TreeOrder {
         int[] order = new int[n];
         for (int i = 0; i < n; i++) order[i] = (int) keys[i];
         return order;
-    }
-
-    /**
-     * Per distance d (as {@link #depths} gives it): how many states of the automaton lie at that
-     * distance from its start (0 where none).
-     */
-    static int[] widths(int[] depth) {
-        int max = 0;
-        for (int d : depth) max = Math.max(max, d);
-        int[] width = new int[max + 1];
-        for (int d : depth) if (d >= 0) width[d]++;
-        return width;
     }
 
     /**

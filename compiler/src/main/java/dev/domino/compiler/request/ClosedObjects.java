@@ -66,4 +66,31 @@ final class ClosedObjects {
         }
         return copy;
     }
+
+    /**
+     * A copy of a structural tag with every schema in it closed as {@link #apply} does: the {@code json_schema}
+     * of its formats ({@code json_schema}, {@code qwen_xml_parameter}, a tag's {@code json} or {@code qwen_xml}
+     * style) and the {@code schema} of the older form's {@code structures}. Schemas are not searched inside.
+     */
+    static JsonNode inStructuralTag(JsonNode tag, String at) {
+        JsonNode copy = tag.deepCopy();
+        closeSchemasIn(copy, at, false);
+        return copy;
+    }
+
+    private static void closeSchemasIn(JsonNode node, String ptr, boolean structure) {
+        if (node instanceof ObjectNode n) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> f = it.next();
+                String child = ptr + "/" + f.getKey().replace("~", "~0").replace("/", "~1");
+                if (f.getKey().equals("json_schema") || (structure && f.getKey().equals("schema"))) {
+                    f.setValue(apply(f.getValue(), child));
+                } else {
+                    closeSchemasIn(f.getValue(), child, f.getKey().equals("structures"));
+                }
+            }
+        } else if (node != null && node.isArray()) {
+            for (int i = 0; i < node.size(); i++) closeSchemasIn(node.get(i), ptr + "/" + i, structure);
+        }
+    }
 }

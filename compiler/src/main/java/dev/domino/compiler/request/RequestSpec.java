@@ -163,9 +163,6 @@ public final class RequestSpec {
                     + "): a request takes one");
         }
         RequestSpec spec = found.get(0);
-        if (flags.closedObjects() && spec.kind == Kind.STRUCTURAL_TAG) {
-            throw new RequestSpecException("/disable_additional_properties", "not supported with a structural_tag (set additionalProperties in its schemas)");
-        }
         if (flags.compact() && (spec.format == SourceFormat.JSON_SCHEMA || spec.kind == Kind.STRUCTURAL_TAG || spec.kind == Kind.MODEL_TOOL_CALLS)) {
             spec.compactJson = true;
             spec.constraint.put("disable_any_whitespace", true);
@@ -306,7 +303,7 @@ public final class RequestSpec {
                 return RequestFields.present(schema) ? jsonSchema(schemaValue(schema, "/response_format/schema"), "/response_format/schema", flags)
                         : jsonObject();
             }
-            case "structural_tag": return structuralTag(rf); // {"type": "structural_tag", "format": ...} or {"structures", "triggers"}
+            case "structural_tag": return structuralTag(rf, "/response_format", flags); // {"type": "structural_tag", "format": ...} or {"structures", "triggers"}
             case "json_schema": {
                 KnownFields.check(rf, "/response_format", List.of("type", "json_schema", "schema"));
                 JsonNode js = rf.get("json_schema");
@@ -419,7 +416,7 @@ public final class RequestSpec {
                 tag = embeddedJson(tag.asText(), at + "/structural_tag");
             }
             if (!tag.isObject()) throw new RequestSpecException(at + "/structural_tag", "expected an object (see StructuralTags)");
-            found.add(structuralTag(tag));
+            found.add(structuralTag(tag, at + "/structural_tag", flags));
         }
     }
 
@@ -435,7 +432,8 @@ public final class RequestSpec {
         return new RequestSpec(Kind.JSON_SCHEMA, wrapped("json_schema", schema), SourceFormat.JSON_SCHEMA, schema::toString, null);
     }
 
-    private static RequestSpec structuralTag(JsonNode tag) {
+    private static RequestSpec structuralTag(JsonNode tag, String at, Flags flags) {
+        if (flags.closedObjects()) tag = ClosedObjects.inStructuralTag(tag, at);
         return new RequestSpec(Kind.STRUCTURAL_TAG, wrapped("structural_tag", tag), null, null, null);
     }
 

@@ -370,13 +370,26 @@ public final class LarkParser {
     }
 
     // %regex { "substring_words" | "substring_chars" | "substring_chunks": ... }
+    private static final java.util.Set<String> REGEX_FORMS = java.util.Set.of("substring_words", "substring_chars", "substring_chunks");
+
     private Expr structuredRegex(Token directive) {
         Token body = expect(Kind.JSON, "a JSON object after %regex");
         com.fasterxml.jackson.databind.JsonNode spec = json(body, "%regex");
         if (!spec.isObject() || spec.isEmpty()) {
             throw error("%regex takes an object with one of substring_words, substring_chars, substring_chunks", body);
         }
-        if (spec.size() > 1) throw error("%regex takes one field; found " + spec.size(), body);
+        if (spec.size() > 1) {
+            // name the field that is not one of the three forms (llguidance's planned {"type": "substring", ...}), else the second form
+            String extra = null;
+            for (java.util.Iterator<String> it = spec.fieldNames(); it.hasNext() && extra == null; ) {
+                String f = it.next();
+                if (!REGEX_FORMS.contains(f)) extra = f;
+            }
+            if (extra != null) {
+                throw error("%regex field '" + extra + "' is not supported (supported: substring_words, substring_chars, substring_chunks, one of them)", body);
+            }
+            throw error("%regex takes one of substring_words, substring_chars, substring_chunks; found " + spec.size() + " of them", body);
+        }
         String field = spec.fieldNames().next();
         com.fasterxml.jackson.databind.JsonNode v = spec.get(field);
         List<String> chunks;

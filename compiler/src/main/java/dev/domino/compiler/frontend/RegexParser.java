@@ -606,6 +606,8 @@ public final class RegexParser {
                 int itemAt = pos;
                 if (flavor == Flavor.COMMON) refuseClassSetSyntax();
                 CodePointSet lo = classAtom();
+                // "--" after a class escape ([\w--\d]) cannot start a range: name the set operation it is in Rust regex
+                if (flavor == Flavor.COMMON && more() && lo.size() != 1) refuseClassSetSyntax();
                 if (peekIs('-') && pos + 1 < cps.length && cps[pos + 1] != ']') {
                     pos++;
                     int hiAt = pos;

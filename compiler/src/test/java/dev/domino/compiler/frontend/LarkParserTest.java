@@ -388,7 +388,8 @@ class LarkParserTest {
         var chars = ((Expr.Automaton) LarkParser.parse("start: %regex {\"substring_chars\": \"ab c\"}").rules().get("start")).dfa();
         assertThat(chars.matches("b c")).isTrue();
         assertThat(chars.matches("ac")).isFalse();
-        assertError("start: %regex {\"type\": \"substring\", \"chunks\": [\"a\"]}", "%regex takes one field", 1, 15);
+        assertError("start: %regex {\"type\": \"substring\", \"chunks\": [\"a\"]}", "%regex field 'type' is not supported", 1, 15);
+        assertError("start: %regex {\"substring_chars\": \"ab\", \"substring_words\": \"a b\"}", "%regex takes one of substring_words", 1, 15);
         assertError("start: %regex {\"chunks\": [\"a\"]}", "%regex field 'chunks' is not supported", 1, 15);
         assertError("start: %regex {\"substring_chunks\": \"ab\"}", "substring_chunks takes an array of strings", 1, 15);
     }

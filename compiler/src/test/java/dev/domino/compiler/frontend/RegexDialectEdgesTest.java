@@ -28,7 +28,7 @@ class RegexDialectEdgesTest {
      * llguidance got a different language).
      */
     @Test void classSetOperatorsAndNestedClassesAreRefusedByName() {
-        for (String p : new String[] {"[a-z&&[^aeiou]]+", "[a-z--[aeiou]]", "[a-g~~b-h]", "[x[^xyz]]", "[[]", "[a&&b]"}) {
+        for (String p : new String[] {"[a-z&&[^aeiou]]+", "[a-z--[aeiou]]", "[a-g~~b-h]", "[x[^xyz]]", "[[]", "[a&&b]", "[\\w--\\d]", "[\\p{L}&&\\p{Lu}]"}) {
             assertThatThrownBy(() -> RegexParser.parse(p, RegexParser.Flavor.COMMON)).as(p).isInstanceOf(GrammarException.class)
                     .hasMessageContaining("inside a character class").hasMessageContaining("common regex dialect").hasMessageContaining("column");
         }

@@ -269,12 +269,9 @@ public final class ArtifactFormat {
 
             mark(out, "token_sets");
             // one pool for all trees: shared sets are written once
-            Map<TokenSet, Integer> pool = new LinkedHashMap<>();
-            for (TokenTree t : a.storedTrees()) {
-                for (int k = 0; k < t.groupCount(); k++) pool.putIfAbsent(t.groupTokens(k), pool.size());
-            }
+            TokenSetPool pool = new TokenSetPool(a.storedTrees());
             out.writeVarInt(pool.size(), true);
-            for (TokenSet set : pool.keySet()) {
+            for (TokenSet set : pool.sets()) {
                 out.writeBoolean(set.isBitmap());
                 if (set.isBitmap()) writeLongs(out, set.bitmap());
                 else writeInts(out, set.ids());
@@ -283,8 +280,7 @@ public final class ArtifactFormat {
             mark(out, "trees");
             out.writeVarInt(a.storedTrees().length, true);
             for (TokenTree t : a.storedTrees()) {
-                int[] globalSets = new int[t.groupCount()];
-                for (int k = 0; k < globalSets.length; k++) globalSets[k] = pool.get(t.groupTokens(k));
+                int[] globalSets = pool.groupNumbers(t);
                 writeInts(out, t.edgeStart);
                 writeInts(out, t.edgeTerminal);
                 writeInts(out, t.edgeChild);

@@ -126,12 +126,15 @@ public final class TokenTree {
     public int[][] copiesBySetOrder() {
         if (copies == null) return null;
         int[][] out = new int[copies.length][];
+        int[] position = new int[0]; // per token id, its index in the group's ascending ids
         for (int g = 0; g < copies.length; g++) {
-            int[] ids = groupTokens(g).toArray();
-            java.util.Map<Integer, Integer> k = new java.util.HashMap<>();
-            for (int i = 0; i < copies[g].ids().length; i++) k.put(copies[g].ids()[i], copies[g].copies()[i]);
+            int[] ids = groupTokens(g).toArray(); // ascending
+            if (ids.length == 0) { out[g] = ids; continue; }
+            if (position.length <= ids[ids.length - 1]) position = new int[ids[ids.length - 1] + 1];
+            for (int i = 0; i < ids.length; i++) position[ids[i]] = i;
+            int[] byCopies = copies[g].ids(), values = copies[g].copies();
             out[g] = new int[ids.length];
-            for (int i = 0; i < ids.length; i++) out[g][i] = k.get(ids[i]);
+            for (int i = 0; i < byCopies.length; i++) out[g][position[byCopies[i]]] = values[i];
         }
         return out;
     }

@@ -62,6 +62,16 @@ final class MinimalConcatenation {
             return ByteDfa.ofRanges(count, start, accepting, rangeStart, bLo, bHi, target);
         }
 
+        /** The same automaton as a {@link DfaBuilder.Sparse} (for the joins of {@link DfaBuilder}). */
+        DfaBuilder.Sparse toSparse() {
+            DfaBuilder.Sparse d = new DfaBuilder.Sparse();
+            for (int s = 0; s < count; s++) {
+                for (int i = rangeStart[s]; i < rangeStart[s + 1]; i++) d.addRange(lo[i], hi[i], target[i]);
+                d.endState(accepting[s]);
+            }
+            return d;
+        }
+
         boolean isAccepting(int s) { return accepting[s]; }
         int firstRange(int s) { return rangeStart[s]; }
         int endRange(int s) { return rangeStart[s + 1]; }

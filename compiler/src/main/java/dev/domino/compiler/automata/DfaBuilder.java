@@ -101,7 +101,7 @@ public final class DfaBuilder {
         for (; i >= 0; i--) {
             MinimalConcatenation.Ranged part = minimalItem(items.get(i), automata[i]);
             if (part == null) return null;
-            m = m == null ? part : MinimalConcatenation.prepend(part, m);
+            m = m == null ? part : MinimalConcatenation.prepend(part, m, i == 0);
             if (m == null) return null;
             if (i >= sharedFrom && i > 0 && i < n - 1) {
                 List<Expr> suffix = List.copyOf(items.subList(i, n));

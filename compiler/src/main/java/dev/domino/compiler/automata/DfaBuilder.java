@@ -1,5 +1,6 @@
 package dev.domino.compiler.automata;
 
+import dev.domino.compiler.automata.MinimalConcatenation.Ranged;
 import dev.domino.compiler.ir.Expr;
 import dev.domino.runtime.internal.scan.ByteDfa;
 
@@ -46,6 +47,10 @@ public final class DfaBuilder {
 
     /** As {@link #build(Expr)}, throwing {@link TooLarge} past {@code maxStates} subset states. */
     public Language build(Expr e, int maxStates) {
+        if (e instanceof Expr.Literal l) {
+            Ranged chain = literalChain(l, maxStates);
+            if (chain != null) return new Language(chain.toByteDfa(), false);
+        }
         if (e instanceof Expr.Seq seq) {
             Language byParts = minimalConcatenation(seq, maxStates);
             if (byParts != null) return byParts;
@@ -96,7 +101,7 @@ public final class DfaBuilder {
         for (; i >= 0; i--) {
             MinimalConcatenation.Ranged part = minimalItem(items.get(i), automata[i]);
             if (part == null) return null;
-            m = m == null ? part : MinimalConcatenation.prepend(part, m);
+            m = m == null ? part : MinimalConcatenation.prepend(part, m, i == 0);
             if (m == null) return null;
             if (i >= sharedFrom && i > 0 && i < n - 1) {
                 List<Expr> suffix = List.copyOf(items.subList(i, n));
@@ -109,6 +114,10 @@ public final class DfaBuilder {
 
     /** An item's minimal automaton with the empty string when it has it; null for the empty language. */
     private static MinimalConcatenation.Ranged minimalItem(Expr item, Sparse automaton) {
+        if (item instanceof Expr.Literal l) {
+            Ranged chain = literalChain(l, Integer.MAX_VALUE);
+            if (chain != null) return chain;
+        }
         if (!isShareable(item)) {
             ByteDfa d = Minimizer.minimize(automaton);
             return d == null ? null : MinimalConcatenation.Ranged.of(d);
@@ -142,6 +151,32 @@ public final class DfaBuilder {
     private static boolean isSmall(Expr item) {
         return item instanceof Expr.Literal || item instanceof Expr.Chars
                 || item instanceof Expr.Repeat r && (r.body() instanceof Expr.Literal || r.body() instanceof Expr.Chars);
+    }
+
+    /**
+     * A non-empty literal's minimal automaton, made directly: the chain of its UTF-8 bytes, state i
+     * stepping on byte i to state i + 1, the last state accepting. It is what the subset construction
+     * and the minimization give (a chain is deterministic, trim and minimal: its states accept words of
+     * different lengths; breadth-first numbering is chain order), without the NFA, the subsets and the
+     * partition refinement that the key literal of every new member head paid for. Null for the empty
+     * literal (the general path drops the empty string). Past {@code maxStates} states it is
+     * {@link TooLarge}, as the subset construction would be.
+     */
+    static Ranged literalChain(Expr.Literal literal, int maxStates) {
+        byte[] b = literal.text().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int n = b.length;
+        if (n == 0) return null;
+        if (n + 1 > maxStates) throw new TooLarge(maxStates);
+        boolean[] accepting = new boolean[n + 1];
+        accepting[n] = true;
+        int[] rangeStart = new int[n + 2], lo = new int[n], hi = new int[n], target = new int[n];
+        for (int i = 0; i < n; i++) {
+            rangeStart[i] = i;
+            lo[i] = hi[i] = b[i] & 0xFF;
+            target[i] = i + 1;
+        }
+        rangeStart[n] = rangeStart[n + 1] = n;
+        return new Ranged(n + 1, 0, accepting, rangeStart, lo, hi, target);
     }
 
     /** Nodes (counted as a tree) beyond which an item is not kept per process: hashing it would cost more than it saves. */
@@ -253,6 +288,10 @@ public final class DfaBuilder {
             dev.domino.runtime.internal.util.ProcessCaches.register(new dev.domino.runtime.internal.util.BoundedCache<>("item automata", 16L << 20));
 
     private Sparse itemAutomaton(Expr item, int maxStates) {
+        if (item instanceof Expr.Literal l) {
+            Ranged chain = literalChain(l, maxStates);
+            if (chain != null) return chain.toSparse();
+        }
         if (!isShareable(item)) return determinize(nfa.build(item), maxStates);
         Sparse d = ITEMS.get(item);
         if (d == null || d.count > maxStates) {

@@ -62,6 +62,16 @@ final class MinimalConcatenation {
             return ByteDfa.ofRanges(count, start, accepting, rangeStart, bLo, bHi, target);
         }
 
+        /** The same automaton as a {@link DfaBuilder.Sparse} (for the joins of {@link DfaBuilder}). */
+        DfaBuilder.Sparse toSparse() {
+            DfaBuilder.Sparse d = new DfaBuilder.Sparse();
+            for (int s = 0; s < count; s++) {
+                for (int i = rangeStart[s]; i < rangeStart[s + 1]; i++) d.addRange(lo[i], hi[i], target[i]);
+                d.endState(accepting[s]);
+            }
+            return d;
+        }
+
         boolean isAccepting(int s) { return accepting[s]; }
         int firstRange(int s) { return rangeStart[s]; }
         int endRange(int s) { return rangeStart[s + 1]; }
@@ -79,7 +89,17 @@ final class MinimalConcatenation {
      * shares a byte with {@code m}'s start or {@code a} has a cycle. Both minimal and trim, as
      * {@link Minimizer} makes them (the empty string included when a start accepts).
      */
-    static Ranged prepend(Ranged a, Ranged m) {
+    static Ranged prepend(Ranged a, Ranged m) { return prepend(a, m, true); }
+
+    /**
+     * As {@link #prepend(Ranged, Ranged)}; with {@code numbered} false, the result may keep M's states
+     * first and A's after them instead of the breadth-first numbering (only the last prepend of a
+     * sequence needs it). It is then still minimal and trim: every state is reachable when A's start
+     * stays apart (merged A states lead only to M states, so every kept A state lies on a path of
+     * kept states from the start, and M's start follows A's accepting states); otherwise it is
+     * renumbered, which drops the M states no longer reachable.
+     */
+    static Ranged prepend(Ranged a, Ranged m, boolean numbered) {
         int nA = a.count(), nM = m.count(), m0 = m.start();
         int m0From = m.firstRange(m0), m0To = m.endRange(m0);
         for (int s = 0; s < nA; s++) {
@@ -161,7 +181,23 @@ final class MinimalConcatenation {
             kept++;
             keptStart[kept] = ranges;
         }
+        if (!numbered && cls[a.start()] >= nM) return unnumbered(m, cls[a.start()], nM, kept, keptAccepting, keptStart, lo, hi, target);
         return canonical(m, cls[a.start()], nM, kept, keptAccepting, keptStart, lo, hi, target);
+    }
+
+    /** M's states 0..nM-1 as they are, then the kept A states, whose targets are already in that numbering. */
+    private static Ranged unnumbered(Ranged m, int start, int nM, int kept, boolean[] keptAccepting, int[] keptStart,
+                                     int[] lo, int[] hi, int[] target) {
+        int total = nM + kept, mRanges = m.rangeCount(), ranges = mRanges + keptStart[kept];
+        boolean[] accepting = Arrays.copyOf(m.accepting(), total);
+        System.arraycopy(keptAccepting, 0, accepting, nM, kept);
+        int[] rangeStart = Arrays.copyOf(m.rangeStart(), total + 1);
+        for (int k = 0; k <= kept; k++) rangeStart[nM + k] = mRanges + keptStart[k];
+        int[] rLo = Arrays.copyOf(m.lo(), ranges), rHi = Arrays.copyOf(m.hi(), ranges), rTarget = Arrays.copyOf(m.target(), ranges);
+        System.arraycopy(lo, 0, rLo, mRanges, keptStart[kept]);
+        System.arraycopy(hi, 0, rHi, mRanges, keptStart[kept]);
+        System.arraycopy(target, 0, rTarget, mRanges, keptStart[kept]);
+        return new Ranged(total, start, accepting, rangeStart, rLo, rHi, rTarget);
     }
 
     /** Candidate pairs per A state beyond which {@link #mergesWithCycles} gives up (the general path decides). */

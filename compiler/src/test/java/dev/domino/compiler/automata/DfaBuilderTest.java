@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -106,6 +107,38 @@ class DfaBuilderTest {
         Expr ab = Expr.alt(Expr.literal("a"), Expr.literal("b"));
         Expr e = Expr.seq(Expr.star(ab), Expr.literal("a"), new Expr.Repeat(ab, 12, 12));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DfaBuilder(name -> null).build(e, 1000)).isInstanceOf(DfaBuilder.TooLarge.class);
+    }
+
+    /** Literals are made as chains directly: the same automata as the subset construction and the minimization give. */
+    @Test void literalChainsEqualTheGeneralConstruction() {
+        Random random = new Random(7);
+        List<String> texts = new java.util.ArrayList<>(List.of("a", "\"key\"", "aaaa", "é", "中文", "😀x", "a\"b\\", "\u0000\n", "\ud800"));
+        for (int i = 0; i < 300; i++) {
+            StringBuilder sb = new StringBuilder();
+            for (int k = 1 + random.nextInt(12); k > 0; k--) {
+                int cp = random.nextInt(4) == 0 ? 0x80 + random.nextInt(0x10000) : 0x20 + random.nextInt(0x60);
+                sb.appendCodePoint(cp >= 0xD800 && cp <= 0xDFFF ? 's' : cp);
+            }
+            texts.add(sb.toString());
+        }
+        for (String text : texts) {
+            Expr.Literal l = (Expr.Literal) Expr.literal(text);
+            DfaBuilder.Language direct = new DfaBuilder(name -> null).build(l, 4000);
+            DfaBuilder.Language general = new DfaBuilder(name -> null).buildBySubsets(l, 4000);
+            assertThat(direct.nullable()).isEqualTo(general.nullable()).isFalse();
+            assertThat(direct.dfa()).as(text).isEqualTo(general.dfa());
+            DfaBuilder.Sparse chain = DfaBuilder.literalChain(l, 4000).toSparse(), subsets = new DfaBuilder(name -> null).subsetAutomaton(l);
+            assertThat(chain.count).isEqualTo(subsets.count);
+            assertThat(Arrays.copyOf(chain.accepting, chain.count)).isEqualTo(Arrays.copyOf(subsets.accepting, subsets.count));
+            assertThat(Arrays.copyOf(chain.rangeStart, chain.count + 1)).isEqualTo(Arrays.copyOf(subsets.rangeStart, subsets.count + 1));
+            assertThat(Arrays.copyOf(chain.lo, chain.ranges)).isEqualTo(Arrays.copyOf(subsets.lo, subsets.ranges));
+            assertThat(Arrays.copyOf(chain.hi, chain.ranges)).isEqualTo(Arrays.copyOf(subsets.hi, subsets.ranges));
+            assertThat(Arrays.copyOf(chain.target, chain.ranges)).isEqualTo(Arrays.copyOf(subsets.target, subsets.ranges));
+        }
+        assertThat(DfaBuilder.literalChain((Expr.Literal) Expr.literal(""), 4000)).isNull();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DfaBuilder(name -> null).build(Expr.literal("abcd"), 4)).isInstanceOf(DfaBuilder.TooLarge.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DfaBuilder(name -> null).buildBySubsets(Expr.literal("abcd"), 4)).isInstanceOf(DfaBuilder.TooLarge.class);
+        assertThat(new DfaBuilder(name -> null).build(Expr.literal("abc"), 4).dfa()).isEqualTo(new DfaBuilder(name -> null).buildBySubsets(Expr.literal("abc"), 4).dfa());
     }
 
     @Test void rangesAreValidated() {

@@ -1,0 +1,113 @@
+package dev.domino.compiler;
+
+import dev.domino.compiler.frontend.GbnfParser;
+import dev.domino.compiler.ir.Grammar;
+import dev.domino.compiler.lexer.AmbiguousCounts;
+import dev.domino.compiler.lexer.LexedGrammar;
+import dev.domino.compiler.lexer.TerminalDerivation;
+import dev.domino.compiler.testing.ByteEarleyOracle;
+import dev.domino.runtime.Artifact;
+import dev.domino.runtime.Matcher;
+import dev.domino.runtime.internal.scan.Terminal;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Groups of counted words with an optional separator ({@code (B{0,N} ","?){0,M}}, B splitting several
+ * ways) as counted terminals by the groups a segment needs (see GroupedCounts): membership of every
+ * string up to a length against the byte-level oracle, masks against the oracle at random prefixes,
+ * and the shapes left as they were. The counter from count 4 on, so strings reach the bounds, and grouped
+ * repeats split out even where one exact terminal would do (small counts).
+ */
+class GroupedCountsTest {
+    private static int before;
+
+    @BeforeAll static void load() {
+        DirectMaskOracleTest.load();
+        before = AmbiguousCounts.setMinCountForTests(4);
+        AmbiguousCounts.setGroupsAlwaysForTests(true); // small counts would make one exact terminal
+    }
+
+    @AfterAll static void restore() {
+        AmbiguousCounts.setMinCountForTests(before);
+        AmbiguousCounts.setGroupsAlwaysForTests(false);
+    }
+
+    /** The cost classes of a grouped repeat (their names say "least count"). */
+    private static long costClasses(Grammar g) {
+        LexedGrammar l = TerminalDerivation.derive(g);
+        return l.terminals().stream().map(Terminal::name).filter(n -> n.contains("least count")).count();
+    }
+
+    @Test void issueShapeWithSmallCountsIsGrouped() {
+        Grammar g = GbnfParser.parse("root ::= \"<\" ((([a-z]{1,2} | \"-\"){0,3}){0,2} \",\"?){0,3} \">\"\n");
+        assertThat(costClasses(g)).isEqualTo(3);
+        DirectMaskOracleTest.check(g, CompileOptions.defaults(), LongTests.scale(10, 30), 3901);
+    }
+
+    @Test void theIssuesGrammarIsGrouped() {
+        Grammar g = GbnfParser.parse("root ::= \"<\" ((([a-z]{1,5} | \"-\"){0,50}){0,50} \",\"?){0,20} \">\"\n");
+        assertThat(costClasses(g)).isEqualTo(20);
+        DirectMaskOracleTest.check(g, CompileOptions.defaults(), LongTests.scale(3, 10), 3902);
+    }
+
+    @Test void separatorsOfSeveralBytesAndHeavyEnds() {
+        Grammar g = GbnfParser.parse("root ::= ((\"a\" | \"aab\" | \"b\"){0,4} \"; \"?){0,3} \".\"\n");
+        assertThat(costClasses(g)).isEqualTo(3);
+        DirectMaskOracleTest.check(g, CompileOptions.defaults(), LongTests.scale(10, 30), 3903);
+        Grammar digits = GbnfParser.parse("root ::= item (\"|\" item)*\nitem ::= ((\"a\" | \"bc\" | [0-9]+){0,5} \",\"?){0,3}\n");
+        assertThat(costClasses(digits)).isEqualTo(3);
+        DirectMaskOracleTest.check(digits, CompileOptions.defaults(), LongTests.scale(10, 30), 3904);
+    }
+
+    /** Every string over the alphabet up to the length: the matcher accepts it (and its prefixes) exactly when the oracle does. */
+    @Test void membershipOfEveryShortString() {
+        everyString("root ::= \"<\" (([a]{1,2} | \"-\"){0,4} \",\"?){0,2} \">\"\n", "<", "a-,", ">", 10);
+        everyString("root ::= ((\"a\" | \"aab\" | \"b\"){0,4} \";\"?){0,2} \".\"\n", "", "ab;", ".", 10);
+    }
+
+    private static void everyString(String grammar, String open, String alphabet, String close, int length) {
+        Grammar g = GbnfParser.parse(grammar);
+        assertThat(costClasses(g)).isGreaterThan(0);
+        Artifact artifact = GrammarCompiler.compile(g, DirectMaskOracleTest.o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults());
+        ByteEarleyOracle oracle = new ByteEarleyOracle(g);
+        List<String> level = new ArrayList<>(List.of(""));
+        int checked = 0, sentences = 0;
+        for (int len = 0; len <= length; len++) {
+            List<String> next = new ArrayList<>();
+            for (String w : level) {
+                byte[] prefix = (open + w).getBytes(StandardCharsets.UTF_8);
+                byte[] whole = (open + w + close).getBytes(StandardCharsets.UTF_8);
+                Matcher m = artifact.newMatcher();
+                boolean viable = m.acceptBytes(prefix);
+                assertThat(viable).as("prefix '%s'", w).isEqualTo(oracle.isViablePrefix(prefix));
+                if (!viable) continue; // no extension is viable either (both agree)
+                Matcher full = artifact.newMatcher();
+                boolean sentence = full.acceptBytes(whole) && full.isAccepting();
+                assertThat(sentence).as("sentence '%s'", w).isEqualTo(oracle.isSentence(whole));
+                if (sentence) sentences++;
+                checked++;
+                if (len < length) for (char c : alphabet.toCharArray()) next.add(w + c);
+            }
+            level = next;
+        }
+        assertThat(checked).isGreaterThan(1000);
+        assertThat(sentences).isGreaterThan(100);
+    }
+
+    /** A separator whose bytes occur in the words, or one that is required, keeps the rules as they were. */
+    @Test void otherShapesAreLeftAsTheyWere() {
+        Grammar shared = GbnfParser.parse("root ::= \"<\" (([a-z]{1,2} | \"-\"){0,4} \"a\"?){0,3} \">\"\n");
+        assertThat(costClasses(shared)).isZero();
+        DirectMaskOracleTest.check(shared, CompileOptions.defaults(), LongTests.scale(4, 12), 3905);
+        Grammar required = GbnfParser.parse("root ::= \"<\" (([a-z]{1,2} | \"-\"){0,4} \",\"){0,3} \">\"\n");
+        assertThat(costClasses(required)).isZero();
+    }
+}

@@ -9,7 +9,8 @@ import java.util.function.Function;
 
 /**
  * Groups of counted words with an optional separator, {@code (B{0,N} s?){m,M}} with B a body that
- * splits several ways (a counter of {@link AmbiguousCounts}), as parser rules without ambiguity
+ * splits several ways (a counter of {@link AmbiguousCounts}) or one way (a letter: a plain counted
+ * loop, where the least count is the count), as parser rules without ambiguity
  * (see docs/counted-repeats.md, "Groups of counted words").
  *
  * <p>Why: written as parser rules over the counted terminal C = B{0,N}, two groups that meet without
@@ -43,7 +44,7 @@ final class GroupedCounts {
     /**
      * The plan for repeat r, or null when r is not of the shape: {@code (X Y){m,M}} with 2 ≤ M ≤
      * {@link #MAX_GROUPS}, X a repeat {@code B{a,N}} that {@link AmbiguousCounts} counts and that
-     * holds the empty string, Y {@code s?} with s non-empty and prefix-free, no byte of s in B's
+     * holds the empty string (or {@code B{0,N}} with B non-empty and prefix-free), Y {@code s?} with s non-empty and prefix-free, no byte of s in B's
      * strings (nor the reverse), and the counted states of all classes within the given room.
      */
     static Plan of(Expr.Repeat r, AmbiguousCounts counts, Function<Expr, DfaBuilder.Language> languageOf, long countedRoom) {
@@ -52,16 +53,21 @@ final class GroupedCounts {
         if (!(r.body() instanceof Expr.Seq seq) || seq.items().size() != 2) return null;
         if (!(seq.items().get(0) instanceof Expr.Repeat words) || !(seq.items().get(1) instanceof Expr.Repeat optional)) return null;
         if (optional.min() != 0 || optional.max() != 1) return null;
-        AmbiguousCounts.Counter inner = counts.of(words);
-        if (inner == null || !inner.optional()) return null;
         int perGroup = words.max();
-        if ((long) perGroup * groups > Integer.MAX_VALUE / 2) return null;
+        if (perGroup == Expr.Repeat.UNBOUNDED || perGroup < 1 || (long) perGroup * groups > Integer.MAX_VALUE / 2) return null;
+        AmbiguousCounts.Counter inner = counts.of(words);
+        AmbiguousCounts.Counter wide;
+        if (inner != null) {
+            if (!inner.optional()) return null;
+            wide = counts.widened(words.body(), perGroup * groups);
+        } else {
+            wide = plain(words, perGroup * groups, languageOf);
+        }
+        if (wide == null) return null;
         Expr separator = optional.body();
         DfaBuilder.Language sep = languageOf.apply(separator);
         if (sep == null || sep.nullable() || sep.dfa() == null || !AmbiguousCounts.prefixFree(sep.dfa())) return null;
-        if (!disjoint(bytes(sep.dfa()), bytes(inner.loop()))) return null;
-        AmbiguousCounts.Counter wide = counts.widened(words.body(), perGroup * groups);
-        if (wide == null) return null;
+        if (!disjoint(bytes(sep.dfa()), bytes(wide.loop()))) return null;
         // class j has (jN + 1) × loop states: the sum over j must fit the grammar's room and each class CountedLoop's bound
         long n = wide.loop().stateCount(), total = 0;
         for (int j = 1; j <= groups; j++) {
@@ -71,6 +77,20 @@ final class GroupedCounts {
         }
         if (total > countedRoom) return null;
         return new Plan(wide, perGroup, groups, separator, words.body());
+    }
+
+    /**
+     * The counter of {@code B{0,max}} for a body that splits one way (non-empty, prefix-free: a
+     * letter), whose copies the plain loop of {@code B+} counts (no boundaries, no weights); null
+     * for other bodies.
+     */
+    private static AmbiguousCounts.Counter plain(Expr.Repeat words, int max, Function<Expr, DfaBuilder.Language> languageOf) {
+        if (words.min() != 0) return null;
+        DfaBuilder.Language body = languageOf.apply(words.body());
+        if (body == null || body.nullable() || body.dfa() == null || !AmbiguousCounts.prefixFree(body.dfa())) return null;
+        DfaBuilder.Language loop = languageOf.apply(new Expr.Repeat(words.body(), 1, Expr.Repeat.UNBOUNDED));
+        if (loop == null || loop.dfa() == null) return null;
+        return new AmbiguousCounts.Counter(loop.dfa(), null, null, max, true);
     }
 
     /** The bytes on some transition of a. */

@@ -1115,6 +1115,11 @@ public final class TerminalDerivation {
         for (int j = 1; j <= groups; j++) {
             AmbiguousCounts.Counter c = plan.counter();
             int lo = plan.lo(j), hi = plan.hi(j);
+            if (c.weights() == null) { // a body that splits one way: the plain counted loop
+                if (!countedIndex.containsKey(List.of(c.loop(), lo, hi)) && !reserveCountedStates((long) (hi + 1) * c.loop().stateCount())) return null;
+                cost[j] = -1 - countedTerminal(new Expr.Repeat(plan.words(), lo, hi), c.loop(), lo, hi);
+                continue;
+            }
             List<Object> key = List.of(c.key(), lo, hi);
             Integer t = countedIndex.get(key);
             if (t == null) {

@@ -75,6 +75,18 @@ class GroupedCountsTest {
         everyString("root ::= \"<\" ((\"ab\" | \"c\"){0,4} \", \"?){0,2} \">\"\n", "<", "abc, ", ">", 10);
     }
 
+    /** The group and its parts named by rules, as llama.cpp grammars write them (a repeat of a rule is not counted: see docs). */
+    @Test void groupsNamedByRules() {
+        Grammar g = GbnfParser.parse("""
+                root ::= "<" group{0,20} ">"
+                group ::= words sep
+                words ::= ([a-z]{1,5} | "-"){0,300}
+                sep ::= ","?
+                """);
+        assertThat(costClasses(g)).isEqualTo(20);
+        DirectMaskOracleTest.check(g, CompileOptions.defaults(), LongTests.scale(3, 10), 3908);
+    }
+
     /** Bodies that split one way (a letter) count with the plain loop. */
     @Test void lettersInGroups() {
         Grammar g = GbnfParser.parse("root ::= \"<\" ([a-z]{0,300} \",\"?){0,20} \">\"\n");

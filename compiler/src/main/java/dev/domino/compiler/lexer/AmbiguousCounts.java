@@ -96,6 +96,16 @@ public final class AmbiguousCounts {
         return h;
     }
 
+    /** e, or the body of the regular rule it names (through at most a few names), as written. */
+    Expr resolve(Expr e) {
+        for (int i = 0; i < 16 && e instanceof Expr.Ref ref; i++) {
+            Expr body = regularRule.apply(ref.name());
+            if (body == null) return e;
+            e = body;
+        }
+        return e;
+    }
+
     /** The counter of repeat r, or null when it does not qualify. */
     Counter of(Expr.Repeat r) {
         if (counters.containsKey(r)) return counters.get(r);

@@ -50,8 +50,9 @@ final class GroupedCounts {
     static Plan of(Expr.Repeat r, AmbiguousCounts counts, Function<Expr, DfaBuilder.Language> languageOf, long countedRoom) {
         int groups = r.max();
         if (groups == Expr.Repeat.UNBOUNDED || groups < 2 || groups > MAX_GROUPS) return null;
-        if (!(r.body() instanceof Expr.Seq seq) || seq.items().size() != 2) return null;
-        if (!(seq.items().get(0) instanceof Expr.Repeat words) || !(seq.items().get(1) instanceof Expr.Repeat optional)) return null;
+        // the parts may be named by regular rules (group ::= words ","?)
+        if (!(counts.resolve(r.body()) instanceof Expr.Seq seq) || seq.items().size() != 2) return null;
+        if (!(counts.resolve(seq.items().get(0)) instanceof Expr.Repeat words) || !(counts.resolve(seq.items().get(1)) instanceof Expr.Repeat optional)) return null;
         if (optional.min() != 0 || optional.max() != 1) return null;
         int perGroup = words.max();
         if (perGroup == Expr.Repeat.UNBOUNDED || perGroup < 1 || (long) perGroup * groups > Integer.MAX_VALUE / 2) return null;

@@ -73,6 +73,8 @@ class GroupedCountsTest {
         everyString("root ::= ((\"a\" | \"aab\" | \"b\"){0,4} \";\"?){0,2} \".\"\n", "", "ab;", ".", 10);
         everyString("root ::= \"<\" ([a-z]{0,4} \",\"?){0,3} \">\"\n", "<", "a,", ">", 15);
         everyString("root ::= \"<\" ((\"ab\" | \"c\"){0,4} \", \"?){0,2} \">\"\n", "<", "abc, ", ">", 10);
+        everyString("root ::= \"<\" (\",\"? ([a]{1,2} | \"-\"){0,4}){0,2} \">\"\n", "<", "a-,", ">", 10);
+        everyString("root ::= \"<\" (\",\"? [a-z]{0,4}){0,3} \">\"\n", "<", "a,", ">", 15);
     }
 
     /** The group and its parts named by rules, as llama.cpp grammars write them (a repeat of a rule is not counted: see docs). */
@@ -85,6 +87,16 @@ class GroupedCountsTest {
                 """);
         assertThat(costClasses(g)).isEqualTo(20);
         DirectMaskOracleTest.check(g, CompileOptions.defaults(), LongTests.scale(3, 10), 3908);
+    }
+
+    /** The separator before the words: the mirror rules. */
+    @Test void separatorBeforeTheWords() {
+        Grammar g = GbnfParser.parse("root ::= \"<\" (\",\"? (([a-z]{1,5} | \"-\"){0,50}){0,50}){0,20} \">\"\n");
+        assertThat(costClasses(g)).isEqualTo(20);
+        DirectMaskOracleTest.check(g, CompileOptions.defaults(), LongTests.scale(3, 10), 3909);
+        Grammar small = GbnfParser.parse("root ::= (\"; \"? (\"a\" | \"aab\" | \"b\"){0,4}){0,3} \".\"\n");
+        assertThat(costClasses(small)).isEqualTo(3);
+        DirectMaskOracleTest.check(small, CompileOptions.defaults(), LongTests.scale(10, 30), 3910);
     }
 
     /** Bodies that split one way (a letter) count with the plain loop. */

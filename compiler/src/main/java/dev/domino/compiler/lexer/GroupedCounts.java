@@ -21,7 +21,8 @@ import java.util.function.Function;
  * ℓ(w) ≤ kN (least counts are subadditive), and conversely a least split of w cut into runs of N
  * copies is k groups when ℓ(w) ≤ kN (groups may be empty: B{0,N} holds ε). Cost class j (1 ≤ j ≤ M)
  * is the counted terminal of least count in ((j-1)N, jN] (the same loop as B{0,MN}, with min and
- * max set), and the rules spend a budget of M groups: R(r) → ε | C_j | s R(r-1) | C_j s R(r-j).
+ * max set), and the rules spend a budget of M groups: R(r) → ε | C_j | s R(r-1) | C_j s R(r-j)
+ * (the mirror for a separator before the words).
  * The classes are disjoint, so when no byte of a separator occurs in B and the separator is
  * prefix-free, each string has one parse.
  */
@@ -31,9 +32,11 @@ final class GroupedCounts {
 
     /**
      * A grouped repeat: the counter of {@code B{0, groups × perGroup}} whose loop every cost class
-     * shares, the copies per group N, the groups M, and the separator s.
+     * shares, the copies per group N, the groups M, the separator s, and whether it comes before
+     * the words ({@code (s? B{0,N}){m,M}}: the mirror rules, where the words before the first
+     * separator need ⌈ℓ/N⌉ groups and each later {@code s w} at least one).
      */
-    record Plan(AmbiguousCounts.Counter counter, int perGroup, int groups, Expr separator, Expr words) {
+    record Plan(AmbiguousCounts.Counter counter, int perGroup, int groups, Expr separator, Expr words, boolean separatorFirst) {
         /** The least count range of cost class j: ((j-1)N, jN]. */
         int lo(int j) { return (j - 1) * perGroup + 1; }
         int hi(int j) { return j * perGroup; }
@@ -42,7 +45,7 @@ final class GroupedCounts {
     private GroupedCounts() {}
 
     /**
-     * The plan for repeat r, or null when r is not of the shape: {@code (X Y){m,M}} with 2 ≤ M ≤
+     * The plan for repeat r, or null when r is not of the shape: {@code (X Y){m,M}} or {@code (Y X){m,M}} with 2 ≤ M ≤
      * {@link #MAX_GROUPS}, X a repeat {@code B{a,N}} that {@link AmbiguousCounts} counts and that
      * holds the empty string (or {@code B{0,N}} with B non-empty and prefix-free), Y {@code s?} with s non-empty and prefix-free, no byte of s in B's
      * strings (nor the reverse), and the counted states of all classes within the given room.
@@ -52,8 +55,11 @@ final class GroupedCounts {
         if (groups == Expr.Repeat.UNBOUNDED || groups < 2 || groups > MAX_GROUPS) return null;
         // the parts may be named by regular rules (group ::= words ","?)
         if (!(counts.resolve(r.body()) instanceof Expr.Seq seq) || seq.items().size() != 2) return null;
-        if (!(counts.resolve(seq.items().get(0)) instanceof Expr.Repeat words) || !(counts.resolve(seq.items().get(1)) instanceof Expr.Repeat optional)) return null;
-        if (optional.min() != 0 || optional.max() != 1) return null;
+        if (!(counts.resolve(seq.items().get(0)) instanceof Expr.Repeat first) || !(counts.resolve(seq.items().get(1)) instanceof Expr.Repeat second)) return null;
+        // the separator after the words (w s?) or before them (s? w): the one that is an optional
+        boolean separatorFirst = isOptional(first) && !isOptional(second);
+        Expr.Repeat words = separatorFirst ? second : first, optional = separatorFirst ? first : second;
+        if (!isOptional(optional)) return null;
         int perGroup = words.max();
         if (perGroup == Expr.Repeat.UNBOUNDED || perGroup < 1 || (long) perGroup * groups > Integer.MAX_VALUE / 2) return null;
         AmbiguousCounts.Counter inner = counts.of(words);
@@ -77,8 +83,10 @@ final class GroupedCounts {
             total += states;
         }
         if (total > countedRoom) return null;
-        return new Plan(wide, perGroup, groups, separator, words.body());
+        return new Plan(wide, perGroup, groups, separator, words.body(), separatorFirst);
     }
+
+    private static boolean isOptional(Expr.Repeat r) { return r.min() == 0 && r.max() == 1; }
 
     /**
      * The counter of {@code B{0,max}} for a body that splits one way (non-empty, prefix-free: a

@@ -1141,11 +1141,20 @@ public final class TerminalDerivation {
             if (left == 0) continue;
             addProduction(nt, new int[] {separator, budget[left - 1]});
             for (int j = 1; j <= left; j++) {
-                addProduction(nt, new int[] {cost[j]});
-                addProduction(nt, new int[] {cost[j], separator, budget[left - j]});
+                if (plan.separatorFirst()) { // a segment is s w: R(r) → ε | s R(r-1) | s C_j R(r-j)
+                    addProduction(nt, new int[] {separator, cost[j], budget[left - j]});
+                } else { // a segment is w s: R(r) → ε | C_j | s R(r-1) | C_j s R(r-j)
+                    addProduction(nt, new int[] {cost[j]});
+                    addProduction(nt, new int[] {cost[j], separator, budget[left - j]});
+                }
             }
         }
-        return budget[groups];
+        if (!plan.separatorFirst()) return budget[groups];
+        // the words before the first separator: ⌈ℓ/N⌉ groups, none when there are none
+        int top = freshNonterminal("groups");
+        addProduction(top, new int[] {budget[groups]});
+        for (int j = 1; j <= groups; j++) addProduction(top, new int[] {cost[j], budget[groups - j]});
+        return top;
     }
 
     /** True when no match is a proper prefix of another: accepting states have no way on. */

@@ -31,6 +31,16 @@ public final class AmbiguousCounts {
         minCount = count;
         return before;
     }
+    /** Tests: grouped repeats (see GroupedCounts) are split out even when one exact terminal would do. */
+    private static volatile boolean groupsAlways;
+
+    /** Tests: see {@link #groupsAlways}; returns the value before. */
+    public static boolean setGroupsAlwaysForTests(boolean always) {
+        boolean was = groupsAlways;
+        groupsAlways = always;
+        return was;
+    }
+
     /**
      * States of the body's automaton allowed: building the loop costs its states × 256 bytes × the
      * pairs of body states in each, so bounded bodies keep a grammar's compile time bounded.
@@ -78,12 +88,22 @@ public final class AmbiguousCounts {
         if (known != null) return known;
         holds.put(e, false); // guards recursion through rules
         boolean h = false;
-        if (e instanceof Expr.Repeat r) h = of(r) != null;
+        if (e instanceof Expr.Repeat r) h = of(r) != null || groupsAlways && GroupedCounts.of(r, this, languageOf, Long.MAX_VALUE) != null;
         else if (e instanceof Expr.Seq s) { for (Expr i : s.items()) if (holds(i)) { h = true; break; } }
         else if (e instanceof Expr.Alt a) { for (Expr o : a.options()) if (holds(o)) { h = true; break; } }
         else if (e instanceof Expr.Ref ref) { Expr body = regularRule.apply(ref.name()); h = body != null && holds(body); }
         holds.put(e, h);
         return h;
+    }
+
+    /** e, or the body of the regular rule it names (through at most a few names), as written. */
+    Expr resolve(Expr e) {
+        for (int i = 0; i < 16 && e instanceof Expr.Ref ref; i++) {
+            Expr body = regularRule.apply(ref.name());
+            if (body == null) return e;
+            e = body;
+        }
+        return e;
     }
 
     /** The counter of repeat r, or null when it does not qualify. */
@@ -99,10 +119,23 @@ public final class AmbiguousCounts {
         return c;
     }
 
-    private Counter build(Expr.Repeat r) {
-        int max = r.max();
-        if (max == Expr.Repeat.UNBOUNDED || max < minCount || r.min() > 1 || !refFree.test(r.body())) return null;
-        DfaBuilder.Language body = languageOf.apply(r.body());
+    /**
+     * The counter of {@code body{0,max}} for a count past the written one (the least count of a
+     * group's words, see GroupedCounts), or null when the body does not qualify.
+     */
+    Counter widened(Expr body, int max) {
+        try {
+            return build(body, 0, max);
+        } catch (DfaBuilder.TooLarge | IllegalStateException | IllegalArgumentException tooLarge) {
+            return null;
+        }
+    }
+
+    private Counter build(Expr.Repeat r) { return build(r.body(), r.min(), r.max()); }
+
+    private Counter build(Expr bodyExpr, int min, int max) {
+        if (max == Expr.Repeat.UNBOUNDED || max < minCount || min > 1 || !refFree.test(bodyExpr)) return null;
+        DfaBuilder.Language body = languageOf.apply(bodyExpr);
         if (body == null || body.dfa() == null || body.dfa().stateCount() > MAX_BODY_STATES) return null;
         if (!body.nullable() && prefixFree(body.dfa())) return null; // one unit per copy: the plain counted terminal
         // B{0,n} with ε in B is (B minus ε){0,n}: the loop counts non-empty copies, the terminal is optional
@@ -115,7 +148,7 @@ public final class AmbiguousCounts {
         int[] weights = lagged.finalWeights();
         // the runtime's check, here: every loop state can still finish within max
         new CountedLoop(loop, lagged.boundary(), weights, 1, max);
-        return new Counter(loop, lagged.boundary().clone(), weights, max, r.min() == 0 || body.nullable());
+        return new Counter(loop, lagged.boundary().clone(), weights, max, min == 0 || body.nullable());
     }
 
     /** True when no match is a proper prefix of another: accepting states have no way on. */

@@ -833,6 +833,8 @@ public final class TerminalDerivation {
     private int repeat(Expr.Repeat r) {
         Integer counter = ambiguousCountedRepeat(r);
         if (counter != null) return counter;
+        Integer grouped = groupedCountedRepeat(r);
+        if (grouped != null) return grouped;
         Integer chunked = chunkedRepeat(r);
         if (chunked != null) return chunked;
         int nonEmpty = nonEmptyTerminal(r.body());
@@ -1097,6 +1099,62 @@ public final class TerminalDerivation {
         addProduction(nt, new int[0]);
         addProduction(nt, new int[] {-1 - t});
         return nt;
+    }
+
+    /**
+     * (B{0,N} s?){m,M} with B counted by {@link AmbiguousCounts}: the segments between separators as
+     * counted terminals by the groups they need, under rules that spend a budget of M groups (see
+     * {@link GroupedCounts}). Null when the repeat is not of that shape.
+     */
+    private Integer groupedCountedRepeat(Expr.Repeat r) {
+        if (fineHere() || lexicalHere()) return null;
+        GroupedCounts.Plan plan = GroupedCounts.of(r, ambiguousCounts, this::regularLanguage, COUNTED_TOTAL_STATES - countedStates);
+        if (plan == null) return null;
+        int groups = plan.groups();
+        int[] cost = new int[groups + 1]; // cost[j]: the terminal of the words needing j groups
+        for (int j = 1; j <= groups; j++) {
+            AmbiguousCounts.Counter c = plan.counter();
+            int lo = plan.lo(j), hi = plan.hi(j);
+            if (c.weights() == null) { // a body that splits one way: the plain counted loop
+                if (!countedIndex.containsKey(List.of(c.loop(), lo, hi)) && !reserveCountedStates((long) (hi + 1) * c.loop().stateCount())) return null;
+                cost[j] = -1 - countedTerminal(new Expr.Repeat(plan.words(), lo, hi), c.loop(), lo, hi);
+                continue;
+            }
+            List<Object> key = List.of(c.key(), lo, hi);
+            Integer t = countedIndex.get(key);
+            if (t == null) {
+                if (!reserveCountedStates((long) (hi + 1) * c.loop().stateCount())) return null;
+                t = derived.size();
+                countedIndex.put(key, t);
+                String name = ExprPrinter.brief(plan.words(), 40) + " least count " + lo + ".." + hi;
+                derived.add(new Derived(name, new Expr.Repeat(plan.words(), lo, hi), countStates(c.loop()), false, false, new int[] {lo, hi}, null,
+                        c.boundaries(), c.weights()));
+            }
+            cost[j] = -1 - t;
+        }
+        int separator = symbol(plan.separator());
+        int[] budget = new int[groups + 1]; // budget[r]: the rest with at most r groups
+        for (int left = 0; left <= groups; left++) {
+            int nt = freshNonterminal("groups");
+            budget[left] = nt;
+            addProduction(nt, new int[0]);
+            if (left == 0) continue;
+            addProduction(nt, new int[] {separator, budget[left - 1]});
+            for (int j = 1; j <= left; j++) {
+                if (plan.separatorFirst()) { // a segment is s w: R(r) → ε | s R(r-1) | s C_j R(r-j)
+                    addProduction(nt, new int[] {separator, cost[j], budget[left - j]});
+                } else { // a segment is w s: R(r) → ε | C_j | s R(r-1) | C_j s R(r-j)
+                    addProduction(nt, new int[] {cost[j]});
+                    addProduction(nt, new int[] {cost[j], separator, budget[left - j]});
+                }
+            }
+        }
+        if (!plan.separatorFirst()) return budget[groups];
+        // the words before the first separator: ⌈ℓ/N⌉ groups, none when there are none
+        int top = freshNonterminal("groups");
+        addProduction(top, new int[] {budget[groups]});
+        for (int j = 1; j <= groups; j++) addProduction(top, new int[] {cost[j], budget[groups - j]});
+        return top;
     }
 
     /** True when no match is a proper prefix of another: accepting states have no way on. */

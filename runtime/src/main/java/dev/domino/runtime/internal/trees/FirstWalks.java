@@ -10,14 +10,14 @@ import java.util.List;
 /**
  * The terminal walks the first masks inside each terminal compute when no tree is built there yet: for every
  * terminal, the walk of its start (a mask between terminals) and of each state one byte in (a mask just after a
- * string's opening quote, or after its first character), chosen as {@code DirectMask} chooses them (the loop
+ * string's opening quote), chosen as {@code DirectMask} chooses them (the loop
  * automaton's plain walk where no token reaches the count's bounds, else its {@link CountedWalk}). A background task
  * computes them, one at a time, before it builds trees, so that those masks find them in the process-wide caches of
  * {@link TerminalWalks}.
  *
  * <p>Why: a new schema's first mask inside a string with {@code maxLength} (or a pattern) walked the whole string part
- * of the vocabulary, 5-50 ms of the mask thread's CPU, because the background task was still building the trees of
- * states before it (16-25 ms each); a tree's build computes its state's walks, but the tree of the string's first
+ * of the vocabulary on the mask thread, because the background task was still building the trees of states before it;
+ * a tree's build computes its state's walks, but the tree of the string's first
  * state came too late. The walks are cheaper than the trees and shared by every artifact of the process.
  *
  * <p>Thread-safe: each task takes the next walk (the walk caches are thread-safe).

@@ -43,9 +43,22 @@ class TerminalWalksTest {
              "additionalProperties": {"type": "string"}}
             """;
 
+    /**
+     * Patterns whose states have many byte ranges (more than most trie nodes have children): an unanchored
+     * alternation (every letter of it leaves the state that loops on the rest) and a class of every other letter.
+     */
+    static final String PATTERNS = """
+            {"type": "object",
+             "properties": {"weight": {"type": "string", "pattern": "normal|bold"},
+                            "odd": {"type": "string", "pattern": "^[acegikmoqsuwy02468]+(x|z[0-9])?$"},
+                            "mixed": {"type": "string", "pattern": "[aeiou][^aeiou]{2}é"}},
+             "required": ["weight"]}
+            """;
+
     @Test void sharedWalksEqualPlainWalks() {
         sharedWalksEqualPlainWalks(SCHEMA);
         sharedWalksEqualPlainWalks(KEYS);
+        sharedWalksEqualPlainWalks(PATTERNS);
     }
 
     private static void sharedWalksEqualPlainWalks(String schema) {
@@ -76,9 +89,14 @@ class TerminalWalksTest {
 
     /** A sparse automaton (byte ranges per state) walks the vocabulary exactly as its dense table does. */
     @Test void sparseWalksEqualDenseWalks() {
+        sparseWalksEqualDenseWalks(SCHEMA);
+        sparseWalksEqualDenseWalks(PATTERNS);
+    }
+
+    private static void sparseWalksEqualDenseWalks(String schema) {
         Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
-        GrammarSources.Parsed parsed = GrammarSources.parse(SCHEMA, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
-        Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", SCHEMA,
+        GrammarSources.Parsed parsed = GrammarSources.parse(schema, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
+        Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", schema,
                 parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
         int checked = 0;
         Terminal[] terminals = RuntimeAccess.of(a).terminals();

@@ -391,7 +391,7 @@ public final class Artifact {
         if (tasks < 1) throw new IllegalArgumentException("tasks must be at least 1: " + tasks);
         if (backgroundStarted) throw new IllegalStateException("trees are already built in the background");
         backgroundStarted = true;
-        BackgroundTrees bg = new BackgroundTrees(internals, lazyTrees, maxTokenBytes, (vocabulary.size() + 31) >>> 5);
+        BackgroundTrees bg = new BackgroundTrees(internals, lazyTrees, maxTokenBytes, VocabTrie.of(vocabulary), vocabulary.size());
         if (lazyTrees == null) {
             bg.start(Runnable::run, 1); // nothing to build: done at once
             return bg;

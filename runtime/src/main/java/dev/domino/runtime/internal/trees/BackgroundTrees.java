@@ -61,11 +61,20 @@ public final class BackgroundTrees implements BackgroundBuild {
     private final java.util.ArrayDeque<java.util.function.Predicate<int[]>> ahead = new java.util.ArrayDeque<>();
     private static final int MAX_AHEAD = 16;
 
-    public BackgroundTrees(ArtifactInternals artifact, LazyTrees lazy, int maxTokenBytes, int maskInts) {
+    /** The vocabulary's trie (its walk caches) and size, for {@link FirstWalks}. */
+    private final dev.domino.runtime.internal.vocab.VocabTrie trie;
+    private final int vocabSize;
+    /** Computed with the build order; null until then, and once every first walk is done. */
+    private FirstWalks firstWalks;
+
+    public BackgroundTrees(ArtifactInternals artifact, LazyTrees lazy, int maxTokenBytes, dev.domino.runtime.internal.vocab.VocabTrie trie,
+                           int vocabSize) {
         this.artifact = artifact;
         this.lazy = lazy;
         this.maxTokenBytes = maxTokenBytes;
-        this.maskInts = maskInts;
+        this.trie = trie;
+        this.vocabSize = vocabSize;
+        this.maskInts = (vocabSize + 31) >>> 5;
         if (lazy == null) order = new int[0];
     }
 
@@ -98,6 +107,9 @@ public final class BackgroundTrees implements BackgroundBuild {
         // the trees outputs reach (see TreeOrder.PREBUILD_MAX_WHITESPACE): states deep in whitespace
         // runs, most of a JSON Schema's trees, are left to the masks that need them (or to hints)
         int[] byIndex = TreeOrder.prebuildOrder(artifact.terminals(), states);
+        List<int[]> inOrder = new java.util.ArrayList<>(byIndex.length);
+        for (int i : byIndex) inOrder.add(states.get(i));
+        firstWalks = new FirstWalks(artifact.terminals(), inOrder, trie, vocabSize);
         int[] o = new int[byIndex.length];
         int n = 0;
         int[] stored = artifact.storedTreeIndex(); // per slot: the states' list is in slot order (TreeSlots)
@@ -161,6 +173,8 @@ public final class BackgroundTrees implements BackgroundBuild {
                 // them: a key's opening quote references every object's key complement, and a mask walks
                 // the one the parser allows (built by the mask computed ahead, or by the mask itself)
                 java.util.function.Predicate<int[]> nextMask = nextAhead();
+                // then the walks of each terminal's first states, before any tree (see FirstWalks)
+                if (nextMask == null && firstWalk()) continue;
                 int q = nextMask == null ? next() : -1;
                 int t = nextMask == null && q < 0 ? nextRoot() : -1;
                 if (nextMask == null && q < 0 && t < 0) break;
@@ -180,6 +194,23 @@ public final class BackgroundTrees implements BackgroundBuild {
         } finally {
             finishTask();
         }
+    }
+
+    /** Computes the next of {@link FirstWalks}; false once they are all done. */
+    private boolean firstWalk() {
+        FirstWalks w;
+        synchronized (this) {
+            order();
+            w = firstWalks;
+            if (w == null) return false;
+        }
+        try {
+            if (w.step()) return true;
+        } catch (RuntimeException | StackOverflowError e) {
+            return true; // left to the mask that needs it (it reports the error)
+        }
+        synchronized (this) { firstWalks = null; }
+        return false;
     }
 
     /** Terminals whose root trees some tree references, in terminal order (computed once the state trees are done). */

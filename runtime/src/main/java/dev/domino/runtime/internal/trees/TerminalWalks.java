@@ -644,7 +644,8 @@ public final class TerminalWalks {
     /**
      * {@link #walkInto} over a sparse automaton: each range of the state is joined with the trie
      * node's children (both sorted by byte), so a trie state with one range costs a binary search
-     * and its matching children, not one lookup per child.
+     * and its matching children, not one lookup per child; where the state has more ranges than
+     * the node has children, each child finds its range instead.
      */
     private boolean walkSparse(Acc acc, ByteDfa dfa, int startNode, int startState, int maxNodes, boolean shareCores) {
         boolean[] accepting = dfa.acceptingArray();
@@ -670,8 +671,23 @@ public final class TerminalWalks {
                 if (n == 0) acc.endsAtRoot = true;
                 else for (int c = first; c < end; c++) acc.endEdges.add(c);
             }
+            int rs = dfa.firstRange(s), re = dfa.endRange(s);
+            if (re - rs > end - first) {
+                // more ranges than children (a pattern's state, a trie node deep in a token): each child's range, galloping
+                // over the ranges from the previous child's, instead of passing every range below the last child
+                int r = rs;
+                for (int c = first; c < end && r < re; c++) {
+                    int b = trie.childByte(c);
+                    if (dfa.rangeHi(r) < b) r = firstRangeReaching(dfa, r, re, b);
+                    if (r == re) break;
+                    if (dfa.rangeLo(r) > b) continue;
+                    if (sp == stackNode.length) { stackNode = Arrays.copyOf(stackNode, sp * 2); stackState = Arrays.copyOf(stackState, sp * 2); }
+                    stackNode[sp] = trie.childNode(c); stackState[sp++] = dfa.rangeTarget(r);
+                }
+                continue;
+            }
             int c = first;
-            for (int r = dfa.firstRange(s), re = dfa.endRange(s); r < re && c < end; r++) {
+            for (int r = rs; r < re && c < end; r++) {
                 int lo = dfa.rangeLo(r), hi = dfa.rangeHi(r), s2 = dfa.rangeTarget(r);
                 if (end - c > 8) {
                     int a = c, z = end;
@@ -687,6 +703,16 @@ public final class TerminalWalks {
             }
         }
         return true;
+    }
+
+    /** The first range in (r, re) whose last byte is at least b (re if none), range r's being below b: galloping. */
+    private static int firstRangeReaching(ByteDfa dfa, int r, int re, int b) {
+        int step = 1, a = r;
+        while (a + step < re && dfa.rangeHi(a + step) < b) { a += step; step <<= 1; }
+        int z = Math.min(re, a + step); // rangeHi(a) < b; rangeHi(z) >= b or z == re
+        a++;
+        while (a < z) { int m = (a + z) >>> 1; if (dfa.rangeHi(m) < b) a = m + 1; else z = m; }
+        return a;
     }
 
     /**

@@ -240,12 +240,12 @@ public final class TerminalWalks {
      */
     public static final String WALKS = "terminal walks", BY_RESIDUAL = "walks by residual", BY_CORE = "walks by loop core",
             CORE_BELOW = "loop core walks below a first byte", LOOP_CORES = "loop cores", COUNTED = "counted walks",
-            TWINS = "twin states";
-    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS);
+            TWINS = "twin states", FUTURES = "bounded future classes";
+    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS, FUTURES);
     /** Bounds for the caches of tries made from now on (see {@link RuntimeCaches#setMaxBytes}). */
     private static final java.util.Map<String, Long> DEFAULT_MAX = new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
             WALKS, 256L << 20, BY_RESIDUAL, 64L << 20, BY_CORE, 64L << 20, CORE_BELOW, 16L << 20, LOOP_CORES, 16L << 20,
-            COUNTED, 64L << 20, TWINS, 16L << 20));
+            COUNTED, 64L << 20, TWINS, 16L << 20, FUTURES, 16L << 20));
 
     public static void setDefaultMaxBytes(String name, long bytes) { DEFAULT_MAX.put(name, bytes); }
 
@@ -265,7 +265,7 @@ public final class TerminalWalks {
     public TerminalWalks(VocabTrie trie) { this.trie = trie; }
 
     /** The caches this object keeps (for {@link RuntimeCaches}). */
-    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins); }
+    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins, futures); }
 
     /** A counted walk's key: the loop automaton, its unit boundaries and final weights (null: those of body+) and the loop state. */
     private record CountedKey(ByteDfa loop, java.util.List<Integer> boundaries, int state) {}
@@ -319,12 +319,65 @@ public final class TerminalWalks {
                 a -> 16 + 4L * a.length() + 64L * dfa.stateCount()); // the array, and the automaton the key holds
         Walk w = perState.get(state);
         if (w == null) {
+            int rep = sharing ? sameFutureAs(dfa, state) : state;
+            if (rep != state) {
+                // a state no token can tell from its class's first: that state's walk, computed once
+                w = get(dfa, rep, vocabSize);
+                if (perState.compareAndSet(state, null, w)) cache.addBytes(dfa, 16);
+                return perState.get(state);
+            }
             dev.domino.runtime.internal.mask.MaskServing.note(dev.domino.runtime.internal.mask.MaskServing.WALKS);
             w = computeShared(dfa, state, vocabSize);
             if (perState.compareAndSet(state, null, w)) cache.addBytes(dfa, bytesOf(w));
             w = perState.get(state);
         }
         return w;
+    }
+
+    /** Whether states share walks by bounded future ({@link BoundedFutures}); off only to compare (tests). */
+    private static volatile boolean sharing = true;
+
+    public static void setFutureSharing(boolean on) { sharing = on; }
+
+    /** Refinement work (range visits) above which an automaton's states keep their own walks. */
+    private static final long MAX_REFINE_WORK = 4_000_000;
+    /** Sentinel of {@link #futures}: every state is its own class. */
+    private static final int[] IDENTITY = new int[0];
+    private final BoundedCache<ByteDfa, int[]> futures = newCache(FUTURES);
+
+    /**
+     * The smallest state that behaves like {@code state} on every trie path (see {@link BoundedFutures}): on byte
+     * strings no longer than the longest token made of bytes the automaton reads at all.
+     */
+    public int sameFutureAs(ByteDfa dfa, int state) {
+        int[] rep = futures.computeIfAbsent(dfa, d -> {
+            int[] r = BoundedFutures.representatives(d, deepestPath(d), MAX_REFINE_WORK);
+            return r == null ? IDENTITY : r;
+        }, r -> 16 + 4L * r.length + 64L * dfa.stateCount());
+        return rep == IDENTITY ? state : rep[state];
+    }
+
+    /** The deepest trie node whose path uses only bytes some transition of the automaton reads: no walk goes deeper. */
+    private int deepestPath(ByteDfa dfa) {
+        long[] read = new long[4];
+        for (int r = 0; r < dfa.rangeCount(); r++) {
+            for (int b = dfa.rangeLo(r), h = dfa.rangeHi(r); b <= h; b++) read[b >>> 6] |= 1L << b;
+        }
+        int max = trie.maxTokenBytes(), deepest = 0;
+        int[] stack = new int[256];
+        int sp = 0;
+        stack[sp++] = 0;
+        while (sp > 0 && deepest < max) {
+            int n = stack[--sp];
+            deepest = Math.max(deepest, trie.depth(n));
+            for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                int b = trie.childByte(c);
+                if ((read[b >>> 6] & (1L << b)) == 0) continue;
+                if (sp == stack.length) stack = Arrays.copyOf(stack, 2 * sp);
+                stack[sp++] = trie.childNode(c);
+            }
+        }
+        return deepest;
     }
 
     /** Estimated heap bytes of a walk. */

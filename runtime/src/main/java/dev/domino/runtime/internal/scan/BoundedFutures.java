@@ -18,11 +18,12 @@ public final class BoundedFutures {
     private BoundedFutures() {}
 
     /**
-     * Per state, the smallest state of its class; null when refining would cost more than
-     * {@code maxWork} range visits (the caller then treats every state as its own class).
+     * Per state, the smallest state of its class; null when refining might cost more than
+     * {@code maxWork} range visits (known before any work: the caller then treats every state as its own class).
      */
     public static int[] representatives(ByteDfa dfa, int depth, long maxWork) {
         int n = dfa.stateCount();
+        if ((long) (dfa.rangeCount() + n) * Math.min(depth, n) > maxWork) return null;
         int[] cls = new int[n];
         int classes = 0;
         boolean anyAccepting = false, anyRejecting = false;

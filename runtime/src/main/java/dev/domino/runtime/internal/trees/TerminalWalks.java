@@ -340,7 +340,7 @@ public final class TerminalWalks {
     public static void setFutureSharing(boolean on) { sharing = on; }
 
     /** Refinement work (range visits) above which an automaton's states keep their own walks. */
-    private static final long MAX_REFINE_WORK = 4_000_000;
+    private static final long MAX_REFINE_WORK = 2_000_000;
     /** Sentinel of {@link #futures}: every state is its own class. */
     private static final int[] IDENTITY = new int[0];
     private final BoundedCache<ByteDfa, int[]> futures = newCache(FUTURES);
@@ -363,13 +363,22 @@ public final class TerminalWalks {
         for (int r = 0; r < dfa.rangeCount(); r++) {
             for (int b = dfa.rangeLo(r), h = dfa.rangeHi(r); b <= h; b++) read[b >>> 6] |= 1L << b;
         }
-        int max = trie.maxTokenBytes(), deepest = 0;
+        DeepNodes deep = deepNodes();
+        for (int i = 0; i < deep.depth.length; i++) {
+            long[] p = deep.pathBytes;
+            if ((p[4 * i] & ~read[0]) == 0 && (p[4 * i + 1] & ~read[1]) == 0 && (p[4 * i + 2] & ~read[2]) == 0 && (p[4 * i + 3] & ~read[3]) == 0) {
+                return deep.depth[i];
+            }
+        }
+        // no deep node: the restricted trie's shallow part, node by node
+        int deepest = 0;
         int[] stack = new int[256];
         int sp = 0;
         stack[sp++] = 0;
-        while (sp > 0 && deepest < max) {
+        while (sp > 0) {
             int n = stack[--sp];
             deepest = Math.max(deepest, trie.depth(n));
+            if (trie.depth(n) >= DeepNodes.SHALLOW) continue;
             for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
                 int b = trie.childByte(c);
                 if ((read[b >>> 6] & (1L << b)) == 0) continue;
@@ -378,6 +387,46 @@ public final class TerminalWalks {
             }
         }
         return deepest;
+    }
+
+    /** The trie nodes deeper than {@link #SHALLOW}, deepest first, with the bytes on their paths (4 longs each). */
+    private record DeepNodes(int[] depth, long[] pathBytes) {
+        static final int SHALLOW = 12;
+    }
+
+    private volatile DeepNodes deepNodes;
+
+    private DeepNodes deepNodes() {
+        DeepNodes d = deepNodes;
+        if (d != null) return d;
+        int nodes = trie.nodeCount();
+        long[] path = new long[4 * nodes];
+        IntList deep = new IntList();
+        // nodes are numbered so that a child comes after its parent (a walk from the root in node order)
+        int[] stack = new int[256];
+        int sp = 0;
+        stack[sp++] = 0;
+        while (sp > 0) {
+            int n = stack[--sp];
+            if (trie.depth(n) > DeepNodes.SHALLOW) deep.add(n);
+            for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                int child = trie.childNode(c), b = trie.childByte(c);
+                for (int k = 0; k < 4; k++) path[4 * child + k] = path[4 * n + k];
+                path[4 * child + (b >>> 6)] |= 1L << b;
+                if (sp == stack.length) stack = Arrays.copyOf(stack, 2 * sp);
+                stack[sp++] = child;
+            }
+        }
+        Integer[] order = new Integer[deep.size];
+        for (int i = 0; i < order.length; i++) order[i] = deep.a[i];
+        Arrays.sort(order, (x, y) -> Integer.compare(trie.depth(y), trie.depth(x)));
+        int[] depth = new int[order.length];
+        long[] bytes = new long[4 * order.length];
+        for (int i = 0; i < order.length; i++) {
+            depth[i] = trie.depth(order[i]);
+            System.arraycopy(path, 4 * order[i], bytes, 4 * i, 4);
+        }
+        return deepNodes = new DeepNodes(depth, bytes);
     }
 
     /** Estimated heap bytes of a walk. */

@@ -115,6 +115,61 @@ class DirectMaskOracleTest {
         check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults(), LongTests.scale(8, 24), 108);
     }
 
+    /**
+     * Long unrolled strings (fixed formats, a pattern repeated far beyond a token's length, maxLength under a
+     * pattern): positions that no token can tell apart share one walk and one tree (TerminalWalks by bounded
+     * future). Masks with that sharing on and off (caches cleared between), tree-free and with trees, against
+     * the oracle.
+     */
+    @Test void schemaLongChainsSharingOnAndOff() {
+        String schema = """
+                {"type": "object", "properties": {
+                   "sha": {"type": "string", "pattern": "^[a-f0-9]{40}$"},
+                   "when": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"},
+                   "word": {"type": "string", "pattern": "^[a-z]{50}$"},
+                   "ab": {"type": "string", "pattern": "^(ab|ba){20}c?$"},
+                   "text": {"type": "string", "pattern": "^[a-z ,]*$", "maxLength": 45}},
+                 "additionalProperties": false}""";
+        Grammar g = JsonSchemaGrammar.from(schema).grammar();
+        try {
+            for (boolean sharing : new boolean[] {true, false}) {
+                dev.domino.runtime.RuntimeCaches.clear();
+                dev.domino.runtime.internal.trees.TerminalWalks.setFutureSharing(sharing);
+                check(g, CompileOptions.defaults().withFineTerminals(true), LongTests.scale(6, 20), 109);
+            }
+            // the same random prefixes, masks of both settings side by side (walks of the first kept in the cache)
+            dev.domino.runtime.RuntimeCaches.clear();
+            dev.domino.runtime.internal.trees.TerminalWalks.setFutureSharing(false);
+            Artifact off = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true).withPrebuildMillis(0));
+            RuntimeAccess.of(off).treeDemand().setMode(TreeDemand.Mode.DIRECT_ONLY);
+            List<int[]> outputs = new ArrayList<>();
+            SentenceSampler sampler = new SentenceSampler(g).maxLength(80);
+            Random random = new Random(11);
+            for (int i = 0; i < LongTests.scale(6, 20); i++) outputs.add(o200k.encode(sampler.sample(random)));
+            List<List<BitSet>> masksOff = new ArrayList<>();
+            for (int[] out : outputs) masksOff.add(masksAlong(off, out));
+            dev.domino.runtime.RuntimeCaches.clear();
+            dev.domino.runtime.internal.trees.TerminalWalks.setFutureSharing(true);
+            for (TreeDemand.Mode mode : new TreeDemand.Mode[] {TreeDemand.Mode.DIRECT_ONLY, TreeDemand.Mode.BUILD_ON_FIRST_USE}) {
+                Artifact on = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true).withPrebuildMillis(0));
+                RuntimeAccess.of(on).treeDemand().setMode(mode);
+                for (int i = 0; i < outputs.size(); i++) assertThat(masksAlong(on, outputs.get(i))).as("%s, output %d", mode, i).isEqualTo(masksOff.get(i));
+            }
+        } finally {
+            dev.domino.runtime.internal.trees.TerminalWalks.setFutureSharing(true);
+        }
+    }
+
+    private static List<BitSet> masksAlong(Artifact artifact, int[] tokens) {
+        Matcher m = artifact.newMatcher();
+        List<BitSet> masks = new ArrayList<>();
+        for (int k = 0; k <= tokens.length; k++) {
+            masks.add(m.nextTokenMask());
+            if (k == tokens.length || !m.acceptToken(tokens[k])) break;
+        }
+        return masks;
+    }
+
     @Test void schemaUnionOfObjects() {
         String schema = """
                 {"type": "array", "items": {"anyOf": [

@@ -240,12 +240,12 @@ public final class TerminalWalks {
      */
     public static final String WALKS = "terminal walks", BY_RESIDUAL = "walks by residual", BY_CORE = "walks by loop core",
             CORE_BELOW = "loop core walks below a first byte", LOOP_CORES = "loop cores", COUNTED = "counted walks",
-            TWINS = "twin states";
-    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS);
+            TWINS = "twin states", FUTURES = "bounded future classes";
+    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS, FUTURES);
     /** Bounds for the caches of tries made from now on (see {@link RuntimeCaches#setMaxBytes}). */
     private static final java.util.Map<String, Long> DEFAULT_MAX = new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
             WALKS, 256L << 20, BY_RESIDUAL, 64L << 20, BY_CORE, 64L << 20, CORE_BELOW, 16L << 20, LOOP_CORES, 16L << 20,
-            COUNTED, 64L << 20, TWINS, 16L << 20));
+            COUNTED, 64L << 20, TWINS, 16L << 20, FUTURES, 16L << 20));
 
     public static void setDefaultMaxBytes(String name, long bytes) { DEFAULT_MAX.put(name, bytes); }
 
@@ -265,7 +265,7 @@ public final class TerminalWalks {
     public TerminalWalks(VocabTrie trie) { this.trie = trie; }
 
     /** The caches this object keeps (for {@link RuntimeCaches}). */
-    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins); }
+    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins, futures); }
 
     /** A counted walk's key: the loop automaton, its unit boundaries and final weights (null: those of body+) and the loop state. */
     private record CountedKey(ByteDfa loop, java.util.List<Integer> boundaries, int state) {}
@@ -319,12 +319,114 @@ public final class TerminalWalks {
                 a -> 16 + 4L * a.length() + 64L * dfa.stateCount()); // the array, and the automaton the key holds
         Walk w = perState.get(state);
         if (w == null) {
+            int rep = sharing ? sameFutureAs(dfa, state) : state;
+            if (rep != state) {
+                // a state no token can tell from its class's first: that state's walk, computed once
+                w = get(dfa, rep, vocabSize);
+                if (perState.compareAndSet(state, null, w)) cache.addBytes(dfa, 16);
+                return perState.get(state);
+            }
             dev.domino.runtime.internal.mask.MaskServing.note(dev.domino.runtime.internal.mask.MaskServing.WALKS);
             w = computeShared(dfa, state, vocabSize);
             if (perState.compareAndSet(state, null, w)) cache.addBytes(dfa, bytesOf(w));
             w = perState.get(state);
         }
         return w;
+    }
+
+    /** Whether states share walks by bounded future ({@link BoundedFutures}); off only to compare (tests). */
+    private static volatile boolean sharing = true;
+
+    public static void setFutureSharing(boolean on) { sharing = on; }
+
+    /** Refinement work (range visits) above which an automaton's states keep their own walks. */
+    private static final long MAX_REFINE_WORK = 2_000_000;
+    /** Sentinel of {@link #futures}: every state is its own class. */
+    private static final int[] IDENTITY = new int[0];
+    private final BoundedCache<ByteDfa, int[]> futures = newCache(FUTURES);
+
+    /**
+     * The smallest state that behaves like {@code state} on every trie path (see {@link BoundedFutures}): on byte
+     * strings no longer than the longest token made of bytes the automaton reads at all.
+     */
+    public int sameFutureAs(ByteDfa dfa, int state) {
+        int[] rep = futures.computeIfAbsent(dfa, d -> {
+            int[] r = BoundedFutures.representatives(d, deepestPath(d), MAX_REFINE_WORK);
+            return r == null ? IDENTITY : r;
+        }, r -> 16 + 4L * r.length + 64L * dfa.stateCount());
+        return rep == IDENTITY ? state : rep[state];
+    }
+
+    /** The deepest trie node whose path uses only bytes some transition of the automaton reads: no walk goes deeper. */
+    private int deepestPath(ByteDfa dfa) {
+        long[] read = new long[4];
+        for (int r = 0; r < dfa.rangeCount(); r++) {
+            for (int b = dfa.rangeLo(r), h = dfa.rangeHi(r); b <= h; b++) read[b >>> 6] |= 1L << b;
+        }
+        DeepNodes deep = deepNodes();
+        for (int i = 0; i < deep.depth.length; i++) {
+            long[] p = deep.pathBytes;
+            if ((p[4 * i] & ~read[0]) == 0 && (p[4 * i + 1] & ~read[1]) == 0 && (p[4 * i + 2] & ~read[2]) == 0 && (p[4 * i + 3] & ~read[3]) == 0) {
+                return deep.depth[i];
+            }
+        }
+        // no deep node: the restricted trie's shallow part, node by node
+        int deepest = 0;
+        int[] stack = new int[256];
+        int sp = 0;
+        stack[sp++] = 0;
+        while (sp > 0) {
+            int n = stack[--sp];
+            deepest = Math.max(deepest, trie.depth(n));
+            if (trie.depth(n) >= DeepNodes.SHALLOW) continue;
+            for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                int b = trie.childByte(c);
+                if ((read[b >>> 6] & (1L << b)) == 0) continue;
+                if (sp == stack.length) stack = Arrays.copyOf(stack, 2 * sp);
+                stack[sp++] = trie.childNode(c);
+            }
+        }
+        return deepest;
+    }
+
+    /** The trie nodes deeper than {@link #SHALLOW}, deepest first, with the bytes on their paths (4 longs each). */
+    private record DeepNodes(int[] depth, long[] pathBytes) {
+        static final int SHALLOW = 12;
+    }
+
+    private volatile DeepNodes deepNodes;
+
+    private DeepNodes deepNodes() {
+        DeepNodes d = deepNodes;
+        if (d != null) return d;
+        int nodes = trie.nodeCount();
+        long[] path = new long[4 * nodes];
+        IntList deep = new IntList();
+        // nodes are numbered so that a child comes after its parent (a walk from the root in node order)
+        int[] stack = new int[256];
+        int sp = 0;
+        stack[sp++] = 0;
+        while (sp > 0) {
+            int n = stack[--sp];
+            if (trie.depth(n) > DeepNodes.SHALLOW) deep.add(n);
+            for (int c = trie.firstChild(n); c < trie.endChild(n); c++) {
+                int child = trie.childNode(c), b = trie.childByte(c);
+                for (int k = 0; k < 4; k++) path[4 * child + k] = path[4 * n + k];
+                path[4 * child + (b >>> 6)] |= 1L << b;
+                if (sp == stack.length) stack = Arrays.copyOf(stack, 2 * sp);
+                stack[sp++] = child;
+            }
+        }
+        Integer[] order = new Integer[deep.size];
+        for (int i = 0; i < order.length; i++) order[i] = deep.a[i];
+        Arrays.sort(order, (x, y) -> Integer.compare(trie.depth(y), trie.depth(x)));
+        int[] depth = new int[order.length];
+        long[] bytes = new long[4 * order.length];
+        for (int i = 0; i < order.length; i++) {
+            depth[i] = trie.depth(order[i]);
+            System.arraycopy(path, 4 * order[i], bytes, 4 * i, 4);
+        }
+        return deepNodes = new DeepNodes(depth, bytes);
     }
 
     /** Estimated heap bytes of a walk. */

@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code GET /v1/models}, {@code GET /v1/models/{id}};</li>
  *   <li>{@code GET /health} ({@code {"status": "ok"}}), {@code GET /metrics} (Prometheus text).</li>
  * </ul>
- * Errors are OpenAI's error JSON. A body over the size limit gets 413 before it is read. A streamed response whose
+ * Errors are OpenAI's error JSON. A body over the size limit gets 413 and is never stored: the rest of it is read and
+ * discarded (up to {@link #DISCARD_LIMIT_BYTES}) before the answer, because a server that closes with unread bytes
+ * resets the connection and the client may lose the 413. A streamed response whose
  * client went away is cancelled at the next forward pass; a non-streamed one runs to the end or the request
  * timeout (the JDK server reports no disconnect before a write).
  */
@@ -35,6 +37,8 @@ public final class HttpApi implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService threads;
     private final long created = System.currentTimeMillis() / 1000;
+    /** How much of an over-limit body is read and thrown away so that its 413 arrives; past it the connection is cut. */
+    static final long DISCARD_LIMIT_BYTES = 64L << 20;
 
     public HttpApi(Engine engine, String host, int port, int maxRequestBytes) throws IOException {
         this.engine = engine;
@@ -154,13 +158,13 @@ public final class HttpApi implements AutoCloseable {
             } catch (NumberFormatException e) {
                 throw ApiException.invalid(null, "bad Content-Length");
             }
-            if (n > maxRequestBytes) throw tooLarge();
+            if (n > maxRequestBytes) throw tooLarge(ex.getRequestBody());
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         try (InputStream in = ex.getRequestBody()) {
             byte[] chunk = new byte[8192];
             for (int r; (r = in.read(chunk)) > 0; ) {
-                if (buf.size() + r > maxRequestBytes) throw tooLarge();
+                if (buf.size() + r > maxRequestBytes) throw tooLarge(in);
                 buf.write(chunk, 0, r);
             }
         }
@@ -175,7 +179,14 @@ public final class HttpApi implements AutoCloseable {
         }
     }
 
-    private ApiException tooLarge() {
+    private ApiException tooLarge(InputStream unread) {
+        try {
+            byte[] sink = new byte[16384];
+            long discarded = 0;
+            for (int r; discarded < DISCARD_LIMIT_BYTES && (r = unread.read(sink)) > 0; ) discarded += r;
+        } catch (IOException e) {
+            // the client went away: nothing to answer
+        }
         return new ApiException(413, "invalid_request_error", null, "request_too_large",
                 "the request body is larger than the server's limit of " + maxRequestBytes + " bytes");
     }

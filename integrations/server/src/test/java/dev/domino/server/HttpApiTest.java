@@ -55,9 +55,9 @@ class HttpApiTest {
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(TinyServer.parse(r.body()).at("/error/param").asText()).isEqualTo("max_tokens");
 
-        // a body over the limit (1 MiB in these tests) is refused before it is read
+        // a body over the limit (1 MiB in these tests) is refused, never stored; its 413 always arrives (several times: it used to race the close)
         String big = "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"" + "a".repeat(1 << 20) + "\"}]}";
-        assertThat(post(base, "/chat/completions", big).statusCode()).isEqualTo(413);
+        for (int i = 0; i < 20; i++) assertThat(post(base, "/chat/completions", big).statusCode()).isEqualTo(413);
 
         assertThat(get(base + "/nowhere").statusCode()).isEqualTo(404);
     }

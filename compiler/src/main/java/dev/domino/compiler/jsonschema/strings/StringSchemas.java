@@ -74,6 +74,7 @@ public final class StringSchemas {
                     if (restricted != null && variableRepeats(restricted, new java.util.HashSet<>()) > MAX_UNROLLED_TAILS
                             && countedFits(c, hi, maxL)) restricted = null;
                 }
+                if (restricted != null && holdsInnerLongRepeat(restricted) && countedFits(c, hi, maxL)) restricted = null;
                 if (restricted != null) c = restricted;
                 else if (maxL != Expr.Repeat.UNBOUNDED && (counted = counted(c, minL, maxL, ptr, kws.get(0))) != null) c = null;
                 else {
@@ -94,6 +95,29 @@ public final class StringSchemas {
      * kept: counting those is slower (docs/performance.md).
      */
     static final int MAX_UNROLLED_TAILS = 4;
+
+    /** Counts from this up make a repeat too long to unroll into one terminal: it becomes a counted terminal of its own. */
+    static final int LONG_REPEAT = 16;
+
+    /**
+     * Whether e holds a long variable repeat beside other parts ({@code [\w-][\w/-]{0,253}[\w-]}, a slug
+     * under maxLength 255). The repeat would be a counted terminal of its own, between terminals that read
+     * the same characters, so a token inside the string splits there in many ways and most tokens of the
+     * value's trees are checked byte by byte at every mask. The pattern counted as one terminal has no
+     * such boundary.
+     */
+    private static boolean holdsInnerLongRepeat(Expr e) {
+        return !(e instanceof Expr.Repeat) && longRepeatInside(e);
+    }
+
+    private static boolean longRepeatInside(Expr e) {
+        if (e instanceof Expr.Repeat r) {
+            return (r.min() != r.max() && (r.max() == Expr.Repeat.UNBOUNDED || r.max() >= LONG_REPEAT)) || longRepeatInside(r.body());
+        }
+        if (e instanceof Expr.Seq sq) for (Expr x : sq.items()) if (longRepeatInside(x)) return true;
+        if (e instanceof Expr.Alt a) for (Expr x : a.options()) if (longRepeatInside(x)) return true;
+        return false;
+    }
 
     /** Distinct repeats of e whose count is not fixed. */
     private static int variableRepeats(Expr e, java.util.Set<Expr> seen) {

@@ -48,6 +48,7 @@ class UnitsTerminalTest {
         {"^a*$", 1, 20, "aaa"},
         {"^a*$", 0, 20, ""},
         {"^[é€😀x]+$", 2, 17, "é€😀"},
+        {"^([\\w\\/-]|[\\w-][\\w\\/-]*[\\w-])$", 0, 12, "a/b-c"},
     };
 
     @Test void masksMatchTheOracle() {

@@ -358,6 +358,10 @@ class JsonSchemaGrammarTest {
         check("{'type':'string','pattern':'[A-z]+','minLength':3,'maxLength':64}", l("'abc'", "'12a'", "'--Z--'", "'1_2'", letter),
             l("'123'", "'ab'", "''", "'" + "1".repeat(64) + "a'", "'1\u00e92'"));
         check("{'type':'string','pattern':'[a-z]','maxLength':5}", l("'a'", "'1a2'", "'\u0061'", "'1234z'"), l("''", "'12345'", "'abcdef'", "'A'"));
+        // a slug: unrolled, a long repeat between characters it shares (StringSchemas.holdsInnerLongRepeat): counted instead
+        String slug = "'a" + "/".repeat(38) + "b'";
+        check("{'type':'string','pattern':'^([\\\\w\\\\/-]|[\\\\w-][\\\\w\\\\/-]*[\\\\w-])$','maxLength':40}",
+            l("'a'", "'/'", "'ab'", "'a/b'", "'a-/-b'", "'a\\/b'", slug), l("''", "'/a'", "'a/'", "'a b'", "'a" + "/".repeat(39) + "b'"));
     }
 
     /** Second 60 only at 23:59:60 UTC, after the offset (the JSON-Schema-Test-Suite's time.json and date-time.json cases). */

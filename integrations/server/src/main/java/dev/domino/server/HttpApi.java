@@ -39,6 +39,20 @@ public final class HttpApi implements AutoCloseable {
     private final long created = System.currentTimeMillis() / 1000;
     /** How much of an over-limit body is read and thrown away so that its 413 arrives; past it the connection is cut. */
     static final long DISCARD_LIMIT_BYTES = 64L << 20;
+    /**
+     * Seconds an idle keep-alive connection stays open: longer than clients keep theirs (the JDK's HttpClient 30 s,
+     * Go 90 s). The JDK server's default, 30 s, equals the JDK client's: the server could close a connection just as
+     * the client reuses it, and the client does not retry a POST ("header parser received no bytes"). A JVM-wide
+     * property, read when the first JDK HTTP server starts; a value set on the command line is kept.
+     */
+    static final long IDLE_SECONDS = 120;
+
+    static {
+        if (System.getProperty("sun.net.httpserver.idleInterval") == null) {
+            System.setProperty("sun.net.httpserver.idleInterval", Long.toString(IDLE_SECONDS));
+        }
+    }
+
     public HttpApi(Engine engine, String host, int port, int maxRequestBytes) throws IOException {
         this.engine = engine;
         this.maxRequestBytes = maxRequestBytes;

@@ -31,7 +31,7 @@ class RequestToMaskExampleTest {
         // at server start: one cache for all requests
         ConstraintCache cache = ConstraintCache.builder()
                 .maxBytes(2L << 30)                       // estimated artifact bytes, least recently used evicted
-                .compileBudget(Duration.ofSeconds(10))    // then the request fails and the server goes on
+                .compileBudget(Duration.ofSeconds(60))    // then the request fails and the server goes on
                 .build();
 
         // per request: the request body as the server parsed it

@@ -39,6 +39,19 @@ public final class HttpApi implements AutoCloseable {
     private final long created = System.currentTimeMillis() / 1000;
     /** How much of an over-limit body is read and thrown away so that its 413 arrives; past it the connection is cut. */
     static final long DISCARD_LIMIT_BYTES = 64L << 20;
+    /**
+     * Seconds an idle keep-alive connection stays open: longer than clients keep theirs (the JDK's HttpClient 30 s,
+     * Go 90 s). The JDK server's default, 30 s, equals the JDK client's: the server could close a connection just as
+     * the client reuses it, and the client does not retry a POST ("header parser received no bytes"). A JVM-wide
+     * property, read when the first JDK HTTP server starts; a value set on the command line is kept.
+     */
+    static final long IDLE_SECONDS = 120;
+
+    static {
+        if (System.getProperty("sun.net.httpserver.idleInterval") == null) {
+            System.setProperty("sun.net.httpserver.idleInterval", Long.toString(IDLE_SECONDS));
+        }
+    }
 
     public HttpApi(Engine engine, String host, int port, int maxRequestBytes) throws IOException {
         this.engine = engine;
@@ -76,48 +89,72 @@ public final class HttpApi implements AutoCloseable {
         String path = ex.getRequestURI().getPath();
         String method = ex.getRequestMethod();
         String endpoint = path.startsWith("/v1/models/") ? "/v1/models/{id}" : path;
+        Reply reply = new Reply(ex, endpoint);
         int status;
         try {
             status = switch (endpoint) {
-                case "/v1/chat/completions" -> post(ex, method, true);
-                case "/v1/completions" -> post(ex, method, false);
-                case "/v1/models" -> get(ex, method, () -> OpenAiJson.JSON.writeValueAsString(OpenAiJson.models(engine.config().modelName(), created)));
+                case "/v1/chat/completions" -> post(reply, method, true);
+                case "/v1/completions" -> post(reply, method, false);
+                case "/v1/models" -> get(reply, method, () -> OpenAiJson.JSON.writeValueAsString(OpenAiJson.models(engine.config().modelName(), created)));
                 case "/v1/models/{id}" -> {
                     String id = path.substring("/v1/models/".length());
                     if (!id.equals(engine.config().modelName())) {
                         throw new ApiException(404, "invalid_request_error", "model", "model_not_found", "the model '" + id + "' does not exist");
                     }
-                    yield get(ex, method, () -> OpenAiJson.JSON.writeValueAsString(OpenAiJson.model(id, created)));
+                    yield get(reply, method, () -> OpenAiJson.JSON.writeValueAsString(OpenAiJson.model(id, created)));
                 }
-                case "/health" -> get(ex, method, () -> "{\"status\":\"ok\"}");
+                case "/health" -> get(reply, method, () -> "{\"status\":\"ok\"}");
                 case "/metrics" -> {
                     if (!method.equals("GET")) throw new ApiException(405, "invalid_request_error", null, null, "use GET");
-                    yield send(ex, 200, "text/plain; version=0.0.4", engine.prometheus());
+                    yield send(reply, 200, "text/plain; version=0.0.4", engine.prometheus());
                 }
                 default -> throw new ApiException(404, "invalid_request_error", null, "unknown_url", "unknown URL " + method + " " + path);
             };
         } catch (ApiException e) {
-            status = sendError(ex, e);
+            status = sendError(reply, e);
         } catch (RuntimeException e) {
             System.err.println("domino serve: internal error on " + method + " " + path + ":");
             e.printStackTrace();
-            status = sendError(ex, new ApiException(500, "server_error", null, null, "internal error: " + e));
+            status = sendError(reply, new ApiException(500, "server_error", null, null, "internal error: " + e));
         } finally {
             ex.close();
         }
-        engine.metrics().response(endpoint, status);
+        reply.count(status); // a response never sent (499); the others were counted as they were sent
+    }
+
+    /**
+     * One exchange's response, counted by endpoint and status once, before its last byte goes out: a client that has
+     * its response and then reads {@code /metrics} finds it counted. (Not in the exchange's attributes: the JDK server
+     * keeps those in its context, shared by every exchange.)
+     */
+    private final class Reply {
+        final HttpExchange ex;
+        final String endpoint;
+        private boolean counted;
+
+        Reply(HttpExchange ex, String endpoint) {
+            this.ex = ex;
+            this.endpoint = endpoint;
+        }
+
+        void count(int status) {
+            if (counted) return;
+            counted = true;
+            engine.metrics().response(endpoint, status);
+        }
     }
 
     private interface Body {
         String get() throws IOException;
     }
 
-    private int get(HttpExchange ex, String method, Body body) throws IOException {
+    private int get(Reply reply, String method, Body body) throws IOException {
         if (!method.equals("GET")) throw new ApiException(405, "invalid_request_error", null, null, "use GET");
-        return send(ex, 200, "application/json", body.get());
+        return send(reply, 200, "application/json", body.get());
     }
 
-    private int post(HttpExchange ex, String method, boolean chat) throws IOException {
+    private int post(Reply reply, String method, boolean chat) throws IOException {
+        HttpExchange ex = reply.ex;
         if (!method.equals("POST")) throw new ApiException(405, "invalid_request_error", null, null, "use POST");
         JsonNode body = readJson(ex);
         ChatRequest request = chat ? ChatRequest.chat(body) : ChatRequest.completion(body);
@@ -126,7 +163,7 @@ public final class HttpApi implements AutoCloseable {
             String model = engine.config().modelName();
             if (!request.stream()) {
                 ChatResult r = engine.run(prepared, null, () -> false);
-                return send(ex, 200, "application/json", OpenAiJson.JSON.writeValueAsString(
+                return send(reply, 200, "application/json", OpenAiJson.JSON.writeValueAsString(
                         chat ? OpenAiJson.chatCompletion(r, model) : OpenAiJson.textCompletion(r, model)));
             }
             ex.getResponseHeaders().set("Content-Type", "text/event-stream");
@@ -144,6 +181,7 @@ public final class HttpApi implements AutoCloseable {
             } catch (Engine.Cancelled e) {
                 return 499; // the client closed the connection (nginx's code; never sent)
             }
+            reply.count(200);
             stream.done();
             return 200;
         }
@@ -191,9 +229,11 @@ public final class HttpApi implements AutoCloseable {
                 "the request body is larger than the server's limit of " + maxRequestBytes + " bytes");
     }
 
-    private static int send(HttpExchange ex, int status, String type, String body) throws IOException {
+    private static int send(Reply reply, int status, String type, String body) throws IOException {
+        HttpExchange ex = reply.ex;
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().set("Content-Type", type);
+        reply.count(status);
         ex.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = ex.getResponseBody()) {
             out.write(bytes);
@@ -201,9 +241,9 @@ public final class HttpApi implements AutoCloseable {
         return status;
     }
 
-    private static int sendError(HttpExchange ex, ApiException e) {
+    private static int sendError(Reply reply, ApiException e) {
         try {
-            return send(ex, e.status(), "application/json", OpenAiJson.JSON.writeValueAsString(OpenAiJson.error(e)));
+            return send(reply, e.status(), "application/json", OpenAiJson.JSON.writeValueAsString(OpenAiJson.error(e)));
         } catch (IOException io) {
             return e.status(); // headers already sent (a stream), or the client went away
         }

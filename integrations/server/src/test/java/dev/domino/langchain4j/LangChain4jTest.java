@@ -99,7 +99,7 @@ class LangChain4jTest {
             @Override public void onCompleteResponse(ChatResponse r) { done.complete(r); }
             @Override public void onError(Throwable t) { done.completeExceptionally(t); }
         });
-        ChatResponse r = done.get(2, TimeUnit.MINUTES);
+        ChatResponse r = done.get(TinyServer.REQUEST_TIMEOUT.toMinutes(), TimeUnit.MINUTES);
         assertThat(partial.toString()).isEqualTo(r.aiMessage().text());
         assertThat(TinyServer.validate(schemaOf(PERSON), TinyServer.parse(r.aiMessage().text()))).isEmpty();
         assertThat(r.tokenUsage().outputTokenCount()).isPositive();
@@ -107,7 +107,7 @@ class LangChain4jTest {
 
     static OpenAiChatModel openAi() {
         return OpenAiChatModel.builder().baseUrl(TinyServer.baseUrl()).apiKey("unused").modelName(TinyServer.MODEL)
-                .supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA).strictJsonSchema(true).strictTools(true).maxRetries(0).maxTokens(800).seed(1).parallelToolCalls(false).build();
+                .supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA).strictJsonSchema(true).strictTools(true).maxRetries(0).timeout(TinyServer.REQUEST_TIMEOUT).maxTokens(800).seed(1).parallelToolCalls(false).build();
     }
 
     @Test

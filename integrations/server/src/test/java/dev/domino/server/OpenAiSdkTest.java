@@ -32,7 +32,7 @@ class OpenAiSdkTest {
 
     @BeforeAll
     static void connect() {
-        client = OpenAIOkHttpClient.builder().baseUrl(TinyServer.baseUrl()).apiKey("unused").maxRetries(0).build();
+        client = OpenAIOkHttpClient.builder().baseUrl(TinyServer.baseUrl()).apiKey("unused").maxRetries(0).timeout(TinyServer.REQUEST_TIMEOUT).build();
     }
 
     @AfterAll

@@ -13,7 +13,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,7 +46,7 @@ class ServeCommandTest {
         Vocabulary vocabulary = VocabularyLoader.load(model.resolve("tokenizer.json").toString(), null).vocabulary();
         Path artifacts = Files.createDirectories(dir.resolve("artifacts"));
         Constraints.compile(REQUEST, vocabulary, Engine.constraintOptions("compact")).save(artifacts.resolve("person.domino"));
-        try (Engine engine = Engine.open(model, artifacts, new Engine.Config("tiny", 1, 4, 200, Duration.ofMinutes(1), "compact"))) {
+        try (Engine engine = Engine.open(model, artifacts, new Engine.Config("tiny", 1, 4, 200, TinyServer.REQUEST_TIMEOUT, "compact"))) {
             JsonNode body = TinyServer.parse("{\"model\": \"tiny\", \"messages\": [{\"role\": \"user\", \"content\": \"x\"}], \"seed\": 1, "
                     + REQUEST.substring(1));
             try (Engine.Admission a = engine.admit()) {

@@ -9,7 +9,6 @@ import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionNamedToolChoice;
 import com.openai.models.chat.completions.ChatCompletionToolChoiceOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -50,7 +49,7 @@ class ServerLoadTest {
         int clients = Integer.getInteger("load.clients", 8), requests = Integer.getInteger("load.requests", 48);
         int maxTokens = Integer.getInteger("load.maxTokens", 400);
         OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(TinyServer.baseUrl()).apiKey("unused").maxRetries(0)
-                .timeout(Duration.ofMinutes(10)).build();
+                .timeout(TinyServer.REQUEST_TIMEOUT).build();
         JsonNode person = TinyServer.parse(TinyServer.PERSON_SCHEMA), order = TinyServer.parse(ORDER_SCHEMA),
                 flags = TinyServer.parse(FLAGS_SCHEMA), weather = TinyServer.parse(TinyServer.WEATHER_PARAMETERS);
         // one request per kind first: its compile (tens of ms alone, seconds on a loaded machine) is not load latency

@@ -22,6 +22,12 @@ public final class TinyServer {
     public static final String MODEL = "tiny";
     public static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * Request timeout of the test servers and clients: a hang guard, far above a request's time on a loaded CI machine
+     * (the first requests of a cold JVM take seconds), never what a test measures.
+     */
+    public static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(10);
+
     private static Engine engine;
     private static HttpApi api;
 
@@ -62,7 +68,7 @@ public final class TinyServer {
     private static void start() {
         if (api != null) return;
         try {
-            engine = Engine.open(modelDir(), null, new Engine.Config(MODEL, 4, 64, 400, Duration.ofMinutes(2), "compact"));
+            engine = Engine.open(modelDir(), null, new Engine.Config(MODEL, 4, 64, 400, REQUEST_TIMEOUT, "compact"));
             api = new HttpApi(engine, "127.0.0.1", 0, 1 << 20).start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -12,6 +12,7 @@ import dev.domino.compiler.jsonschema.algebra.OneOfRewrites;
 import dev.domino.compiler.jsonschema.algebra.SchemaAlgebra;
 import dev.domino.compiler.jsonschema.algebra.SchemaComplement;
 import dev.domino.compiler.jsonschema.algebra.SchemaEmptiness;
+import dev.domino.compiler.jsonschema.algebra.StringLanguages;
 import dev.domino.compiler.jsonschema.algebra.UnevaluatedKeywords;
 import dev.domino.compiler.jsonschema.algebra.UnionProduct;
 import dev.domino.compiler.jsonschema.arrays.ArraySchemas;
@@ -85,6 +86,7 @@ public final class SchemaCompiler {
     public final SchemaComplement complement;
     public final SchemaEmptiness emptiness;
     public final UnionProduct products;
+    public final StringLanguages languages;
     public final ConstantSchemas constants;
     final NumberSchemas numbers;
     final StringSchemas strings;
@@ -115,6 +117,7 @@ public final class SchemaCompiler {
         this.complement = new SchemaComplement(this);
         this.emptiness = new SchemaEmptiness(this);
         this.products = new UnionProduct(this);
+        this.languages = new StringLanguages(this);
         this.constants = new ConstantSchemas(this);
         this.numbers = new NumberSchemas(this);
         this.strings = new StringSchemas(this);
@@ -247,6 +250,17 @@ public final class SchemaCompiler {
     }
 
     Expr compileCombined(ObjectNode n, String ptr) {
+        boolean combines = n.has("allOf") || n.has("oneOf") || complementedNot(n, ptr)
+            || ((n.has("anyOf") || n.has("$ref") && !refSiblingsIgnored) && n.size() > 1);
+        if (combines) {
+            // a combination of string constraints only: one automaton, never a product of schemas
+            List<JsonNode> exact = languages.asSchemas(n, false, ptr);
+            if (exact != null) {
+                List<Expr> alts = new ArrayList<>();
+                for (JsonNode s : exact) alts.add(compile(s, ptr));
+                return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
+            }
+        }
         if (n.has("$ref")) {
             String ref = n.get("$ref").asText();
             ObjectNode rest = n.deepCopy();
@@ -375,6 +389,7 @@ public final class SchemaCompiler {
             }
             kw = "not";
             for (JsonNode p : n.path(SchemaComplement.NOT_PATTERNS)) lang = lang.intersect(CodePointDfa.of(regex(p.asText())).complement());
+            for (JsonNode id : n.path(StringLanguages.KEYWORD)) lang = lang.intersect(languages.language(id.asInt()));
             for (JsonNode p : n.path(SchemaComplement.NOT_FORMATS)) {
                 Expr f = Formats.format(p.asText());
                 // an ignored format is an annotation that every string satisfies: "not" it, and none is left

@@ -93,6 +93,22 @@ class StringLanguagesTest {
         assertThat(total).isGreaterThan(100);
     }
 
+    /** Three anyOfs of five patterns: 125 combinations, over the product's cap of 64, as one automaton. */
+    @Test void aProductOverTheCapOfStringConstraintsIsOneAutomaton() throws Exception {
+        StringBuilder s = new StringBuilder("{\"type\":\"string\",\"allOf\":[");
+        for (int k = 0; k < 3; k++) {
+            s.append(k == 0 ? "" : ",").append("{\"anyOf\":[");
+            for (int i = 0; i < 5; i++) s.append(i == 0 ? "" : ",").append("{\"pattern\":\"").append((char) ('a' + k)).append(i).append("\"}");
+            s.append("]}");
+        }
+        s.append("]}");
+        Grammar g = JsonSchemaGrammar.from(s.toString()).grammar();
+        assertThat(ExprMatcher.matches(g, "\"a0b4c2\"")).isTrue();
+        assertThat(ExprMatcher.matches(g, "\"c2xb1-a3\"")).isTrue();
+        assertThat(ExprMatcher.matches(g, "\"a0b4c5\"")).isFalse();
+        assertThat(ExprMatcher.matches(g, "7")).isFalse();
+    }
+
     /** Returns how many values were compared. */
     private static int agree(String schema, Random r, int strings) throws Exception {
         Grammar g;

@@ -162,7 +162,7 @@ public final class StringLanguages {
                 }
                 case "$ref" -> {
                     try {
-                        RefResolver.Target t = v.isTextual() ? sc.refs.target(v.asText(), ptr) : null;
+                        RefResolver.Target t = v.isTextual() ? sc.refs.target(v.asText(), refBase(raw, ptr)) : null;
                         ok = t != null && inFragment(t.node(), t.pointer(), depth + 1);
                     } catch (GrammarException e) {
                         ok = false;
@@ -250,7 +250,7 @@ public final class StringLanguages {
                     yield exactlyOne(branches);
                 }
                 case "$ref" -> {
-                    RefResolver.Target t = sc.refs.target(v.asText(), ptr);
+                    RefResolver.Target t = sc.refs.target(v.asText(), refBase(raw, ptr));
                     if (t == null) throw new GrammarException("unresolved reference");
                     yield value(t.node(), t.pointer(), depth + 1);
                 }
@@ -259,6 +259,16 @@ public final class StringLanguages {
             out = and(out, part);
         }
         return out;
+    }
+
+    /**
+     * Where a reference of {@code node} is resolved: its own pointer, or up to draft 7 (where a {@code $ref}'s
+     * sibling {@code $id} does not change the base URI) its parent's.
+     */
+    private String refBase(JsonNode node, String ptr) {
+        if (!sc.refSiblingsIgnored || !node.has("$id") && !node.has("id")) return ptr;
+        int cut = ptr.lastIndexOf('/');
+        return cut < 0 ? "" : ptr.substring(0, cut);
     }
 
     // ---- the operations, each result minimized ----

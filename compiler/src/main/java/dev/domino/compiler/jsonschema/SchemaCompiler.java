@@ -368,6 +368,8 @@ public final class SchemaCompiler {
      */
     /** States of a string language intersected with its length bounds, above which the bounds become a counter. */
     static final int MAX_LENGTH_PRODUCT = 300;
+    /** Product states built (before minimization) for such an intersection when a counter is the alternative. */
+    static final int MAX_LENGTH_PRODUCT_BUILT = 10 * MAX_LENGTH_PRODUCT;
 
     Expr stringAlgebra(ObjectNode n, String ptr) {
         int minL = KeywordValues.countOr(n, "minLength", 0, ptr);
@@ -406,7 +408,9 @@ public final class SchemaCompiler {
                 kw = maxL != Expr.Repeat.UNBOUNDED ? "maxLength" : "minLength";
                 boolean counted = maxL != Expr.Repeat.UNBOUNDED && maxL >= 1;
                 try {
-                    content = lang.intersect(CodePointDfa.lengths(minL, maxL)).toLeaf();
+                    // with a counter to fall back on, a product far past the size it may keep is not built to the end
+                    content = (counted ? lang.intersect(CodePointDfa.lengths(minL, maxL), MAX_LENGTH_PRODUCT_BUILT)
+                        : lang.intersect(CodePointDfa.lengths(minL, maxL))).toLeaf();
                     // the lengths multiply the states (and every state's JSON escapes): past the size state
                     // elimination accepted, a counter is smaller
                     if (counted && content instanceof Expr.Automaton a && a.dfa().stateCount() > MAX_LENGTH_PRODUCT) content = null;

@@ -271,7 +271,10 @@ public final class CodePointDfa {
     }
 
     /** The strings both automata accept (product construction; the pairs that can never accept trimmed). */
-    public CodePointDfa intersect(CodePointDfa o) {
+    public CodePointDfa intersect(CodePointDfa o) { return intersect(o, MAX_PRODUCT_STATES); }
+
+    /** As {@link #intersect(CodePointDfa)}, {@link TooComplex} past {@code maxStates} product states. */
+    public CodePointDfa intersect(CodePointDfa o, int maxStates) {
         Map<Long, Integer> index = new HashMap<>();
         List<long[]> pairs = new ArrayList<>();
         List<List<Edge>> out = new ArrayList<>();
@@ -289,7 +292,7 @@ public final class CodePointDfa {
                     long key = ((long) ea.to() << 32) | eb.to();
                     Integer to = index.get(key);
                     if (to == null) {
-                        if (pairs.size() >= MAX_PRODUCT_STATES) throw new TooComplex("more than " + MAX_PRODUCT_STATES + " automaton states");
+                        if (pairs.size() >= maxStates) throw new TooComplex("more than " + maxStates + " automaton states");
                         to = pairs.size();
                         index.put(key, to);
                         pairs.add(new long[] {ea.to(), eb.to()});

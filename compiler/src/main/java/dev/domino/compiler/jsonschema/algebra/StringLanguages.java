@@ -52,6 +52,11 @@ public final class StringLanguages {
      */
     public static final String KEYWORD = "\u0000languages";
 
+    /** The most terms a union keeps apart before they become one automaton. */
+    static final int MAX_TERMS = 16;
+    /** The longest minLength the string algebra compiles next to a language without a maxLength ({@link CodePointDfa#lengths}). */
+    private static final int MAX_LENGTH = 1000;
+
     /** The most branches of one oneOf evaluated here (exactly-one costs a product per pair). */
     static final int MAX_ONE_OF = 8;
 
@@ -73,15 +78,20 @@ public final class StringLanguages {
     private static final int OTHERS = NULL | BOOLEAN | OBJECT | ARRAY | INTEGER | FRACTION;
     private static final JsonNodeFactory NF = JsonNodeFactory.instance;
 
-    /**
-     * What a schema admits: the other types in {@code others} (bits), and the strings of {@code strings} (null:
-     * every string) whose length is within [minLen, maxLen] (maxLen {@link Expr.Repeat#UNBOUNDED}: no bound).
-     */
-    private record Value(int others, CodePointDfa strings, int minLen, int maxLen) {
+    /** The strings of {@code dfa} (null: every string) whose length is within [minLen, maxLen] (maxLen UNBOUNDED: none). */
+    private record Term(CodePointDfa dfa, int minLen, int maxLen) {
         boolean bounded() { return minLen > 0 || maxLen != Expr.Repeat.UNBOUNDED; }
     }
 
-    private static final Value ALL = new Value(OTHERS, null, 0, Expr.Repeat.UNBOUNDED);
+    /**
+     * What a schema admits: the other types in {@code others} (bits), and the strings of the union of
+     * {@code terms}. A union stays a list until a complement needs it as one automaton (the automaton of a
+     * union can be far larger than its parts, and the grammar takes the parts as alternatives).
+     */
+    private record Value(int others, List<Term> terms) {}
+
+    private static final Term EVERY_STRING = new Term(null, 0, Expr.Repeat.UNBOUNDED);
+    private static final Value ALL = new Value(OTHERS, List.of(EVERY_STRING));
 
     private final SchemaCompiler sc;
     private final List<CodePointDfa> table = new ArrayList<>();
@@ -215,7 +225,7 @@ public final class StringLanguages {
                     for (JsonNode p : v) all = and(all, not(strings(CodePointDfa.of(regex(p.asText())))));
                     yield all;
                 }
-                case SchemaComplement.NOT_STRINGS -> not(new Value(0, literals(v), 0, Expr.Repeat.UNBOUNDED));
+                case SchemaComplement.NOT_STRINGS -> not(strings(literals(v)));
                 case KEYWORD -> {
                     Value all = ALL;
                     for (JsonNode id : v) all = and(all, strings(table.get(id.asInt())));
@@ -223,10 +233,10 @@ public final class StringLanguages {
                 }
                 case "enum" -> {
                     for (JsonNode x : v) if (!x.isTextual()) throw new GrammarException("not a string enum");
-                    yield new Value(0, literals(v), 0, Expr.Repeat.UNBOUNDED);
+                    yield new Value(0, strings(literals(v)).terms);
                 }
-                case "minLength" -> new Value(OTHERS, null, KeywordValues.countOr(n, k, 0, ptr), Expr.Repeat.UNBOUNDED);
-                case "maxLength" -> new Value(OTHERS, null, 0, KeywordValues.countOr(n, k, Expr.Repeat.UNBOUNDED, ptr));
+                case "minLength" -> bounds(KeywordValues.countOr(n, k, 0, ptr), Expr.Repeat.UNBOUNDED);
+                case "maxLength" -> bounds(0, KeywordValues.countOr(n, k, Expr.Repeat.UNBOUNDED, ptr));
                 case "not" -> not(value(v, SchemaCompiler.child(ptr, k), depth + 1));
                 case "allOf" -> {
                     Value all = ALL;
@@ -273,9 +283,14 @@ public final class StringLanguages {
 
     // ---- the operations, each result minimized ----
 
-    private static Value none() { return new Value(0, CodePointDfa.nothing(), 0, Expr.Repeat.UNBOUNDED); }
+    private static Value none() { return new Value(0, List.of()); }
 
-    private static Value strings(CodePointDfa d) { return new Value(OTHERS, d.minimized(), 0, Expr.Repeat.UNBOUNDED); }
+    private static Value strings(CodePointDfa d) {
+        CodePointDfa m = d.minimized();
+        return new Value(OTHERS, m.isEmpty() ? List.of() : List.of(new Term(m, 0, Expr.Repeat.UNBOUNDED)));
+    }
+
+    private static Value bounds(int min, int max) { return new Value(OTHERS, List.of(new Term(null, min, max))); }
 
     private static Value typed(EnumSet<JsonType> types) {
         int bits = 0;
@@ -285,7 +300,7 @@ public final class StringLanguages {
         if (types.contains(JsonType.ARRAY)) bits |= ARRAY;
         if (types.contains(JsonType.INTEGER)) bits |= INTEGER;
         if (types.contains(JsonType.NUMBER)) bits |= INTEGER | FRACTION;
-        return new Value(bits, types.contains(JsonType.STRING) ? null : CodePointDfa.nothing(), 0, Expr.Repeat.UNBOUNDED);
+        return new Value(bits, types.contains(JsonType.STRING) ? List.of(EVERY_STRING) : List.of());
     }
 
     private static CodePointDfa literals(JsonNode texts) {
@@ -294,32 +309,60 @@ public final class StringLanguages {
         return CodePointDfa.of(new Expr.Alt(alts)).minimized();
     }
 
+    /** Intersection: the union distributes (each pair of terms), up to {@link #MAX_TERMS} terms, then one automaton. */
     private static Value and(Value a, Value b) {
         if (a == ALL) return b;
         if (b == ALL) return a;
-        CodePointDfa s = a.strings == null ? b.strings : b.strings == null ? a.strings : a.strings.intersect(b.strings).minimized();
-        int max = a.maxLen == Expr.Repeat.UNBOUNDED ? b.maxLen : b.maxLen == Expr.Repeat.UNBOUNDED ? a.maxLen : Math.min(a.maxLen, b.maxLen);
-        int min = Math.max(a.minLen, b.minLen);
-        if (max != Expr.Repeat.UNBOUNDED && max < min) return new Value(a.others & b.others, CodePointDfa.nothing(), 0, Expr.Repeat.UNBOUNDED);
-        return new Value(a.others & b.others, s, min, max);
+        List<Term> terms = new ArrayList<>();
+        for (Term x : a.terms) {
+            for (Term y : b.terms) {
+                CompileLimits.checkClock();
+                Term t = and(x, y);
+                if (t != null && !terms.contains(t)) terms.add(t);
+            }
+        }
+        return new Value(a.others & b.others, terms.size() > MAX_TERMS ? List.of(united(terms)) : terms);
     }
 
-    /** The strings with the length bounds inside the automaton (null: every string). */
-    private static CodePointDfa materialized(Value v) {
-        if (!v.bounded()) return v.strings;
-        CodePointDfa lengths = CodePointDfa.lengths(v.minLen, v.maxLen);
-        return (v.strings == null ? lengths : v.strings.intersect(lengths)).minimized();
+    /** The intersection of two terms; null when it is empty. */
+    private static Term and(Term x, Term y) {
+        int max = x.maxLen == Expr.Repeat.UNBOUNDED ? y.maxLen : y.maxLen == Expr.Repeat.UNBOUNDED ? x.maxLen : Math.min(x.maxLen, y.maxLen);
+        int min = Math.max(x.minLen, y.minLen);
+        if (max != Expr.Repeat.UNBOUNDED && max < min) return null;
+        CodePointDfa d = x.dfa == null ? y.dfa : y.dfa == null ? x.dfa : x.dfa.intersect(y.dfa).minimized();
+        if (d != null && d.isEmpty()) return null;
+        return new Term(d, min, max);
+    }
+
+    /** The terms as one automaton, their length bounds inside it (one term: null dfa for every string). */
+    private static Term united(List<Term> terms) {
+        CodePointDfa out = null;
+        for (Term t : terms) {
+            CodePointDfa d = materialized(t);
+            if (d == null) return EVERY_STRING;
+            out = out == null ? d : out.union(d).minimized();
+        }
+        return new Term(out == null ? CodePointDfa.nothing() : out, 0, Expr.Repeat.UNBOUNDED);
+    }
+
+    /** The term's strings with its length bounds inside the automaton (null: every string). */
+    private static CodePointDfa materialized(Term t) {
+        if (!t.bounded()) return t.dfa;
+        CodePointDfa lengths = CodePointDfa.lengths(t.minLen, t.maxLen);
+        return (t.dfa == null ? lengths : t.dfa.intersect(lengths)).minimized();
     }
 
     private static Value not(Value v) {
-        CodePointDfa s = materialized(v);
-        return new Value(OTHERS & ~v.others, s == null ? CodePointDfa.nothing() : s.complement().minimized(), 0, Expr.Repeat.UNBOUNDED);
+        if (v.terms.isEmpty()) return new Value(OTHERS & ~v.others, List.of(EVERY_STRING));
+        CodePointDfa s = united(v.terms).dfa;
+        CodePointDfa c = s == null ? null : s.complement().minimized();
+        return new Value(OTHERS & ~v.others, c == null || c.isEmpty() ? List.of() : List.of(new Term(c, 0, Expr.Repeat.UNBOUNDED)));
     }
 
     private static Value or(Value a, Value b) {
-        CodePointDfa x = materialized(a), y = materialized(b);
-        CodePointDfa s = x == null || y == null ? null : x.isEmpty() ? y : y.isEmpty() ? x : x.union(y).minimized();
-        return new Value(a.others | b.others, s, 0, Expr.Repeat.UNBOUNDED);
+        List<Term> terms = new ArrayList<>(a.terms);
+        for (Term t : b.terms) if (!terms.contains(t)) terms.add(t);
+        return new Value(a.others | b.others, terms.size() > MAX_TERMS ? List.of(united(terms)) : terms);
     }
 
     /** What exactly one branch admits: per branch, it and none of the others. */
@@ -335,6 +378,7 @@ public final class StringLanguages {
 
     // ---- back to schemas ----
 
+    /** Null when a term needs what the string algebra cannot compile (a minLength past its automata without a maxLength). */
     private List<JsonNode> schemas(Value v) {
         List<JsonNode> out = new ArrayList<>();
         ArrayNode types = NF.arrayNode();
@@ -347,17 +391,30 @@ public final class StringLanguages {
         else if (numbers == INTEGER) types.add("integer");
         if (!types.isEmpty()) out.add(NF.objectNode().set("type", types.size() == 1 ? types.get(0) : types));
         if (numbers == FRACTION) out.add(NF.objectNode().put("type", "number").set("not", NF.objectNode().put("type", "integer")));
-        if (v.strings != null && v.strings.isEmpty()) return out;
-        ObjectNode s = NF.objectNode().put("type", "string");
-        if (v.strings != null) s.set(KEYWORD, NF.arrayNode().add(id(v.strings)));
-        if (v.minLen > 0) s.put("minLength", v.minLen);
-        if (v.maxLen != Expr.Repeat.UNBOUNDED) s.put("maxLength", v.maxLen);
-        out.add(s);
+        for (Term t : v.terms) {
+            int min = t.minLen, max = t.maxLen;
+            ObjectNode s = NF.objectNode().put("type", "string");
+            if (t.dfa != null) {
+                // bounds the automaton already implies are left out; bounds it cannot meet leave nothing
+                CodePointAutomaton a = t.dfa.toAutomaton();
+                if (a.isEmpty()) continue;
+                int shortest = a.minLength(), longest = a.maxLength();
+                if (max != Expr.Repeat.UNBOUNDED && shortest > max || longest < min) continue;
+                if (shortest >= min) min = 0;
+                if (longest != Integer.MAX_VALUE && (max == Expr.Repeat.UNBOUNDED || longest <= max)) max = Expr.Repeat.UNBOUNDED;
+                if (min > MAX_LENGTH && max == Expr.Repeat.UNBOUNDED) return null;
+                s.set(KEYWORD, NF.arrayNode().add(id(a)));
+            }
+            if (min > 0) s.put("minLength", min);
+            if (max != Expr.Repeat.UNBOUNDED) s.put("maxLength", max);
+            out.add(s);
+        }
         return out;
     }
 
-    private int id(CodePointDfa d) {
-        CodePointAutomaton a = d.toAutomaton();
+    private int id(CodePointDfa d) { return id(d.toAutomaton()); }
+
+    private int id(CodePointAutomaton a) {
         Integer known = ids.get(a);
         if (known != null) return known;
         table.add(CodePointDfa.of(a));

@@ -354,9 +354,25 @@ public final class StringLanguages {
 
     private static Value not(Value v) {
         if (v.terms.isEmpty()) return new Value(OTHERS & ~v.others, List.of(EVERY_STRING));
+        if (v.terms.stream().allMatch(t -> t.dfa == null)) return new Value(OTHERS & ~v.others, otherLengths(v.terms));
         CodePointDfa s = united(v.terms).dfa;
         CodePointDfa c = s == null ? null : s.complement().minimized();
         return new Value(OTHERS & ~v.others, c == null || c.isEmpty() ? List.of() : List.of(new Term(c, 0, Expr.Repeat.UNBOUNDED)));
+    }
+
+    /** Length bounds only: the lengths outside the union of the intervals, as intervals (no automaton). */
+    private static List<Term> otherLengths(List<Term> intervals) {
+        List<Term> sorted = new ArrayList<>(intervals);
+        sorted.sort(java.util.Comparator.comparingInt(Term::minLen));
+        List<Term> out = new ArrayList<>();
+        long next = 0; // the shortest length not yet covered
+        for (Term t : sorted) {
+            if (t.minLen > next) out.add(new Term(null, (int) next, t.minLen - 1));
+            next = Math.max(next, t.maxLen == Expr.Repeat.UNBOUNDED ? Long.MAX_VALUE : t.maxLen + 1L);
+            if (next == Long.MAX_VALUE) return out;
+        }
+        if (next <= Integer.MAX_VALUE - 1) out.add(new Term(null, (int) next, Expr.Repeat.UNBOUNDED));
+        return out;
     }
 
     private static Value or(Value a, Value b) {

@@ -39,6 +39,13 @@ public final class ConstValidator {
     }
 
     private boolean formatsAsserted = true;
+    private dev.domino.compiler.jsonschema.algebra.StringLanguages languages;
+
+    /** The table of the string languages the internal keyword {@code StringLanguages.KEYWORD} names. */
+    public ConstValidator languages(dev.domino.compiler.jsonschema.algebra.StringLanguages table) {
+        languages = table;
+        return this;
+    }
 
     /** Whether {@code format} asserts (default) or is an annotation ({@link JsonSchemaOptions.FormatMode#ANNOTATION}). */
     public ConstValidator formats(boolean asserted) {
@@ -110,6 +117,12 @@ public final class ConstValidator {
             case SchemaComplement.NOT_FORMATS: { if (v.isTextual()) for (JsonNode x : a) if (check(s, "format", x, v, ptr)) return false; return true; }
             case SchemaComplement.ALL_PATTERNS: { if (v.isTextual()) for (JsonNode x : a) if (!check(s, "pattern", x, v, ptr)) return false; return true; }
             case NumberMultiples.NOT_MULTIPLES: { if (v.isNumber()) for (JsonNode x : a) if (NumberMultiples.isMultiple(v.decimalValue(), x.decimalValue())) return false; return true; }
+            case dev.domino.compiler.jsonschema.algebra.StringLanguages.KEYWORD: {
+                if (!v.isTextual()) return true;
+                if (languages == null) { unsupported.report(ptr, "not", "a string language without its table"); return true; }
+                for (JsonNode id : a) if (!languages.contains(id.asInt(), v.asText())) return false;
+                return true;
+            }
             case SchemaComplement.NOT_STRINGS: { if (v.isTextual()) for (JsonNode x : a) if (x.asText().equals(v.asText())) return false; return true; }
             case "if": {
                 boolean c = valid(a, v, child(ptr, k));

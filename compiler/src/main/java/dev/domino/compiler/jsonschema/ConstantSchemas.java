@@ -42,7 +42,7 @@ public final class ConstantSchemas {
             rest = r;
             if (raw.has("const") && raw.has("enum")) rest = r.set("enum", raw.get("enum"));
         }
-        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted());
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted()).languages(sc.languages);
         boolean integerSpelling = integerOnly(rest) && !sc.zeroFractionIntegers(); // with the option: 1, 1.0, ... as any number
         List<Expr> alts = new ArrayList<>();
         for (JsonNode v : values) {

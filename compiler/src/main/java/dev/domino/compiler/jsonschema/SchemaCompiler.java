@@ -12,6 +12,7 @@ import dev.domino.compiler.jsonschema.algebra.OneOfRewrites;
 import dev.domino.compiler.jsonschema.algebra.SchemaAlgebra;
 import dev.domino.compiler.jsonschema.algebra.SchemaComplement;
 import dev.domino.compiler.jsonschema.algebra.SchemaEmptiness;
+import dev.domino.compiler.jsonschema.algebra.StringLanguages;
 import dev.domino.compiler.jsonschema.algebra.UnevaluatedKeywords;
 import dev.domino.compiler.jsonschema.algebra.UnionProduct;
 import dev.domino.compiler.jsonschema.arrays.ArraySchemas;
@@ -85,6 +86,7 @@ public final class SchemaCompiler {
     public final SchemaComplement complement;
     public final SchemaEmptiness emptiness;
     public final UnionProduct products;
+    public final StringLanguages languages;
     public final ConstantSchemas constants;
     final NumberSchemas numbers;
     final StringSchemas strings;
@@ -115,6 +117,7 @@ public final class SchemaCompiler {
         this.complement = new SchemaComplement(this);
         this.emptiness = new SchemaEmptiness(this);
         this.products = new UnionProduct(this);
+        this.languages = new StringLanguages(this);
         this.constants = new ConstantSchemas(this);
         this.numbers = new NumberSchemas(this);
         this.strings = new StringSchemas(this);
@@ -247,6 +250,17 @@ public final class SchemaCompiler {
     }
 
     Expr compileCombined(ObjectNode n, String ptr) {
+        boolean combines = n.has("allOf") || n.has("oneOf") || complementedNot(n, ptr)
+            || ((n.has("anyOf") || n.has("$ref") && !refSiblingsIgnored) && n.size() > 1);
+        if (combines) {
+            // a combination of string constraints only: one automaton, never a product of schemas
+            List<JsonNode> exact = languages.asSchemas(n, false, ptr);
+            if (exact != null) {
+                List<Expr> alts = new ArrayList<>();
+                for (JsonNode s : exact) alts.add(compile(s, ptr));
+                return alts.isEmpty() ? Expr.NOTHING : JsonSyntax.alt(alts);
+            }
+        }
         if (n.has("$ref")) {
             String ref = n.get("$ref").asText();
             ObjectNode rest = n.deepCopy();
@@ -354,6 +368,8 @@ public final class SchemaCompiler {
      */
     /** States of a string language intersected with its length bounds, above which the bounds become a counter. */
     static final int MAX_LENGTH_PRODUCT = 300;
+    /** Product states built (before minimization) for such an intersection when a counter is the alternative. */
+    static final int MAX_LENGTH_PRODUCT_BUILT = 10 * MAX_LENGTH_PRODUCT;
 
     Expr stringAlgebra(ObjectNode n, String ptr) {
         int minL = KeywordValues.countOr(n, "minLength", 0, ptr);
@@ -375,6 +391,7 @@ public final class SchemaCompiler {
             }
             kw = "not";
             for (JsonNode p : n.path(SchemaComplement.NOT_PATTERNS)) lang = lang.intersect(CodePointDfa.of(regex(p.asText())).complement());
+            for (JsonNode id : n.path(StringLanguages.KEYWORD)) lang = lang.intersect(languages.language(id.asInt()));
             for (JsonNode p : n.path(SchemaComplement.NOT_FORMATS)) {
                 Expr f = Formats.format(p.asText());
                 // an ignored format is an annotation that every string satisfies: "not" it, and none is left
@@ -391,7 +408,9 @@ public final class SchemaCompiler {
                 kw = maxL != Expr.Repeat.UNBOUNDED ? "maxLength" : "minLength";
                 boolean counted = maxL != Expr.Repeat.UNBOUNDED && maxL >= 1;
                 try {
-                    content = lang.intersect(CodePointDfa.lengths(minL, maxL)).toLeaf();
+                    // with a counter to fall back on, a product far past the size it may keep is not built to the end
+                    content = (counted ? lang.intersect(CodePointDfa.lengths(minL, maxL), MAX_LENGTH_PRODUCT_BUILT)
+                        : lang.intersect(CodePointDfa.lengths(minL, maxL))).toLeaf();
                     // the lengths multiply the states (and every state's JSON escapes): past the size state
                     // elimination accepted, a counter is smaller
                     if (counted && content instanceof Expr.Automaton a && a.dfa().stateCount() > MAX_LENGTH_PRODUCT) content = null;

@@ -55,7 +55,8 @@ public final class SchemaNormalizer {
         "allOf", "$ref", "nullable", "minProperties", "maxProperties", "multipleOf", "not", "uniqueItems",
         "propertyNames", SchemaComplement.NOT_STRINGS, "contains", "minContains", "maxContains", ArraySchemas.CONTAINS_ALL,
         SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS,
-        NumberMultiples.NOT_MULTIPLES, KeyQuantifiers.EXISTS, KeyQuantifiers.FORALL);
+        NumberMultiples.NOT_MULTIPLES, KeyQuantifiers.EXISTS, KeyQuantifiers.FORALL,
+        dev.domino.compiler.jsonschema.algebra.StringLanguages.KEYWORD);
     static final Set<String> UNSUPPORTED = Set.of("$dynamicRef", "$recursiveRef");
 
     private static final JsonNodeFactory NF = JsonNodeFactory.instance;

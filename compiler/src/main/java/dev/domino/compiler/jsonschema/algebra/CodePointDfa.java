@@ -197,6 +197,45 @@ public final class CodePointDfa {
         return new CodePointDfa(edges, accept);
     }
 
+    /** The empty language. */
+    static CodePointDfa nothing() { return new CodePointDfa(new ArrayList<>(List.of(new ArrayList<>())), new BitSet()); }
+
+    /** A deterministic automaton as this class's edges (state 0 the start; its ranges grouped by target). */
+    static CodePointDfa of(CodePointAutomaton a) {
+        List<List<Edge>> edges = new ArrayList<>();
+        BitSet accept = new BitSet();
+        for (int q = 0; q < a.stateCount(); q++) {
+            if (a.isAccepting(q)) accept.set(q);
+            Map<Integer, List<Integer>> byTarget = new java.util.LinkedHashMap<>();
+            for (int r = a.firstRange(q); r < a.endRange(q); r++) {
+                List<Integer> pairs = byTarget.computeIfAbsent(a.target(r), t -> new ArrayList<>());
+                pairs.add(a.lo(r));
+                pairs.add(a.hi(r));
+            }
+            List<Edge> out = new ArrayList<>();
+            for (Map.Entry<Integer, List<Integer>> e : byTarget.entrySet())
+                out.add(new Edge(CodePointSet.fromRanges(e.getValue().stream().mapToInt(Integer::intValue).toArray()), e.getKey()));
+            edges.add(out);
+        }
+        return new CodePointDfa(edges, accept);
+    }
+
+    /** The minimal automaton of this language (surrogates left out, as every leaf leaves them out). */
+    CodePointAutomaton toAutomaton() {
+        CodePointAutomaton.Builder b = new CodePointAutomaton.Builder();
+        for (int i = 0; i < edges.size(); i++) b.addState(accept.get(i));
+        for (int i = 0; i < edges.size(); i++) for (Edge e : edges.get(i)) b.addEdge(i, e.set(), e.to());
+        return b.build();
+    }
+
+    /** The same language with the fewest states: products of minimal automata stay small. */
+    CodePointDfa minimized() { return of(toAutomaton()); }
+
+    /** The strings either automaton accepts (the complement of the product of the complements). */
+    CodePointDfa union(CodePointDfa o) { return complement().intersect(o.complement()).complement(); }
+
+    int stateCount() { return edges.size(); }
+
     /** Whether the automaton accepts the whole text. */
     public boolean accepts(String text) {
         int state = 0;
@@ -232,7 +271,10 @@ public final class CodePointDfa {
     }
 
     /** The strings both automata accept (product construction; the pairs that can never accept trimmed). */
-    public CodePointDfa intersect(CodePointDfa o) {
+    public CodePointDfa intersect(CodePointDfa o) { return intersect(o, MAX_PRODUCT_STATES); }
+
+    /** As {@link #intersect(CodePointDfa)}, {@link TooComplex} past {@code maxStates} product states. */
+    public CodePointDfa intersect(CodePointDfa o, int maxStates) {
         Map<Long, Integer> index = new HashMap<>();
         List<long[]> pairs = new ArrayList<>();
         List<List<Edge>> out = new ArrayList<>();
@@ -250,7 +292,7 @@ public final class CodePointDfa {
                     long key = ((long) ea.to() << 32) | eb.to();
                     Integer to = index.get(key);
                     if (to == null) {
-                        if (pairs.size() >= MAX_PRODUCT_STATES) throw new TooComplex("more than " + MAX_PRODUCT_STATES + " automaton states");
+                        if (pairs.size() >= maxStates) throw new TooComplex("more than " + maxStates + " automaton states");
                         to = pairs.size();
                         index.put(key, to);
                         pairs.add(new long[] {ea.to(), eb.to()});

@@ -40,7 +40,7 @@ public final class OneOfRewrites {
         List<JsonNode> resolved = new ArrayList<>();
         for (JsonNode b : branches) resolved.add(resolveTop(b, ptr));
         if (!resolved.isEmpty() && resolved.stream().allMatch(r -> r.isObject() && r.has("enum"))) {
-            ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted());
+            ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted()).languages(sc.languages);
             List<JsonNode> values = new ArrayList<>();
             for (JsonNode r : resolved) for (JsonNode v : r.get("enum")) if (values.stream().noneMatch(x -> SchemaAlgebra.jsonEquals(x, v))) values.add(v);
             List<Expr> alts = new ArrayList<>();

@@ -190,7 +190,7 @@ public final class SchemaAlgebra {
                         out.set(SchemaComplement.ALL_PATTERNS, all);
                     }
                     case "multipleOf" -> out.set(k, NF.numberNode(lcm(e.decimalValue(), v.decimalValue())));
-                    case SchemaComplement.NOT_STRINGS, SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS,
+                    case SchemaComplement.NOT_STRINGS, SchemaComplement.NOT_PATTERNS, SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS, StringLanguages.KEYWORD,
                          NumberMultiples.NOT_MULTIPLES, KeyQuantifiers.EXISTS, KeyQuantifiers.FORALL -> {
                         ArrayNode u = ((ArrayNode) e).deepCopy();
                         for (JsonNode x : v) if (!containsValue(u, x)) u.add(x);

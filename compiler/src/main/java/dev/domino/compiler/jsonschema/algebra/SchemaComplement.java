@@ -67,7 +67,8 @@ public final class SchemaComplement {
     /** Internal keyword: a string must match every listed pattern (allOf of differing {@code pattern}s). */
     public static final String ALL_PATTERNS = "\u0000patterns";
     /** The internal keywords of the string algebra, compiled by {@link SchemaCompiler#stringAlgebra}. */
-    public static final java.util.List<String> STRING_ALGEBRA = java.util.List.of(NOT_STRINGS, NOT_PATTERNS, NOT_FORMATS, ALL_PATTERNS);
+    public static final java.util.List<String> STRING_ALGEBRA = java.util.List.of(NOT_STRINGS, NOT_PATTERNS, NOT_FORMATS, ALL_PATTERNS,
+        StringLanguages.KEYWORD);
 
     /** The most alternatives one complement may produce (a product of anyOf branches' complements). */
     static final int MAX_ALTERNATIVES = 256;
@@ -128,6 +129,11 @@ public final class SchemaComplement {
         if (c.isBoolean()) return c.asBoolean() ? List.of() : List.of(BooleanNode.TRUE);
         ObjectNode n = (ObjectNode) c;
         if (n.isEmpty()) return List.of();
+        if (StringLanguages.combines(n, true)) {
+            // a combination of string constraints only: the complement of one automaton
+            List<JsonNode> exact = sc.languages.asSchemas(raw, true, ptr);
+            if (exact != null) return exact;
+        }
         if (n.has("$ref") || n.has("allOf")) {
             JsonNode m = sc.algebra.merge(List.of(n), ptr);
             if (m.isBoolean()) return m.asBoolean() ? List.of() : List.of(BooleanNode.TRUE);
@@ -177,6 +183,10 @@ public final class SchemaComplement {
                 case "format" -> { if (types.contains(JsonType.STRING)) out.add(typed("string").set(NOT_FORMATS, NF.arrayNode().add(v))); }
                 case NOT_PATTERNS -> { if (types.contains(JsonType.STRING)) for (JsonNode x : v) out.add(typed("string").set("pattern", x)); }
                 case NOT_FORMATS -> { if (types.contains(JsonType.STRING)) for (JsonNode x : v) out.add(typed("string").set("format", x)); }
+                case StringLanguages.KEYWORD -> {
+                    if (types.contains(JsonType.STRING))
+                        for (JsonNode x : v) out.add(typed("string").set(StringLanguages.KEYWORD, NF.arrayNode().add(sc.languages.complement(x.asInt()))));
+                }
                 case ALL_PATTERNS -> { if (types.contains(JsonType.STRING)) for (JsonNode x : v) out.add(typed("string").set(NOT_PATTERNS, NF.arrayNode().add(x))); }
                 case "minimum" -> { if (types.contains(JsonType.INTEGER)) out.add(typed(numType).set("exclusiveMaximum", v)); }
                 case "exclusiveMinimum" -> { if (types.contains(JsonType.INTEGER)) out.add(typed(numType).set("maximum", v)); }
@@ -324,7 +334,7 @@ public final class SchemaComplement {
         if (context == null || !n.has("properties") || !context.has("properties")) return false;
         Set<String> required = new java.util.HashSet<>();
         context.path("required").forEach(r -> required.add(r.asText()));
-        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted());
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted()).languages(sc.languages);
         for (Iterator<Map.Entry<String, JsonNode>> it = n.get("properties").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> p = it.next();
             JsonNode mine = context.get("properties").get(p.getKey());
@@ -404,7 +414,7 @@ public final class SchemaComplement {
     private List<JsonNode> complementOfValues(ObjectNode n, ObjectNode context, String ptr) {
         ObjectNode rest = n.deepCopy();
         ArrayNode listed = (ArrayNode) rest.remove("enum");
-        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted());
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted()).languages(sc.languages);
         List<JsonNode> values = new ArrayList<>();
         for (JsonNode v : listed) if (validator.valid(rest, v, ptr)) values.add(v);
         EnumSet<JsonType> full = EnumSet.allOf(JsonType.class);

@@ -58,7 +58,7 @@ public final class SchemaEmptiness {
     private static final Set<String> LOWER = Set.of("minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum");
     private static final Set<String> UPPER = Set.of("maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum");
     private static final Set<String> EXCLUSIONS = Set.of(SchemaComplement.NOT_STRINGS, SchemaComplement.NOT_PATTERNS,
-        SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS, NumberMultiples.NOT_MULTIPLES, "required");
+        SchemaComplement.NOT_FORMATS, SchemaComplement.ALL_PATTERNS, NumberMultiples.NOT_MULTIPLES, "required", StringLanguages.KEYWORD);
 
     private final SchemaCompiler sc;
     private final Map<String, Boolean> cache = new HashMap<>();
@@ -103,7 +103,7 @@ public final class SchemaEmptiness {
             rest.remove("enum");
             ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), (p, kw, d) -> {
                 throw new GrammarException("not shown");
-            }).formats(sc.formatsAsserted());
+            }).formats(sc.formatsAsserted()).languages(sc.languages);
             for (JsonNode v : values) if (validator.valid(rest, v, ptr)) return false;
             return true;
         }
@@ -166,10 +166,11 @@ public final class SchemaEmptiness {
         }
     }
 
-    private static boolean stringEmpty(ObjectNode n) {
+    private boolean stringEmpty(ObjectNode n) {
         long minL = n.path("minLength").asLong(0), maxL = n.has("maxLength") ? n.get("maxLength").asLong() : Long.MAX_VALUE;
         if (minL > maxL) return true;
-        boolean patterns = n.has("pattern") || n.has(SchemaComplement.ALL_PATTERNS) || n.has(SchemaComplement.NOT_PATTERNS);
+        boolean patterns = n.has("pattern") || n.has(SchemaComplement.ALL_PATTERNS) || n.has(SchemaComplement.NOT_PATTERNS)
+            || n.has(StringLanguages.KEYWORD);
         if (!patterns) return false;
         CodePointDfa lang = maxL <= MAX_LENGTH_STATES ? CodePointDfa.lengths((int) minL, (int) maxL)
             : minL <= MAX_LENGTH_STATES ? CodePointDfa.lengths((int) minL, Expr.Repeat.UNBOUNDED)
@@ -177,6 +178,7 @@ public final class SchemaEmptiness {
         if (n.has("pattern")) lang = lang.intersect(regex(n.get("pattern").asText()));
         for (JsonNode p : n.path(SchemaComplement.ALL_PATTERNS)) lang = lang.intersect(regex(p.asText()));
         for (JsonNode p : n.path(SchemaComplement.NOT_PATTERNS)) lang = lang.intersect(CodePointDfa.of(regex(p.asText())).complement());
+        for (JsonNode id : n.path(StringLanguages.KEYWORD)) lang = lang.intersect(sc.languages.language(id.asInt()));
         return lang.isEmpty();
     }
 

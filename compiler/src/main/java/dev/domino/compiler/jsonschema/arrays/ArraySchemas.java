@@ -115,7 +115,7 @@ public final class ArraySchemas {
             candidates = null;
         }
         if (candidates == null) return distinctItems(n, ptr);
-        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted());
+        ConstValidator validator = new ConstValidator(ref -> sc.refs.resolve(ref, ptr), sc::unsupported).formats(sc.formatsAsserted()).languages(sc.languages);
         List<JsonNode> values = new ArrayList<>();
         for (JsonNode v : candidates) {
             if (values.stream().anyMatch(x -> SchemaAlgebra.jsonEquals(x, v))) continue;

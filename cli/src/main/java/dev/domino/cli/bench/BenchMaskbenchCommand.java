@@ -57,7 +57,8 @@ public final class BenchMaskbenchCommand implements Callable<Integer> {
 
     @Option(names = "--prebuild-ms", paramLabel = "MS", description = "without --eager: build trees at compile time for about MS milliseconds "
             + "(counted in TTFM), the rest on first use (counted in TBM) or in the background; 0 = all on first use; "
-            + "default 1000, with --background-threads 1 (the between-terminals tree and what else 1 ms builds)")
+            + "default 1000, with --background-threads 0 (nothing: the first mask walks only the terminals it allows, "
+            + "and the background builds the between-terminals tree first)")
     Long prebuildMillis;
 
     @Option(names = "--build-after-uses", paramLabel = "N", description = "a tree missing from the artifact is walked "
@@ -157,7 +158,7 @@ public final class BenchMaskbenchCommand implements Callable<Integer> {
     /** How the runner compiles and measures: every compile option of the command line in one {@link CompileOptions}. */
     public MaskBenchRunner.Config config(dev.domino.runtime.Vocabulary vocabulary, SourceFormat format) {
         CompileOptions.Builder options = compiler.compileOptions().threads(compileThreads).lazy(!eager)
-                .prebuildMillis(prebuildMillis != null ? prebuildMillis : backgroundThreads > 0 ? 1 : 1000);
+                .prebuildMillis(prebuildMillis != null ? prebuildMillis : backgroundThreads > 0 ? 0 : 1000);
         if (!compiler.unknownFormatsGiven()) {
             // MaskBench's validator treats unknown formats as annotations (its tests expect them to
             // pass), and the MaskBench figures are measured so: here ignore is the default, not error

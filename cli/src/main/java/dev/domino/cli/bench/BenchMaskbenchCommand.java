@@ -57,8 +57,8 @@ public final class BenchMaskbenchCommand implements Callable<Integer> {
 
     @Option(names = "--prebuild-ms", paramLabel = "MS", description = "without --eager: build trees at compile time for about MS milliseconds "
             + "(counted in TTFM), the rest on first use (counted in TBM) or in the background; 0 = all on first use; "
-            + "default 1000, with --background-threads 0 (nothing: the first mask walks only the terminals it allows, "
-            + "and the background builds the between-terminals tree first)")
+            + "default 1000, or 0 with --background-threads (nothing prebuilt: the first mask walks only the terminals it "
+            + "allows, and the background builds the between-terminals tree first)")
     Long prebuildMillis;
 
     @Option(names = "--build-after-uses", paramLabel = "N", description = "a tree missing from the artifact is walked "

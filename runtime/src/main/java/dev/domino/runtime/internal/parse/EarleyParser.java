@@ -168,6 +168,18 @@ public final class EarleyParser {
         long[] ownScanning = own == null ? null : scanning(own);
         int ownFirst = own == null ? 0 : PredictedItems.first(ownScanning, terminal), ownEnd = ownFirst;
         if (own != null) while (ownEnd < ownScanning.length && (int) (ownScanning[ownEnd] >> 32) == terminal) ownEnd++;
+        // only the set's own items expect the terminal: the result may be known up to the set (RelativeClosure)
+        boolean relative = n == 0 && ownEnd > ownFirst && from.sharesPredictions;
+        if (relative) {
+            RelativeClosure known = own.scanned.get(terminal);
+            if (known != null) {
+                checkWork(known.work);
+                EarleyState next = known.at(from);
+                createdBytes.add(known.stateBytes);
+                from.memoPut(terminal, next);
+                return next;
+            }
+        }
         n += ownEnd - ownFirst;
         int[] kernelRules = new int[n];
         EarleyState[] kernelOrigins = new EarleyState[n];
@@ -189,7 +201,14 @@ public final class EarleyParser {
             kernelSeen[k] = own.seenAt(j);
             k++;
         }
-        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n, from.sharesPredictions ? closureMemo() : null);
+        ClosureMemo closures = from.sharesPredictions ? closureMemo() : null;
+        long[] outcome = relative ? new long[2] : null;
+        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n, closures, outcome);
+        if (relative && outcome[0] == 0 && next != dead) {
+            // nothing completed: nothing of from but its own items was looked at
+            RelativeClosure made = RelativeClosure.of(next, from, outcome[1]);
+            if (made != null && own.scanned.putIfAbsent(terminal, made) == null) closures.bytes.add(made.estimatedBytes());
+        }
         createdBytes.add(next.estimatedBytes());
         from.memoPut(terminal, next);
         return next;
@@ -201,6 +220,14 @@ public final class EarleyParser {
      * {@link ClosureMemo}), and only the kernel and its completions are closed here.
      */
     private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, long[][] kernelSeen, int kernelSize, ClosureMemo closures) {
+        return closure(kernelRules, kernelOrigins, kernelSeen, kernelSize, closures, null);
+    }
+
+    /**
+     * With {@code outcome} (and {@code closures}), also reports whether closing the kernel completed
+     * anything ({@code outcome[0]}: 1 if so) and the step's work ({@code outcome[1]}).
+     */
+    private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, long[][] kernelSeen, int kernelSize, ClosureMemo closures, long[] outcome) {
         ItemSet items = new ItemSet(Math.max(16, kernelSize * 4));
         if (closures != null) items.predicted = new long[(g.predictions.length + 63) >>> 6];
         for (int i = 0; i < kernelSize; i++) items.add(kernelRules[i], kernelOrigins[i], kernelSeen[i]);
@@ -217,6 +244,10 @@ public final class EarleyParser {
             if (kept == own) closures.bytes.add(own.estimatedBytes(items.predicted.length)); else own = kept;
         }
         checkWork(items.work + own.work);
+        if (outcome != null) {
+            outcome[0] = items.firstSerial == Long.MIN_VALUE ? 0 : 1;
+            outcome[1] = items.work + own.work;
+        }
         if (items.size == 0 && own.rules.length == 0) return dead;
         return canonical(items, own, closures);
     }

@@ -122,6 +122,21 @@ public final class EarleyState {
         this.hash = 31 * (31 * hr + hs) + hm;
     }
 
+    /** A set sharing predictions whose origin serials and hash its maker computed (see {@link RelativeClosure}). */
+    EarleyState(int[] rules, EarleyState[] origins, long[] serials, long[][] seen, long[] expected, boolean accepting, PredictedItems own, int hash) {
+        this.sharesPredictions = true;
+        this.own = own;
+        this.ownStart = rules.length;
+        this.itemCount = rules.length + own.rules.length;
+        this.headRules = rules;
+        this.headOrigins = origins;
+        this.headSeen = seen;
+        this.headSerials = serials;
+        this.expected = expected;
+        this.accepting = accepting;
+        this.hash = hash;
+    }
+
     public boolean expects(int terminal) {
         return (expected[terminal >>> 6] & (1L << terminal)) != 0;
     }

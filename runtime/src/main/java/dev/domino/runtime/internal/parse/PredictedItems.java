@@ -34,6 +34,9 @@ final class PredictedItems {
     volatile long[] waiting;
     /** Items expecting a terminal, as sorted {@code terminal << 32 | item}; built on first use. */
     volatile long[] scanning;
+    /** By terminal: the set a scan reaches from a set holding these items, when only they expect the terminal ({@link RelativeClosure}). */
+    final java.util.concurrent.ConcurrentHashMap<Integer, RelativeClosure> scanned = new java.util.concurrent.ConcurrentHashMap<>(4);
+
     /**
      * Parts of the hash of a set holding these items ({@link EarleyState#hashCode}): 31 to the power of the
      * item count, and the polynomial folds of the rules and of the members seen, from 0.

@@ -70,9 +70,14 @@ class ClosureMemoDuelTest {
         for (int k = 0; k < kinds; k++) any.append(k > 0 ? ", " : "").append("{\"$ref\": \"#/definitions/k").append(k).append("\"}");
         any.append("]}");
         String schema = "{\"$ref\": \"#/definitions/any\", \"definitions\": {" + defs + ", " + any + "}}";
+        SHARED_STATES.set(0);
         duel(compile(JsonSchemaGrammar.from(schema).grammar()), 1, 200, 206);
         duel(compile(JsonSchemaGrammar.from(schema).grammar()), 3, 80, 207);
+        assertThat(SHARED_STATES.get()).as("states pointing to shared own items").isPositive();
     }
+
+    /** States seen along the walks that point to shared own items. */
+    static final java.util.concurrent.atomic.AtomicLong SHARED_STATES = new java.util.concurrent.atomic.AtomicLong();
 
     @Test void ambiguousGrammars() {
         duel(compile(TestGrammars.json()), 1, 150, 202);
@@ -130,20 +135,41 @@ class ClosureMemoDuelTest {
             if (before != null) assertThat(before).isSameAs(sharedNext);
             full = fullNext;
             shared = sharedNext;
+            if (shared.sharedItemCount() > 0) SHARED_STATES.incrementAndGet();
         }
     }
 
     private static void assertSame(EarleyState full, EarleyState shared, Map<EarleyState, EarleyState> twin) {
-        assertThat(shared.rules).isEqualTo(full.rules);
+        assertThat(shared.itemCount()).isEqualTo(full.itemCount());
         assertThat(shared.expected).isEqualTo(full.expected);
         assertThat(shared.isAccepting()).isEqualTo(full.isAccepting());
-        assertThat(Arrays.deepEquals(shared.seen, full.seen)).as("members seen").isTrue();
-        for (int i = 0; i < full.origins.length; i++) {
-            if (full.origins[i] == null) {
-                assertThat(shared.origins[i]).isNull();
+        int n = full.itemCount();
+        int[] rules = new int[n];
+        EarleyState[] origins = new EarleyState[n];
+        long[][] seen = new long[n][];
+        boolean anySeen = false;
+        for (int i = 0; i < n; i++) {
+            assertThat(shared.rule(i)).as("rule of item " + i).isEqualTo(full.rule(i));
+            assertThat(shared.seenAt(i)).as("members seen by item " + i).isEqualTo(full.seenAt(i));
+            if (full.origin(i) == null) {
+                assertThat(shared.origin(i)).isNull();
             } else {
-                assertThat(shared.origins[i]).as("origin of item " + i).isSameAs(twin.get(full.origins[i]));
+                assertThat(shared.origin(i)).as("origin of item " + i).isSameAs(twin.get(full.origin(i)));
             }
+            rules[i] = shared.rule(i);
+            origins[i] = shared.origin(i);
+            seen[i] = shared.seenAt(i);
+            anySeen |= seen[i] != null;
+        }
+        // a state that points to shared own items equals, and hashes as, the same items held in full arrays
+        EarleyState rebuilt = new EarleyState(rules, origins, anySeen ? seen : null, shared.expected, shared.isAccepting());
+        assertThat(rebuilt.hashCode()).as("hash against full arrays").isEqualTo(shared.hashCode());
+        assertThat(rebuilt).isEqualTo(shared);
+        assertThat(shared).isEqualTo(rebuilt);
+        if (n > 0) { // and differs from the same items with one rule changed
+            int[] other = rules.clone();
+            other[n - 1]++;
+            assertThat(shared).isNotEqualTo(new EarleyState(other, origins, anySeen ? seen : null, shared.expected, shared.isAccepting()));
         }
     }
 

@@ -37,7 +37,9 @@ public final class SpeculationContext {
         long[] pairs = new long[c.size()];
         for (int i = 0; i < c.size(); i++) {
             long h = 0x9E3779B97F4A7C15L;
-            for (int r : c.parsers[i].rules) {
+            EarleyState p = c.parsers[i];
+            for (int j = 0, n = p.itemCount(); j < n; j++) {
+                int r = p.rule(j);
                 int next = ruleNext[r];
                 if (next != ParserGrammar.NONE && next < 0) h = mix(h ^ r);
             }

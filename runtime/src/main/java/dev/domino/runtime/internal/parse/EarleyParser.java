@@ -96,7 +96,7 @@ public final class EarleyParser {
      * tested against.
      */
     public EarleyState initialUnshared() {
-        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting, false);
+        return new EarleyState(template.headRules, template.headOrigins, template.headSeen, template.expected, template.accepting, false);
     }
 
     /** Sets the bytes of parser states a generation shares (see the class comment); 0 = one generation per matcher. */
@@ -131,7 +131,7 @@ public final class EarleyParser {
         for (EarleyState s : more) visit.accept(s);
         while (!todo.isEmpty()) {
             EarleyState s = todo.poll();
-            for (EarleyState o : s.origins) visit.accept(o);
+            for (EarleyState o : s.headOrigins) visit.accept(o);
             s.forEachMemoized(visit);
         }
         return seen.size();
@@ -148,7 +148,7 @@ public final class EarleyParser {
     }
 
     private EarleyState freshRoot() {
-        return new EarleyState(template.rules, template.origins, template.seen, template.expected, template.accepting, true);
+        return new EarleyState(template.headRules, template.headOrigins, template.headSeen, template.expected, template.accepting, true);
     }
 
     public boolean isDead(EarleyState s) { return s == dead; }
@@ -163,32 +163,52 @@ public final class EarleyParser {
         int limit = from.ownStart; // the items from here on are the set's shared own items, found by their index
         PredictedItems own = from.own;
         int n = 0;
-        for (int i = 0; i < limit; i++) if (g.ruleNext[from.rules[i]] == symbol) n++;
+        int[] fromRules = from.headRules;
+        for (int i = 0; i < limit; i++) if (g.ruleNext[fromRules[i]] == symbol) n++;
         long[] ownScanning = own == null ? null : scanning(own);
         int ownFirst = own == null ? 0 : PredictedItems.first(ownScanning, terminal), ownEnd = ownFirst;
         if (own != null) while (ownEnd < ownScanning.length && (int) (ownScanning[ownEnd] >> 32) == terminal) ownEnd++;
+        // only the set's own items expect the terminal: the result may be known up to the set (RelativeClosure)
+        boolean relative = n == 0 && ownEnd > ownFirst && from.sharesPredictions;
+        if (relative) {
+            RelativeClosure known = own.scanned.get(terminal);
+            if (known != null) {
+                checkWork(known.work);
+                EarleyState next = known.at(from);
+                createdBytes.add(known.stateBytes);
+                from.memoPut(terminal, next);
+                return next;
+            }
+        }
         n += ownEnd - ownFirst;
         int[] kernelRules = new int[n];
         EarleyState[] kernelOrigins = new EarleyState[n];
         long[][] kernelSeen = new long[n][];
         int k = 0;
         for (int i = 0; i < limit; i++) {
-            int r = from.rules[i];
+            int r = fromRules[i];
             if (g.ruleNext[r] == symbol) {
                 kernelRules[k] = r + 1;
-                kernelOrigins[k] = from.origins[i] == null ? from : from.origins[i];
+                kernelOrigins[k] = from.headOrigins[i] == null ? from : from.headOrigins[i];
                 kernelSeen[k] = from.seenAt(i); // a permutation's separator keeps its members seen
                 k++;
             }
         }
         for (int e = ownFirst; e < ownEnd; e++) {
-            int i = limit + (int) ownScanning[e];
-            kernelRules[k] = from.rules[i] + 1;
+            int j = (int) ownScanning[e];
+            kernelRules[k] = own.rules[j] + 1;
             kernelOrigins[k] = from;
-            kernelSeen[k] = from.seenAt(i);
+            kernelSeen[k] = own.seenAt(j);
             k++;
         }
-        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n, from.sharesPredictions ? closureMemo() : null);
+        ClosureMemo closures = from.sharesPredictions ? closureMemo() : null;
+        long[] outcome = relative ? new long[2] : null;
+        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n, closures, outcome);
+        if (relative && outcome[0] == 0 && next != dead) {
+            // nothing completed: nothing of from but its own items was looked at
+            RelativeClosure made = RelativeClosure.of(next, from, outcome[1]);
+            if (made != null && own.scanned.putIfAbsent(terminal, made) == null) closures.bytes.add(made.estimatedBytes());
+        }
         createdBytes.add(next.estimatedBytes());
         from.memoPut(terminal, next);
         return next;
@@ -200,6 +220,14 @@ public final class EarleyParser {
      * {@link ClosureMemo}), and only the kernel and its completions are closed here.
      */
     private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, long[][] kernelSeen, int kernelSize, ClosureMemo closures) {
+        return closure(kernelRules, kernelOrigins, kernelSeen, kernelSize, closures, null);
+    }
+
+    /**
+     * With {@code outcome} (and {@code closures}), also reports whether closing the kernel completed
+     * anything ({@code outcome[0]}: 1 if so) and the step's work ({@code outcome[1]}).
+     */
+    private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, long[][] kernelSeen, int kernelSize, ClosureMemo closures, long[] outcome) {
         ItemSet items = new ItemSet(Math.max(16, kernelSize * 4));
         if (closures != null) items.predicted = new long[(g.predictions.length + 63) >>> 6];
         for (int i = 0; i < kernelSize; i++) items.add(kernelRules[i], kernelOrigins[i], kernelSeen[i]);
@@ -216,6 +244,10 @@ public final class EarleyParser {
             if (kept == own) closures.bytes.add(own.estimatedBytes(items.predicted.length)); else own = kept;
         }
         checkWork(items.work + own.work);
+        if (outcome != null) {
+            outcome[0] = items.firstSerial == Long.MIN_VALUE ? 0 : 1;
+            outcome[1] = items.work + own.work;
+        }
         if (items.size == 0 && own.rules.length == 0) return dead;
         return canonical(items, own, closures);
     }
@@ -357,7 +389,7 @@ public final class EarleyParser {
     private long[] waiting(EarleyState o) {
         long[] w = o.waiting;
         if (w != null) return w;
-        w = waitingIndex(o.rules, o.ownStart);
+        w = waitingIndex(o.headRules, o.ownStart);
         o.waiting = w;
         return w;
     }
@@ -396,13 +428,14 @@ public final class EarleyParser {
     private void complete(ItemSet items, int lhs, EarleyState o) {
         // an ambiguous span completes the same (lhs, origin) again: the same items, already added
         if (!items.firstCompletion(lhs, o.serial)) return;
-        int[] rules = o.rules;
-        items.work += rules.length; // the step limit counts as if every item were looked at (see MAX_STEP_WORK)
-        EarleyState[] origins = o.origins;
-        long[] serials = o.originSerials; // hashed without touching the origin objects (scattered over the heap)
+        int[] rules = o.headRules;
+        items.work += o.itemCount(); // the step limit counts as if every item were looked at (see MAX_STEP_WORK)
+        EarleyState[] origins = o.headOrigins;
+        long[] serials = o.headSerials; // hashed without touching the origin objects (scattered over the heap)
+        PredictedItems own = o.own;
         int limit = o.ownStart; // items from here on are o's shared own items, indexed there
         long[] w = limit > INDEXED_ITEMS ? waiting(o) : null;
-        long[] ownWaiting = o.own == null ? null : waiting(o.own);
+        long[] ownWaiting = own == null ? null : waiting(own);
         if (w == null) {
             for (int j = 0; j < limit; j++) {
                 if (g.ruleNext[rules[j]] == lhs) advance(items, o, j, origins, serials);
@@ -412,7 +445,8 @@ public final class EarleyParser {
         }
         if (ownWaiting != null) {
             for (int i = firstWaiting(ownWaiting, lhs); i < ownWaiting.length && (int) (ownWaiting[i] >> 32) == lhs; i++) {
-                advance(items, o, limit + (int) ownWaiting[i], origins, serials);
+                int j = (int) ownWaiting[i];
+                items.add(own.rules[j] + 1, o, o.serial, own.seenAt(j)); // an own item's origin is o
             }
         }
         int perm = g.memberPerm[lhs];
@@ -436,7 +470,7 @@ public final class EarleyParser {
 
     /** Item j of {@code o} moved over the nonterminal it waits for. */
     private static void advance(ItemSet items, EarleyState o, int j, EarleyState[] origins, long[] serials) {
-        int r = o.rules[j];
+        int r = o.headRules[j];
         if (origins[j] == null) items.add(r + 1, o, o.serial, o.seenAt(j));
         else items.add(r + 1, origins[j], serials[j], o.seenAt(j));
     }
@@ -447,7 +481,7 @@ public final class EarleyParser {
         int first = g.permFirstRule[perm];
         Permutation p = g.permutation(perm);
         int countWord = g.permCountWord[perm];
-        long[] seen = o.seen[j];
+        long[] seen = o.seenAt(j);
         if (slot >= 0) {
             if ((seen[slot >>> 6] & (1L << slot)) != 0) return;
             seen = seen.clone();
@@ -461,7 +495,7 @@ public final class EarleyParser {
             if (!viable(perm, seen)) return; // this member leaves too many or too few for the bounds
             full |= p.maxCount() != Permutation.UNBOUNDED && count >= p.maxCount();
         }
-        EarleyState origin = o.origins[j] == null ? o : o.origins[j];
+        EarleyState origin = o.origin(j) == null ? o : o.origin(j);
         items.add(first + (full ? ParserGrammar.PHASE_FULL : ParserGrammar.PHASE_AFTER), origin, seen);
     }
 
@@ -545,9 +579,9 @@ public final class EarleyParser {
         if (a == b || a.equals(b)) return a;
         if (a == dead) return b;
         if (b == dead) return a;
-        ItemSet items = new ItemSet(Math.max(16, (a.rules.length + b.rules.length) * 2));
-        for (int i = 0; i < a.rules.length; i++) items.add(a.rules[i], a.origins[i], a.seenAt(i));
-        for (int i = 0; i < b.rules.length; i++) items.add(b.rules[i], b.origins[i], b.seenAt(i));
+        ItemSet items = new ItemSet(Math.max(16, (a.itemCount() + b.itemCount()) * 2));
+        for (int i = 0; i < a.itemCount(); i++) items.add(a.rule(i), a.origin(i), a.seenAt(i));
+        for (int i = 0; i < b.itemCount(); i++) items.add(b.rule(i), b.origin(i), b.seenAt(i));
         return canonical(items, a.sharesPredictions);
     }
 
@@ -571,15 +605,14 @@ public final class EarleyParser {
 
     /**
      * The state of the closed items (none of them the set's own) followed by the set's own
-     * predicted items, shared: the canonical order, since own items come last in it.
+     * predicted items, pointed to, not copied: the canonical order, since own items come last in it.
      */
     private EarleyState canonical(ItemSet items, PredictedItems own, ClosureMemo closures) {
         int[] order = canonicalOrder(items);
         int m = order.length;
-        int n = m + own.rules.length;
-        int[] rules = new int[n];
-        EarleyState[] origins = new EarleyState[n];
-        long[][] seen = items.anySeen || own.seen != null ? new long[n][] : null;
+        int[] rules = new int[m];
+        EarleyState[] origins = new EarleyState[m];
+        long[][] seen = items.anySeen ? new long[m][] : null;
         long[] expected = own.expected.clone();
         boolean accepting = own.accepting;
         for (int k = 0; k < m; k++) {
@@ -589,8 +622,6 @@ public final class EarleyParser {
             if (seen != null) seen[k] = items.seen[idx];
             accepting |= expectNext(rules[k], expected);
         }
-        System.arraycopy(own.rules, 0, rules, m, own.rules.length);
-        if (own.seen != null) System.arraycopy(own.seen, 0, seen, m, own.seen.length);
         return new EarleyState(rules, origins, seen, expected, accepting, true, own);
     }
 

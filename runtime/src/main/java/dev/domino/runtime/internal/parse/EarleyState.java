@@ -18,20 +18,27 @@ public final class EarleyState {
     private static final AtomicLong SERIALS = new AtomicLong();
 
     public final long serial = SERIALS.incrementAndGet();
-    /**
-     * Dotted rules in canonical order: the items with an origin (by rule, origin serial, members
-     * seen), then the set's own items (origin this set; by rule, members seen).
+    /*
+     * The items, in canonical order: the items with an origin (by rule, origin serial, members seen),
+     * then the set's own items (origin this set; by rule, members seen). The items before
+     * ownStart are held here (the "head"); the items from ownStart on are those of own, shared with every
+     * set that predicts the same nonterminals and not copied: a new set costs its kernel and
+     * completions, not the thousand own items of a value position in a large schema. A set built
+     * without shared predictions holds every item in its head (own null). Readers outside the
+     * parser use itemCount, rule, origin and seenAt, which read both parts.
      */
-    public final int[] rules;
-    /** Origin set of each item; {@code null} means this set itself. */
-    public final EarleyState[] origins;
-    public final long[] originSerials;
+    /** Dotted rules of the head items. */
+    final int[] headRules;
+    /** Origin set of each head item; {@code null} means this set itself. */
+    final EarleyState[] headOrigins;
+    /** Serial of each head item's origin (-1 for this set). */
+    final long[] headSerials;
     /**
-     * Members seen by each permutation item ({@link Permutation}; a counted one adds a word with
+     * Members seen by each head permutation item ({@link Permutation}; a counted one adds a word with
      * the member count, see {@link ParserGrammar#permCountWord}); {@code null} for other items,
-     * and the whole array {@code null} when the set holds no permutation item.
+     * and the whole array {@code null} when the head holds no permutation item.
      */
-    public final long[][] seen;
+    final long[][] headSeen;
     /** Terminals that can be scanned next (ignored terminals included). */
     public final long[] expected;
     public final boolean accepting;
@@ -75,28 +82,59 @@ public final class EarleyState {
 
     /**
      * The set's own items when they are shared (items {@link #ownStart} on are {@code own}'s, whose
-     * indexes serve scans and completions); null when this set's items are all its own.
+     * indexes serve scans and completions); null when every item is in the head.
      */
     final PredictedItems own;
-    /** Index of the first item of {@link #own}; the item count when {@code own} is null. */
+    /** Index of the first item of {@link #own}: the number of head items. */
     final int ownStart;
+    private final int itemCount;
 
     EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting, boolean sharesPredictions) {
         this(rules, origins, seen, expected, accepting, sharesPredictions, null);
     }
 
+    /**
+     * A set of head items {@code rules}, {@code origins}, {@code seen} (canonical order, none of them
+     * the set's own when {@code own} is given), followed by {@code own}'s items if not null.
+     */
     EarleyState(int[] rules, EarleyState[] origins, long[][] seen, long[] expected, boolean accepting, boolean sharesPredictions, PredictedItems own) {
         this.sharesPredictions = sharesPredictions;
         this.own = own;
-        this.ownStart = own == null ? rules.length : rules.length - own.rules.length;
-        this.rules = rules;
-        this.origins = origins;
-        this.seen = seen;
-        this.originSerials = new long[origins.length];
-        for (int i = 0; i < origins.length; i++) originSerials[i] = origins[i] == null ? -1 : origins[i].serial;
+        this.ownStart = rules.length;
+        this.itemCount = rules.length + (own == null ? 0 : own.rules.length);
+        this.headRules = rules;
+        this.headOrigins = origins;
+        this.headSeen = seen;
+        this.headSerials = new long[origins.length];
+        for (int i = 0; i < origins.length; i++) headSerials[i] = origins[i] == null ? -1 : origins[i].serial;
         this.expected = expected;
         this.accepting = accepting;
-        this.hash = 31 * (31 * Arrays.hashCode(rules) + Arrays.hashCode(originSerials)) + Arrays.deepHashCode(seen);
+        // the hash of the whole item sequence, the shared part's from its precomputed folds
+        int hr = 1, hs = 1, hm = 1;
+        for (int r : rules) hr = 31 * hr + r;
+        for (long serial : headSerials) hs = 31 * hs + Long.hashCode(serial);
+        for (int i = 0; i < rules.length; i++) hm = 31 * hm + (seen == null ? 0 : Arrays.hashCode(seen[i]));
+        if (own != null) {
+            hr = hr * own.power + own.ruleFold;
+            hs = hs * own.power; // an own item's origin serial (-1) hashes to 0
+            hm = hm * own.power + own.seenFold;
+        }
+        this.hash = 31 * (31 * hr + hs) + hm;
+    }
+
+    /** A set sharing predictions whose origin serials and hash its maker computed (see {@link RelativeClosure}). */
+    EarleyState(int[] rules, EarleyState[] origins, long[] serials, long[][] seen, long[] expected, boolean accepting, PredictedItems own, int hash) {
+        this.sharesPredictions = true;
+        this.own = own;
+        this.ownStart = rules.length;
+        this.itemCount = rules.length + own.rules.length;
+        this.headRules = rules;
+        this.headOrigins = origins;
+        this.headSeen = seen;
+        this.headSerials = serials;
+        this.expected = expected;
+        this.accepting = accepting;
+        this.hash = hash;
     }
 
     public boolean expects(int terminal) {
@@ -106,20 +144,34 @@ public final class EarleyState {
     /** The sentence so far is complete. */
     public boolean isAccepting() { return accepting; }
 
-    public int itemCount() { return rules.length; }
+    /** Items in the set, shared own items included. */
+    public int itemCount() { return itemCount; }
+
+    /** The dotted rule of item i (canonical order). */
+    public int rule(int i) { return i < ownStart ? headRules[i] : own.rules[i - ownStart]; }
+
+    /** The origin set of item i; {@code null} means this set itself. */
+    public EarleyState origin(int i) { return i < ownStart ? headOrigins[i] : null; }
+
+    /** Items held by reference to shared predicted items (the last ones), not in this state's arrays. */
+    public int sharedItemCount() { return itemCount - ownStart; }
+
+    /** The serial of item i's origin, -1 for this set. */
+    long serialAt(int i) { return i < ownStart ? headSerials[i] : -1; }
 
     /**
      * Heap bytes of this state and its share of a memo (compressed oops): header and fields 48,
-     * four arrays of 16-byte headers plus 4 + 4 + 8 bytes per item and the expected words, and
+     * four arrays of 16-byte headers plus 4 + 4 + 8 bytes per head item and the expected words (shared
+     * own items are counted once, by the {@link ClosureMemo} that holds them), and
      * about 24 bytes for the memo entry that leads here; permutation items add their sets of
      * members seen (shared sets counted once per item: an over-estimate).
      */
     public long estimatedBytes() {
-        long bytes = 48 + 4 * 16 + 16L * rules.length + 8L * expected.length + 24;
-        if (rules.length > EarleyParser.INDEXED_ITEMS) bytes += 16 + 8L * rules.length; // the completion index, when built
-        if (seen != null) {
-            bytes += 16 + 4L * seen.length; // the array of sets; each permutation item's own set
-            for (long[] s : seen) if (s != null) bytes += 16 + 8L * s.length;
+        long bytes = 48 + 4 * 16 + 16L * headRules.length + 8L * expected.length + 24;
+        if (headRules.length > EarleyParser.INDEXED_ITEMS) bytes += 16 + 8L * headRules.length; // the completion index, when built
+        if (headSeen != null) {
+            bytes += 16 + 4L * headSeen.length; // the array of sets; each permutation item's own set
+            for (long[] s : headSeen) if (s != null) bytes += 16 + 8L * s.length;
         }
         return bytes;
     }
@@ -132,7 +184,10 @@ public final class EarleyState {
     }
 
     /** The members seen by item i (null unless it is a permutation item). */
-    public long[] seenAt(int i) { return seen == null ? null : seen[i]; }
+    public long[] seenAt(int i) {
+        if (i >= ownStart) return own.seenAt(i - ownStart);
+        return headSeen == null ? null : headSeen[i];
+    }
 
     public EarleyState memoGet(int terminal) {
         Memo m = memo;
@@ -172,8 +227,22 @@ public final class EarleyState {
 
     @Override public boolean equals(Object o) {
         if (this == o) return true;
-        return o instanceof EarleyState e && hash == e.hash && Arrays.equals(rules, e.rules)
-                && Arrays.equals(originSerials, e.originSerials) && Arrays.deepEquals(seen, e.seen);
+        if (!(o instanceof EarleyState e) || hash != e.hash || itemCount != e.itemCount) return false;
+        if (own == e.own && ownStart == e.ownStart) { // the same shared part: compare the heads
+            return Arrays.equals(headRules, e.headRules) && Arrays.equals(headSerials, e.headSerials) && sameHeadSeen(e);
+        }
+        for (int i = 0; i < itemCount; i++) {
+            if (rule(i) != e.rule(i) || serialAt(i) != e.serialAt(i) || !Arrays.equals(seenAt(i), e.seenAt(i))) return false;
+        }
+        return true;
+    }
+
+    private boolean sameHeadSeen(EarleyState e) {
+        if (headSeen == null && e.headSeen == null) return true;
+        for (int i = 0; i < ownStart; i++) {
+            if (!Arrays.equals(headSeen == null ? null : headSeen[i], e.headSeen == null ? null : e.headSeen[i])) return false;
+        }
+        return true;
     }
 
     @Override public int hashCode() { return hash; }

@@ -34,6 +34,14 @@ final class PredictedItems {
     volatile long[] waiting;
     /** Items expecting a terminal, as sorted {@code terminal << 32 | item}; built on first use. */
     volatile long[] scanning;
+    /** By terminal: the set a scan reaches from a set holding these items, when only they expect the terminal ({@link RelativeClosure}). */
+    final java.util.concurrent.ConcurrentHashMap<Integer, RelativeClosure> scanned = new java.util.concurrent.ConcurrentHashMap<>(4);
+
+    /**
+     * Parts of the hash of a set holding these items ({@link EarleyState#hashCode}): 31 to the power of the
+     * item count, and the polynomial folds of the rules and of the members seen, from 0.
+     */
+    final int power, ruleFold, seenFold;
 
     PredictedItems(int[] rules, long[][] seen, long[] expected, boolean accepting, long work) {
         this.rules = rules;
@@ -41,6 +49,15 @@ final class PredictedItems {
         this.expected = expected;
         this.accepting = accepting;
         this.work = work;
+        int p = 1, hr = 0, hm = 0;
+        for (int i = 0; i < rules.length; i++) {
+            p *= 31;
+            hr = 31 * hr + rules[i];
+            hm = 31 * hm + (seen == null ? 0 : Arrays.hashCode(seen[i]));
+        }
+        this.power = p;
+        this.ruleFold = hr;
+        this.seenFold = hm;
     }
 
     long[] seenAt(int i) { return seen == null ? null : seen[i]; }

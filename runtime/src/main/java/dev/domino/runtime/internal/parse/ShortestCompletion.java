@@ -351,7 +351,7 @@ public final class ShortestCompletion {
             EarleyState top = stack.peek();
             if (top.completionCosts != null) { stack.pop(); continue; }
             EarleyState missing = null;
-            for (EarleyState o : top.origins) {
+            for (EarleyState o : top.headOrigins) {
                 if (o != null && o != top && o.completionCosts == null) { missing = o; break; }
             }
             if (missing != null) { stack.push(missing); continue; }
@@ -363,9 +363,9 @@ public final class ShortestCompletion {
 
     /** Finishing cost once item i of s is complete: G at its origin for its left-hand side (0 for the start item). */
     private int originFinish(EarleyState s, int i, int[] own) {
-        int lhs = g.ruleLhs[s.rules[i]];
+        int lhs = g.ruleLhs[s.rule(i)];
         if (lhs < 0) return 0;
-        EarleyState o = s.origins[i];
+        EarleyState o = s.origin(i);
         if (o == null || o == s) return own[lhs];
         return ((StateCosts) o.completionCosts).finish(lhs);
     }
@@ -379,18 +379,18 @@ public final class ShortestCompletion {
         if (scratch[0].length < n) { scratch[0] = new int[n]; Arrays.fill(scratch[0], INF); scratch[1] = new int[n]; }
         int[] dist = scratch[0], mark = scratch[1];
         IntList touched = new IntList();
-        int items = s.rules.length;
+        int items = s.itemCount();
         // edges lhs -> waited-for nonterminal (items predicted here); sources: items with an earlier origin
         IntList from = new IntList(), to = new IntList(), weight = new IntList();
         for (int i = 0; i < items; i++) {
-            int r = s.rules[i];
+            int r = s.rule(i);
             int next = g.ruleNext[r];
             int[] waits;
             if (next >= 0) waits = new int[] {next};
             else if (next == ParserGrammar.MEMBERS) waits = members(g.rulePerm[r], s.seenAt(i));
             else continue;
             int lhs = g.ruleLhs[r];
-            boolean here = s.origins[i] == null || s.origins[i] == s;
+            boolean here = s.origin(i) == null || s.origin(i) == s;
             for (int a : waits) {
                 int w = restAfter(r, s.seenAt(i), a);
                 if (w >= INF) continue;
@@ -399,14 +399,14 @@ public final class ShortestCompletion {
                     from.add(lhs); to.add(a); weight.add(w);
                     continue;
                 }
-                int v = add(w, lhs < 0 ? 0 : ((StateCosts) s.origins[i].completionCosts).finish(lhs));
+                int v = add(w, lhs < 0 ? 0 : ((StateCosts) s.origin(i).completionCosts).finish(lhs));
                 if (v < dist[a]) dist[a] = v;
             }
         }
         relax(dist, touched, from, to, weight);
         int best = INF;
         for (int i = 0; i < items; i++) {
-            int rest = rest(s.rules[i], s.seenAt(i));
+            int rest = rest(s.rule(i), s.seenAt(i));
             if (rest < INF) best = Math.min(best, add(rest, originFinish(s, i, dist)));
         }
         int[] keys = touched.toArray();

@@ -160,6 +160,45 @@ class DirectMaskOracleTest {
         }
     }
 
+    /** Partial matches of unanchored patterns, walks derived from the searching state's ({@code HubWalk}) and not. */
+    @Test void schemaUnanchoredPatternsHubWalksOnAndOff() {
+        String schema = """
+                {"type": "object", "properties": {
+                   "id": {"type": "string", "pattern": "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"},
+                   "weight": {"type": "string", "pattern": "normal|bold|x-[a-z]+-[0-9]{2}"},
+                   "code": {"type": "string", "pattern": "[A-Z]{2}[0-9]{3}", "maxLength": 20}},
+                 "required": ["id", "weight"], "additionalProperties": false}""";
+        Grammar g = JsonSchemaGrammar.from(schema).grammar();
+        try {
+            long before = dev.domino.runtime.internal.trees.TerminalWalks.hubWalks();
+            for (boolean hubs : new boolean[] {true, false}) {
+                dev.domino.runtime.RuntimeCaches.clear();
+                dev.domino.runtime.internal.trees.TerminalWalks.setHubWalks(hubs);
+                check(g, CompileOptions.defaults().withFineTerminals(true), LongTests.scale(6, 20), 113);
+                if (hubs) assertThat(dev.domino.runtime.internal.trees.TerminalWalks.hubWalks()).as("walks derived from a hub's").isGreaterThan(before);
+            }
+            dev.domino.runtime.RuntimeCaches.clear();
+            dev.domino.runtime.internal.trees.TerminalWalks.setHubWalks(false);
+            Artifact off = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true).withPrebuildMillis(0));
+            RuntimeAccess.of(off).treeDemand().setMode(TreeDemand.Mode.DIRECT_ONLY);
+            List<int[]> outputs = new ArrayList<>();
+            SentenceSampler sampler = new SentenceSampler(g).maxLength(80);
+            Random random = new Random(13);
+            for (int i = 0; i < LongTests.scale(6, 20); i++) outputs.add(o200k.encode(sampler.sample(random)));
+            List<List<BitSet>> masksOff = new ArrayList<>();
+            for (int[] out : outputs) masksOff.add(masksAlong(off, out));
+            dev.domino.runtime.RuntimeCaches.clear();
+            dev.domino.runtime.internal.trees.TerminalWalks.setHubWalks(true);
+            for (TreeDemand.Mode mode : new TreeDemand.Mode[] {TreeDemand.Mode.DIRECT_ONLY, TreeDemand.Mode.BUILD_ON_FIRST_USE}) {
+                Artifact on = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(true).withPrebuildMillis(0));
+                RuntimeAccess.of(on).treeDemand().setMode(mode);
+                for (int i = 0; i < outputs.size(); i++) assertThat(masksAlong(on, outputs.get(i))).as("%s, output %d", mode, i).isEqualTo(masksOff.get(i));
+            }
+        } finally {
+            dev.domino.runtime.internal.trees.TerminalWalks.setHubWalks(true);
+        }
+    }
+
     private static List<BitSet> masksAlong(Artifact artifact, int[] tokens) {
         Matcher m = artifact.newMatcher();
         List<BitSet> masks = new ArrayList<>();

@@ -66,6 +66,25 @@ class TerminalWalksTest {
              "additionalProperties": false}
             """;
 
+    /**
+     * Unanchored patterns inside strings, with enough states that no small loop core or residual covers them: their
+     * partial-match states are walked as the searching state's walk with the differing subtrees walked apart
+     * ({@code HubWalk}).
+     */
+    static final String HUBS = """
+            {"type": "object",
+             "properties": {"id": {"type": "string", "pattern": "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"},
+                            "weight": {"type": "string", "pattern": "normal|bold|light|x-[a-z]+-[0-9]{2,3}"},
+                            "phone": {"type": "string", "pattern": "[0-9]{3}[ -][0-9]{4}", "maxLength": 30}},
+             "required": ["id", "weight", "phone"]}
+            """;
+
+    @Test void hubWalksEqualPlainWalks() {
+        long before = TerminalWalks.hubWalks();
+        sharedWalksEqualPlainWalks(HUBS, 10);
+        assertThat(TerminalWalks.hubWalks() - before).as("walks derived from a hub's").isGreaterThan(20);
+    }
+
     @Test void sharedWalksEqualPlainWalks() {
         sharedWalksEqualPlainWalks(SCHEMA, 10);
         sharedWalksEqualPlainWalks(KEYS, 10);

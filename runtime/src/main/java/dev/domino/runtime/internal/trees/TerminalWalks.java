@@ -66,6 +66,31 @@ public final class TerminalWalks {
 
         int count() { return node.length + loopNodes.length; }
 
+        /** These ends without the end children in {@code endRanges} and the loop end nodes in {@code loopRanges} (this, when none is). */
+        Ends without(HubWalk.Ranges endRanges, HubWalk.Ranges loopRanges) {
+            boolean inside = false;
+            if (!endRanges.isEmpty()) for (int i = 0; i < node.length && !inside; i++) inside = endRanges.contains(node[i]);
+            if (!loopRanges.isEmpty()) for (int i = 0; i < loopNodes.length && !inside; i++) inside = loopRanges.contains(loopNodes[i]);
+            if (!inside) return this;
+            int[] s = new int[257];
+            int[] kept = new int[node.length];
+            int k = 0;
+            for (int b = 0; b < 256; b++) {
+                s[b] = k;
+                for (int i = start[b]; i < start[b + 1]; i++) if (!endRanges.contains(node[i])) kept[k++] = node[i];
+            }
+            s[256] = k;
+            IntList loops = new IntList();
+            long[] bytes = new long[2 * loopNodes.length];
+            for (int i = 0; i < loopNodes.length; i++) {
+                if (loopRanges.contains(loopNodes[i])) continue;
+                bytes[2 * loops.size] = loopBytes[2 * i];
+                bytes[2 * loops.size + 1] = loopBytes[2 * i + 1];
+                loops.add(loopNodes[i]);
+            }
+            return new Ends(s, Arrays.copyOf(kept, k), loops.toArray(), Arrays.copyOf(bytes, 2 * loops.size));
+        }
+
         long estimatedBytes() { return 64 + 4L * (start.length + node.length + loopNodes.length) + 8L * loopBytes.length; }
     }
 
@@ -94,7 +119,7 @@ public final class TerminalWalks {
     public static final class Walk {
         private final TokenSet continuation;
         private final boolean endsAtRoot;
-        private final Ends[] parts;
+        final Ends[] parts;
         private final long[] endBytes = new long[4], loopAny = new long[2];
         private final int endCount, loopCount;
         /** Per byte, the end children joined over the parts (filled on first use). */
@@ -334,6 +359,24 @@ public final class TerminalWalks {
         return w;
     }
 
+    /** Whether walks may be derived from a hub state's walk ({@link HubWalk}); off only to compare (tests). */
+    private static volatile boolean hubs = true;
+
+    public static void setHubWalks(boolean on) { hubs = on; }
+
+    private static final java.util.concurrent.atomic.AtomicLong HUB_WALKS = new java.util.concurrent.atomic.AtomicLong();
+
+    /** How many walks this process derived from a hub's walk (tests check that the mechanism is exercised). */
+    public static long hubWalks() { return HUB_WALKS.get(); }
+
+    /** Whether state has a twin ({@link Twin}): such states are walked as their twin, not by {@link HubWalk}. */
+    boolean hasTwin(ByteDfa dfa, int state) { return twinOf(dfa, state) != null; }
+
+    /** The plain walk from (node, state), added to the accumulator; false when it gave up after {@code maxNodes} nodes. */
+    boolean walkPlain(Acc acc, ByteDfa dfa, int node, int state, int maxNodes) { return walkInto(acc, dfa, node, state, maxNodes); }
+
+    Acc newAcc(int vocabSize) { return new Acc(vocabSize); }
+
     /** Whether states share walks by bounded future ({@link BoundedFutures}); off only to compare (tests). */
     private static volatile boolean sharing = true;
 
@@ -443,7 +486,12 @@ public final class TerminalWalks {
         LoopCore core = LoopCore.of(dfa, state, MAX_SHARED_STATES);
         if (core != null && core.ports.length > 0) return fromCore(dfa, core, vocabSize);
         ByteDfa residual = dfa.residual(state, MAX_SHARED_STATES);
-        if (residual == null) return computeByChild(dfa, state, vocabSize);
+        if (residual == null) {
+            Walk w = hubs ? HubWalk.of(this, trie, dfa, state, vocabSize) : null;
+            if (w == null) return computeByChild(dfa, state, vocabSize);
+            HUB_WALKS.incrementAndGet();
+            return w;
+        }
         Walk w = byResidual.get(residual);
         if (w == null) {
             w = computeByChild(residual, 0, vocabSize);
@@ -858,7 +906,7 @@ public final class TerminalWalks {
     }
 
     /** A walk's results while they accumulate. */
-    private final class Acc {
+    final class Acc {
         private static final int SPARSE_LIMIT = 1024;
         public final int vocabSize;
         /** Tokens as a list while few (most walks), as a bitmap once many. */

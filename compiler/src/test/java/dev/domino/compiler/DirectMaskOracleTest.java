@@ -199,6 +199,29 @@ class DirectMaskOracleTest {
         }
     }
 
+    /**
+     * An unanchored key pattern: each partial match is a small loop core entered at a state of its own, walked from
+     * the searching state's walk ({@code HubWalk}) when its core was not walked before, and not.
+     */
+    @Test void schemaUnanchoredKeyPatternCoresHubWalksOnAndOff() {
+        String schema = """
+                {"type": "object", "properties": {"name": {"type": "string"}},
+                 "patternProperties": {"[0-9a-f]{6}": {"type": "integer"}}, "additionalProperties": false}""";
+        Grammar g = JsonSchemaGrammar.from(schema).grammar();
+        try {
+            long before = dev.domino.runtime.internal.trees.TerminalWalks.hubWalks();
+            for (boolean hubs : new boolean[] {true, false}) {
+                dev.domino.runtime.RuntimeCaches.clear();
+                dev.domino.runtime.internal.trees.TerminalWalks.setHubWalks(hubs);
+                check(g, CompileOptions.defaults().withFineTerminals(true), LongTests.scale(6, 20), 117);
+                if (hubs) assertThat(dev.domino.runtime.internal.trees.TerminalWalks.hubWalks()).as("walks derived from a hub's").isGreaterThan(before);
+            }
+        } finally {
+            dev.domino.runtime.RuntimeCaches.clear();
+            dev.domino.runtime.internal.trees.TerminalWalks.setHubWalks(true);
+        }
+    }
+
     private static List<BitSet> masksAlong(Artifact artifact, int[] tokens) {
         Matcher m = artifact.newMatcher();
         List<BitSet> masks = new ArrayList<>();

@@ -85,6 +85,19 @@ class TerminalWalksTest {
         assertThat(TerminalWalks.hubWalks() - before).as("walks derived from a hub's").isGreaterThan(20);
     }
 
+    /** Unanchored patterns whose partial matches are small loop cores, each entered at a state of its own. */
+    static final String CORE_HUBS = """
+            {"type": "object",
+             "properties": {"code": {"type": "string", "pattern": "[0-9]{6}"}},
+             "patternProperties": {"[0-9a-f]{32}": {"type": "object", "properties": {"url": {"type": "string"}}}}}
+            """;
+
+    @Test void hubWalksOfLoopCoresEqualPlainWalks() {
+        long before = TerminalWalks.hubWalks();
+        sharedWalksEqualPlainWalks(CORE_HUBS, 10);
+        assertThat(TerminalWalks.hubWalks() - before).as("walks derived from a hub's").isGreaterThan(20);
+    }
+
     @Test void sharedWalksEqualPlainWalks() {
         sharedWalksEqualPlainWalks(SCHEMA, 10);
         sharedWalksEqualPlainWalks(KEYS, 10);

@@ -484,7 +484,19 @@ public final class TerminalWalks {
             if (walkInto(cheap, dfa, 0, state, CHEAP_WALK_NODES)) return cheap.finish(vocabSize);
         }
         LoopCore core = LoopCore.of(dfa, state, MAX_SHARED_STATES);
-        if (core != null && core.ports.length > 0) return fromCore(dfa, core, vocabSize);
+        if (core != null && core.ports.length > 0) {
+            // a core is keyed by the state it is entered at: each partial match of an unanchored pattern (a key holding
+            // [0-9a-f]{32}) is a core of its own, and its walk, nearly the whole vocabulary, was walked whole for each.
+            // A core not walked before is derived from its hub's walk where it has a hub (the searching state).
+            if (hubs && byCore.get(core) == null) {
+                Walk w = HubWalk.of(this, trie, dfa, state, vocabSize);
+                if (w != null) {
+                    HUB_WALKS.incrementAndGet();
+                    return w;
+                }
+            }
+            return fromCore(dfa, core, vocabSize);
+        }
         ByteDfa residual = dfa.residual(state, MAX_SHARED_STATES);
         if (residual == null) {
             Walk w = hubs ? HubWalk.of(this, trie, dfa, state, vocabSize) : null;

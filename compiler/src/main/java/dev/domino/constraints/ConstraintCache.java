@@ -40,8 +40,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>an artifact larger than the whole bound is served but not kept: counted in {@link Stats#oversized()}
  *       with a one-line warning (logger {@code dev.domino.constraints.ConstraintCache}), since every request
  *       for it compiles again (raise the bound, or prebuild it with {@link #addPrebuilt});</li>
- *   <li>{@link #warmUp} builds what the first compile for a vocabulary would (its byte trie, the JSON
- *       terminals), so that a short budget does not fail the first requests;</li>
+ *   <li>{@link #warmUp} builds what the first compile and the first masks for a vocabulary would (its byte trie,
+ *       the JSON terminals and their walks, see {@link WarmUp}), so that a short budget does not fail the first
+ *       requests and their first masks do not wait;</li>
  *   <li>counters: {@link #stats()}.</li>
  * </ul>
  * Artifacts built at build time ({@code domino compile --spec}) and specs compiled at request time
@@ -151,16 +152,16 @@ public final class ConstraintCache implements AutoCloseable {
     public ConstraintOptions options() { return options; }
 
     /**
-     * Builds, on the calling thread, what the first compile for {@code vocabulary} would: its byte
-     * trie (seconds for a 128k vocabulary) and the common JSON terminals, so that the first requests
-     * are not failed by a short compile budget. Caches nothing in this cache. Returns the time taken.
+     * Builds, on the calling thread, what the first compile and the first masks for {@code vocabulary}
+     * would: its byte trie (seconds for a 128k vocabulary), the common JSON terminals and their walks
+     * over the vocabulary ({@link WarmUp}), so that the first requests are not failed by a short compile
+     * budget and their first masks do not wait. Caches nothing in this cache. Returns the time taken.
      */
     public Duration warmUp(Vocabulary vocabulary) {
         long t0 = System.nanoTime();
         RequestSpec warm = RequestSpec.parse("{\"response_format\": {\"type\": \"json_schema\", \"json_schema\": {\"name\": \"warm-up\", "
-                + "\"schema\": {\"type\": \"object\", \"properties\": {\"s\": {\"type\": \"string\"}, \"n\": {\"type\": \"number\"}, "
-                + "\"i\": {\"type\": \"integer\"}, \"b\": {\"type\": \"boolean\"}, \"a\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}}}}}}");
-        compiler.compile(warm, vocabulary, options);
+                + "\"schema\": " + WarmUp.SCHEMA + "}}}");
+        WarmUp.masksAlong(compiler.compile(warm, vocabulary, options));
         return Duration.ofNanos(System.nanoTime() - t0);
     }
 

@@ -13,14 +13,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Time to first mask of per-request schemas through ConstraintCache, as a server sees it: the cache's
  * defaults (1 s prebuilt, no background threads) against serving mode (backgroundTreeThreads(1)).
- * CPU = the compile thread's + the request thread's (request parse, first mask), the way
- * {@code bench maskbench --profile} counts the mask thread; the background thread is not counted.
+ * CPU = the compile's ({@link ConstraintCache.Stats#compileCpuNanos}) + the request thread's (request parse,
+ * first mask), as {@code bench maskbench --profile} counts the mask thread; the background thread is not counted.
  * One fresh cache per schema and mode (closed after the first mask: its build stops); modes alternate.
  *
  * <pre>java -Xmx4g -cp cli/target/domino.jar bench/CacheTtfm.java VOCAB.json LIST.txt [WARMUP]</pre>
@@ -62,25 +60,21 @@ public class CacheTtfm {
     static double[] ttfm(String request, Vocabulary vocab, boolean serving) {
         ConstraintCache.Builder b = ConstraintCache.builder().compileThreads(1);
         if (serving) b.backgroundTreeThreads(1);
-        Set<Thread> before = compileThreads();
         try (ConstraintCache cache = b.build()) {
             long cpu0 = CPU.getCurrentThreadCpuTime(), t0 = System.nanoTime();
             Matcher m;
             try {
-                m = cache.matcher(request, vocab);
+                m = dev.domino.constraints.Constraints.newMatcher(cache.artifact(request, vocab), vocab);
             } catch (ConstraintException e) {
                 return null;
             }
             int[] bits = new int[(vocab.size() + 31) >>> 5];
             m.fillNextTokenBitmask(bits, 0);
             long wall = System.nanoTime() - t0, cpu = CPU.getCurrentThreadCpuTime() - cpu0;
-            for (Thread t : compileThreads()) if (!before.contains(t)) cpu += CPU.getThreadCpuTime(t.getId());
+            while (cache.stats().running() > 0) Thread.onSpinWait(); // the compile thread adds its CPU time just after the result
+            cpu += cache.stats().compileCpuNanos();
             return new double[] {cpu / 1e6, wall / 1e6};
         }
-    }
-
-    static Set<Thread> compileThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("domino-constraint-compile-")).collect(Collectors.toSet());
     }
 
     static double pct(List<Double> xs, double p) {

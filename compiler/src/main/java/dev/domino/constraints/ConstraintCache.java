@@ -73,10 +73,11 @@ public final class ConstraintCache implements AutoCloseable {
     /**
      * Counters since the cache was made. A hit found a finished entry; a join waited for a compile in flight;
      * {@code running}: compiles running now (a timed-out compile counts until it has stopped); {@code oversized}:
-     * artifacts served but not kept because each alone was larger than the bound.
+     * artifacts served but not kept because each alone was larger than the bound; {@code compileCpuNanos}: CPU time of
+     * the finished compiles' threads, their deep-stack threads included (0 where the JVM does not measure thread CPU).
      */
     public record Stats(long hits, long joins, long misses, long compiles, long failures, long timeouts, long evictions,
-                        long compileNanos, long bytes, int entries, int running, long oversized) {
+                        long compileNanos, long bytes, int entries, int running, long oversized, long compileCpuNanos) {
         /** (hits + joins) / requests. */
         public double hitRate() {
             long requests = hits + joins + misses;
@@ -96,7 +97,8 @@ public final class ConstraintCache implements AutoCloseable {
     private final AtomicInteger running = new AtomicInteger();
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true); // access order
     // guarded by entries
-    private long bytes, hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, oversized;
+    private long bytes, hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, oversized, compileCpuNanos;
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
     private static final System.Logger LOG = System.getLogger(ConstraintCache.class.getName());
 
     /** What compiles a spec (a seam for tests that need a compile to fail in a given way). */
@@ -292,7 +294,7 @@ public final class ConstraintCache implements AutoCloseable {
     public Stats stats() {
         synchronized (entries) {
             return new Stats(hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, bytes, entries.size(), running.get(),
-                    oversized);
+                    oversized, compileCpuNanos);
         }
     }
 
@@ -326,7 +328,7 @@ public final class ConstraintCache implements AutoCloseable {
         if (e.result.isDone()) return; // timed out while queued
         synchronized (e) { e.compiling = Thread.currentThread(); }
         running.incrementAndGet();
-        long t0 = System.nanoTime();
+        long t0 = System.nanoTime(), cpu0 = compileCpuNow();
         try {
             Artifact a = compiler.compile(spec, vocabulary, options);
             finish(e, a, System.nanoTime() - t0);
@@ -343,9 +345,16 @@ public final class ConstraintCache implements AutoCloseable {
             }
         } finally {
             synchronized (e) { e.compiling = null; }
+            long cpu = compileCpuNow() - cpu0;
+            synchronized (entries) { compileCpuNanos += cpu; }
             running.decrementAndGet();
             Thread.interrupted(); // a time-out's interrupt must not reach the next compile on this thread
         }
+    }
+
+    /** This thread's CPU time and its deep-stack threads' (the compile's front end and trees run there). */
+    private static long compileCpuNow() {
+        return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() + dev.domino.compiler.DeepStack.calleeCpuNanos() : 0;
     }
 
     private void finish(Entry e, Artifact a, long nanos) {

@@ -74,7 +74,7 @@ public final class ConstraintCache implements AutoCloseable {
      * Counters since the cache was made. A hit found a finished entry; a join waited for a compile in flight;
      * {@code running}: compiles running now (a timed-out compile counts until it has stopped); {@code oversized}:
      * artifacts served but not kept because each alone was larger than the bound; {@code compileCpuNanos}: CPU time of
-     * the finished compiles' threads, their deep-stack threads included (0 where the JVM does not measure thread CPU).
+     * the compiles that ended, on their threads and those threads' deep-stack threads (0 where the JVM does not measure thread CPU).
      */
     public record Stats(long hits, long joins, long misses, long compiles, long failures, long timeouts, long evictions,
                         long compileNanos, long bytes, int entries, int running, long oversized, long compileCpuNanos) {
@@ -108,8 +108,8 @@ public final class ConstraintCache implements AutoCloseable {
 
     private final Compiler compiler;
 
-    private ConstraintCache(Builder b) {
-        this.options = b.options;
+    private ConstraintCache(Builder b, ConstraintOptions options) {
+        this.options = options;
         this.maxBytes = b.maxBytes;
         this.budgetNanos = b.compileBudget.toNanos();
         this.compiler = b.compiler;
@@ -187,12 +187,12 @@ public final class ConstraintCache implements AutoCloseable {
         }
 
         public ConstraintCache build() {
-            if (options == null) options = backgroundTreeThreads > 0 ? ConstraintOptions.serving() : ConstraintOptions.defaults();
-            if (backgroundTreeThreads > 0 && !options.lazy()) {
+            ConstraintOptions o = options != null ? options : backgroundTreeThreads > 0 ? ConstraintOptions.serving() : ConstraintOptions.defaults();
+            if (backgroundTreeThreads > 0 && !o.lazy()) {
                 throw new IllegalArgumentException("backgroundTreeThreads builds the trees of lazy artifacts, but the compile options are eager "
                         + "(every tree built at compile time): use lazy options or 0 background threads");
             }
-            return new ConstraintCache(this);
+            return new ConstraintCache(this, o);
         }
     }
 

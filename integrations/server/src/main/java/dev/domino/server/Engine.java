@@ -132,7 +132,8 @@ public final class Engine implements AutoCloseable {
      * comes sooner); the trees built do not change the options' key, so prebuilt artifacts serve either way.
      */
     public static ConstraintOptions constraintOptions(String jsonWhitespace, int backgroundThreads) {
-        return (backgroundThreads > 0 ? ConstraintOptions.serving() : ConstraintOptions.defaults()).withJsonSchema(jsonWhitespace.equals("compact") ? JsonSchemaOptions.compact() : JsonSchemaOptions.defaults())
+        ConstraintOptions base = backgroundThreads > 0 ? ConstraintOptions.serving() : ConstraintOptions.defaults();
+        return base.withJsonSchema(jsonWhitespace.equals("compact") ? JsonSchemaOptions.compact() : JsonSchemaOptions.defaults())
                 .withToolCallStyle(dev.domino.compiler.request.ToolCallStyle.DOMINO_JSON);
     }
 

@@ -5,6 +5,7 @@ import dev.domino.compiler.ir.GrammarException;
 import dev.domino.compiler.request.RequestSpec;
 import dev.domino.compiler.request.RequestSpecException;
 import dev.domino.runtime.Artifact;
+import dev.domino.runtime.BackgroundBuild;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.Vocabulary;
 
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -23,6 +25,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * Compiled request constraints for a server, keyed by (constraint, vocabulary fingerprint,
@@ -40,6 +43,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>an artifact larger than the whole bound is served but not kept: counted in {@link Stats#oversized()}
  *       with a one-line warning (logger {@code dev.domino.constraints.ConstraintCache}), since every request
  *       for it compiles again (raise the bound, or prebuild it with {@link #addPrebuilt});</li>
+ *   <li><b>background tree building</b> ({@link Builder#backgroundTreeThreads}, off by default): a lazy artifact's
+ *       trees are built on the cache's threads while masks run, until the artifact leaves the cache;</li>
  *   <li>{@link #warmUp} builds what the first compile and the first masks for a vocabulary would (its byte trie,
  *       the JSON terminals and their walks, see {@link WarmUp}), so that a short budget does not fail the first
  *       requests and their first masks do not wait;</li>
@@ -60,6 +65,8 @@ public final class ConstraintCache implements AutoCloseable {
         /** The thread compiling this entry, while it does (guarded by the entry). */
         Thread compiling;
         ScheduledFuture<?> watchdog;
+        /** Its trees being built on the background threads, or null (guarded by the cache's entries). */
+        BackgroundBuild building;
 
         Entry(Key key) { this.key = key; }
     }
@@ -67,10 +74,11 @@ public final class ConstraintCache implements AutoCloseable {
     /**
      * Counters since the cache was made. A hit found a finished entry; a join waited for a compile in flight;
      * {@code running}: compiles running now (a timed-out compile counts until it has stopped); {@code oversized}:
-     * artifacts served but not kept because each alone was larger than the bound.
+     * artifacts served but not kept because each alone was larger than the bound; {@code compileCpuNanos}: CPU time of
+     * the compiles that ended, on their threads and those threads' deep-stack threads (0 where the JVM does not measure thread CPU).
      */
     public record Stats(long hits, long joins, long misses, long compiles, long failures, long timeouts, long evictions,
-                        long compileNanos, long bytes, int entries, int running, long oversized) {
+                        long compileNanos, long bytes, int entries, int running, long oversized, long compileCpuNanos) {
         /** (hits + joins) / requests. */
         public double hitRate() {
             long requests = hits + joins + misses;
@@ -82,11 +90,16 @@ public final class ConstraintCache implements AutoCloseable {
     private final long maxBytes;
     private final long budgetNanos;
     private final ThreadPoolExecutor compilers;
+    /** Builds lazy artifacts' trees, {@code backgroundTasks} tasks each; null when off. */
+    private final ThreadPoolExecutor backgroundTrees;
+    private final int backgroundTasks;
+    private final UnaryOperator<BackgroundBuild> onBackgroundBuild;
     private final ScheduledThreadPoolExecutor watchdogs;
     private final AtomicInteger running = new AtomicInteger();
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true); // access order
     // guarded by entries
-    private long bytes, hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, oversized;
+    private long bytes, hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, oversized, compileCpuNanos;
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
     private static final System.Logger LOG = System.getLogger(ConstraintCache.class.getName());
 
     /** What compiles a spec (a seam for tests that need a compile to fail in a given way). */
@@ -96,18 +109,15 @@ public final class ConstraintCache implements AutoCloseable {
 
     private final Compiler compiler;
 
-    private ConstraintCache(Builder b) {
-        this.options = b.options;
+    private ConstraintCache(Builder b, ConstraintOptions options) {
+        this.options = options;
         this.maxBytes = b.maxBytes;
         this.budgetNanos = b.compileBudget.toNanos();
         this.compiler = b.compiler;
-        AtomicInteger n = new AtomicInteger();
-        compilers = new ThreadPoolExecutor(b.compileThreads, b.compileThreads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(null, r, "domino-constraint-compile-" + n.incrementAndGet(), 64L << 20); // grammars recurse deeply
-            t.setDaemon(true);
-            return t;
-        });
-        compilers.allowCoreThreadTimeOut(true);
+        compilers = daemonPool(b.compileThreads, "domino-constraint-compile-", 64L << 20); // grammars recurse deeply
+        backgroundTasks = b.backgroundTreeThreads;
+        backgroundTrees = backgroundTasks == 0 ? null : daemonPool(backgroundTasks, "domino-constraint-trees-", 0);
+        onBackgroundBuild = b.onBackgroundBuild;
         watchdogs = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "domino-constraint-watchdog");
             t.setDaemon(true);
@@ -116,18 +126,34 @@ public final class ConstraintCache implements AutoCloseable {
         watchdogs.setRemoveOnCancelPolicy(true);
     }
 
+    private static ThreadPoolExecutor daemonPool(int threads, String name, long stackBytes) {
+        AtomicInteger n = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(null, r, name + n.incrementAndGet(), stackBytes);
+            t.setDaemon(true);
+            return t;
+        });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
     public static Builder builder() { return new Builder(); }
 
     public static final class Builder {
-        private ConstraintOptions options = ConstraintOptions.defaults();
+        private ConstraintOptions options; // null: ConstraintOptions.defaults(), or serving() with background tree threads
         private long maxBytes = 1L << 30;
         private Duration compileBudget = Duration.ofSeconds(30);
         private int compileThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private int backgroundTreeThreads;
         private Compiler compiler = Constraints::compile;
+        private UnaryOperator<BackgroundBuild> onBackgroundBuild = b -> b;
 
         Builder compiler(Compiler c) { this.compiler = c; return this; }
+        /** Tests: sees (may wrap) every background build the cache starts. */
+        Builder onBackgroundBuild(UnaryOperator<BackgroundBuild> c) { this.onBackgroundBuild = c; return this; }
 
-        public Builder options(ConstraintOptions o) { this.options = o; return this; }
+        /** How requests compile (default {@link ConstraintOptions#defaults()}, or {@link ConstraintOptions#serving()} with background tree threads). */
+        public Builder options(ConstraintOptions o) { this.options = Objects.requireNonNull(o, "options"); return this; }
         /** Bound on the estimated bytes of cached artifacts (default 1 GB). */
         public Builder maxBytes(long b) {
             if (b <= 0) throw new IllegalArgumentException("maxBytes must be > 0");
@@ -146,10 +172,35 @@ public final class ConstraintCache implements AutoCloseable {
             this.compileThreads = n;
             return this;
         }
-        public ConstraintCache build() { return new ConstraintCache(this); }
+        /**
+         * Serving mode, as {@code bench maskbench --background-threads N} measures it: {@code n} threads, shared by all
+         * artifacts, build the trees of each lazy artifact (compiled, or added with {@link #addPrebuilt}) while masks run,
+         * starting with what its first mask walks; a mask that needs a tree no thread has reached builds it itself.
+         * Builds take the threads in arrival order; one ends when its trees are built or its artifact leaves the cache.
+         * Without {@link #options}, compiles then prebuild nothing ({@link ConstraintOptions#serving()}): the first mask
+         * comes sooner. Default 0: no background threads, every tree left out by the compile is built by the first mask
+         * that needs it.
+         */
+        public Builder backgroundTreeThreads(int n) {
+            if (n < 0 || n > 256) throw new IllegalArgumentException("backgroundTreeThreads must be in [0, 256], got " + n);
+            this.backgroundTreeThreads = n;
+            return this;
+        }
+
+        public ConstraintCache build() {
+            ConstraintOptions o = options != null ? options : backgroundTreeThreads > 0 ? ConstraintOptions.serving() : ConstraintOptions.defaults();
+            if (backgroundTreeThreads > 0 && !o.lazy()) {
+                throw new IllegalArgumentException("backgroundTreeThreads builds the trees of lazy artifacts, but the compile options are eager "
+                        + "(every tree built at compile time): use lazy options or 0 background threads");
+            }
+            return new ConstraintCache(this, o);
+        }
     }
 
     public ConstraintOptions options() { return options; }
+
+    /** Threads building lazy artifacts' trees in the background (0: none). */
+    public int backgroundTreeThreads() { return backgroundTasks; }
 
     /**
      * Builds, on the calling thread, what the first compile and the first masks for {@code vocabulary}
@@ -232,9 +283,11 @@ public final class ConstraintCache implements AutoCloseable {
         e.pinned = true;
         e.bytes = ArtifactBytes.estimate(artifact);
         e.result.complete(artifact);
+        e.building = buildInBackground(artifact);
         synchronized (entries) {
             Entry old = entries.put(e.key, e);
             if (old != null && old.result.isDone()) bytes -= old.bytes;
+            if (old != null) stopBuilding(old);
             bytes += e.bytes;
         }
     }
@@ -242,14 +295,20 @@ public final class ConstraintCache implements AutoCloseable {
     public Stats stats() {
         synchronized (entries) {
             return new Stats(hits, joins, misses, compiles, failures, timeouts, evictions, compileNanos, bytes, entries.size(), running.get(),
-                    oversized);
+                    oversized, compileCpuNanos);
         }
     }
 
-    /** Stops the compile threads (compiles in flight are interrupted; their requests fail). */
+    /** Stops the compile threads (compiles in flight are interrupted; their requests fail) and the background tree builds. */
     @Override public void close() {
         compilers.shutdownNow();
         watchdogs.shutdownNow();
+        if (backgroundTrees != null) {
+            synchronized (entries) {
+                for (Entry e : entries.values()) stopBuilding(e);
+            }
+            backgroundTrees.shutdownNow(); // a running task stops at the interrupt, after the tree it is building
+        }
     }
 
     // ---------------------------------------------------------------- compiling
@@ -270,7 +329,7 @@ public final class ConstraintCache implements AutoCloseable {
         if (e.result.isDone()) return; // timed out while queued
         synchronized (e) { e.compiling = Thread.currentThread(); }
         running.incrementAndGet();
-        long t0 = System.nanoTime();
+        long t0 = System.nanoTime(), cpu0 = compileCpuNow();
         try {
             Artifact a = compiler.compile(spec, vocabulary, options);
             finish(e, a, System.nanoTime() - t0);
@@ -287,23 +346,38 @@ public final class ConstraintCache implements AutoCloseable {
             }
         } finally {
             synchronized (e) { e.compiling = null; }
+            long cpu = compileCpuNow() - cpu0;
+            synchronized (entries) { compileCpuNanos += cpu; }
             running.decrementAndGet();
             Thread.interrupted(); // a time-out's interrupt must not reach the next compile on this thread
         }
     }
 
+    /** This thread's CPU time and its deep-stack threads' (the compile's front end and trees run there). */
+    private static long compileCpuNow() {
+        return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() + dev.domino.compiler.DeepStack.calleeCpuNanos() : 0;
+    }
+
     private void finish(Entry e, Artifact a, long nanos) {
         long size = ArtifactBytes.estimate(a);
+        // started before the waiters get the artifact: the build's first work is their first mask's walks
+        BackgroundBuild building = e.result.isDone() ? null : buildInBackground(a);
         // completed under the lock (no dependent actions run: waiters block in get), so a time-out
         // and a finish never both count
         synchronized (entries) {
             compiles++;
             compileNanos += nanos;
-            if (!e.result.complete(a)) return; // timed out meanwhile: dropped
+            e.building = building;
+            if (!e.result.complete(a)) { // timed out meanwhile: dropped
+                stopBuilding(e);
+                return;
+            }
             if (entries.get(e.key) == e) {
                 e.bytes = size;
                 bytes += size;
                 evict(e);
+            } else {
+                stopBuilding(e); // replaced by a prebuilt artifact meanwhile: served, not kept
             }
         }
         if (e.watchdog != null) e.watchdog.cancel(false);
@@ -351,18 +425,32 @@ public final class ConstraintCache implements AutoCloseable {
             it.remove();
             bytes -= old.bytes;
             evictions++;
+            stopBuilding(old);
         }
         if (bytes > maxBytes && !keep.pinned) { // larger than the whole bound alone: served, not kept
             entries.remove(keep.key);
             bytes -= keep.bytes;
             evictions++;
             oversized++;
+            stopBuilding(keep);
             if (Long.bitCount(oversized) == 1) { // 1st, 2nd, 4th, 8th...: visible, never a flood
                 LOG.log(System.Logger.Level.WARNING, "ConstraintCache: an artifact of " + (keep.bytes >> 20) + " MB is larger than the cache's bound of "
                         + (maxBytes >> 20) + " MB: served, not kept, so each request for it compiles again (" + oversized
                         + " so far; raise maxBytes or prebuild it with addPrebuilt)");
             }
         }
+    }
+
+    /** Starts building a lazy artifact's trees on the background threads; null when off or nothing is left to build. */
+    private BackgroundBuild buildInBackground(Artifact a) {
+        if (backgroundTrees == null || !a.isLazy()) return null;
+        return onBackgroundBuild.apply(a.buildTreesInBackground(backgroundTrees, backgroundTasks));
+    }
+
+    /** An entry left the cache (or its artifact was never kept): its build would only hold the artifact and a thread. */
+    private static void stopBuilding(Entry e) {
+        if (e.building != null) e.building.cancel();
+        e.building = null;
     }
 
     private Artifact await(Entry e) {

@@ -25,6 +25,12 @@ public record ConstraintOptions(CompileOptions compile, ToolCallStyle toolCallSt
     /** Lazy trees, 1 s of them prebuilt (what {@code bench maskbench} measures as TTFM), one thread. */
     public static ConstraintOptions defaults() { return new ConstraintOptions(CompileOptions.forRequests()); }
 
+    /**
+     * Lazy trees, none prebuilt, one thread: for a cache whose background threads build the trees while masks run
+     * ({@link ConstraintCache.Builder#backgroundTreeThreads}), what {@code bench maskbench --background-threads} measures.
+     */
+    public static ConstraintOptions serving() { return new ConstraintOptions(CompileOptions.forRequests().withPrebuildMillis(0)); }
+
     public JsonSchemaOptions jsonSchema() { return compile.jsonSchema(); }
     public boolean lazy() { return compile.lazy(); }
     public long prebuildMillis() { return compile.prebuildMillis(); }

@@ -45,6 +45,9 @@ class ConstraintCacheTest {
             assertThat(cache.stats().hits()).isEqualTo(s.hits() + 1);
             assertThat(cache.stats().bytes()).isPositive();
             assertThat(cache.stats().compileNanos()).isPositive();
+            if (java.lang.management.ManagementFactory.getThreadMXBean().isCurrentThreadCpuTimeSupported()) {
+                assertThat(cache.stats().compileCpuNanos()).isPositive();
+            }
         }
     }
 

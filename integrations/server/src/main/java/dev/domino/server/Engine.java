@@ -40,8 +40,11 @@ public final class Engine implements AutoCloseable {
      * @param defaultMaxTokens token limit of a request that sets none (capped by the context)
      * @param requestTimeout   from admission to the last token; past it the output is cancelled
      * @param jsonWhitespace   JSON whitespace of compiled schemas: compact (default) or flexible
+     * @param backgroundThreads threads that build per-request schemas' trees while masks run (default 1; 0 = none: each
+     *                         compile prebuilds about 1 s of trees, masks build the rest), see {@link #constraintOptions}
      */
-    public record Config(String modelName, int workers, int queue, int defaultMaxTokens, Duration requestTimeout, String jsonWhitespace) {
+    public record Config(String modelName, int workers, int queue, int defaultMaxTokens, Duration requestTimeout, String jsonWhitespace,
+                         int backgroundThreads) {
         public Config {
             if (modelName == null || modelName.isBlank()) throw new IllegalArgumentException("model name must not be empty");
             if (workers < 1 || workers > 256) throw new IllegalArgumentException("workers must be in [1, 256], got " + workers);
@@ -51,9 +54,12 @@ public final class Engine implements AutoCloseable {
             if (!jsonWhitespace.equals("compact") && !jsonWhitespace.equals("flexible")) {
                 throw new IllegalArgumentException("JSON whitespace must be compact or flexible, got '" + jsonWhitespace + "'");
             }
+            if (backgroundThreads < 0 || backgroundThreads > 256) {
+                throw new IllegalArgumentException("background threads must be in [0, 256], got " + backgroundThreads);
+            }
         }
 
-        public static Config defaults(String modelName) { return new Config(modelName, 4, 64, 512, Duration.ofMinutes(5), "compact"); }
+        public static Config defaults(String modelName) { return new Config(modelName, 4, 64, 512, Duration.ofMinutes(5), "compact", 1); }
     }
 
     /** A prebuilt artifact that cannot serve this model (compiled for another vocabulary, or recording no request). */
@@ -75,7 +81,8 @@ public final class Engine implements AutoCloseable {
         this.model = model;
         this.vocabulary = vocabulary;
         this.config = config;
-        this.cache = ConstraintCache.builder().options(constraintOptions(config.jsonWhitespace())).build();
+        this.cache = ConstraintCache.builder().options(constraintOptions(config.jsonWhitespace(), config.backgroundThreads()))
+                .backgroundTreeThreads(config.backgroundThreads()).build();
         this.generator = new ConstrainedGenerator(model);
         this.prompts = new ChatPrompts(model);
         this.slots = new Semaphore(config.workers(), true);
@@ -121,9 +128,12 @@ public final class Engine implements AutoCloseable {
      * The options request constraints compile with; a prebuilt artifact must record the same ones
      * ({@code domino compile --spec REQUEST.json --json-whitespace compact --tool-call-style domino} for the default).
      * Tool calls stay in Domino's JSON array ({@link ToolCalls}) unless a request names its model's tool_call_style ({@link StyledToolCalls}).
+     * With background threads the serving mode ({@link ConstraintOptions#serving()}: nothing prebuilt, the first mask
+     * comes sooner); the trees built do not change the options' key, so prebuilt artifacts serve either way.
      */
-    public static ConstraintOptions constraintOptions(String jsonWhitespace) {
-        return ConstraintOptions.defaults().withJsonSchema(jsonWhitespace.equals("compact") ? JsonSchemaOptions.compact() : JsonSchemaOptions.defaults())
+    public static ConstraintOptions constraintOptions(String jsonWhitespace, int backgroundThreads) {
+        ConstraintOptions base = backgroundThreads > 0 ? ConstraintOptions.serving() : ConstraintOptions.defaults();
+        return base.withJsonSchema(jsonWhitespace.equals("compact") ? JsonSchemaOptions.compact() : JsonSchemaOptions.defaults())
                 .withToolCallStyle(dev.domino.compiler.request.ToolCallStyle.DOMINO_JSON);
     }
 
@@ -135,6 +145,14 @@ public final class Engine implements AutoCloseable {
     public String prometheus() { return metrics.prometheus(decoding.get(), Math.max(0, admitted.get() - decoding.get()), cache.stats()); }
 
     public ConstraintCache.Stats cacheStats() { return cache.stats(); }
+
+    /** How per-request schemas are compiled and their trees built, for the start-up line. */
+    public String constraintSummary() {
+        ConstraintOptions o = cache.options();
+        int bg = cache.backgroundTreeThreads();
+        return (o.lazy() ? "lazy trees, " + o.prebuildMillis() + " ms prebuilt" : "every tree at compile time")
+                + ", " + bg + " background tree thread" + (bg == 1 ? "" : "s");
+    }
 
     /** A request's place: held from admission to its response's end. */
     public final class Admission implements AutoCloseable {

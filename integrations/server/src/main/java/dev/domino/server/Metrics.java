@@ -76,6 +76,7 @@ public final class Metrics {
         line(sb, "domino_constraint_cache_timeouts_total", cache.timeouts());
         line(sb, "domino_constraint_cache_evictions_total", cache.evictions());
         line(sb, "domino_constraint_cache_compile_seconds_total", cache.compileNanos() / 1e9);
+        line(sb, "domino_constraint_cache_compile_cpu_seconds_total", cache.compileCpuNanos() / 1e9);
         line(sb, "domino_constraint_cache_bytes", cache.bytes());
         line(sb, "domino_constraint_cache_entries", cache.entries());
         return sb.toString();

@@ -31,6 +31,10 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--json-whitespace", defaultValue = "compact", paramLabel = "compact|flexible",
             description = "JSON whitespace of compiled schemas (default ${DEFAULT-VALUE})")
     String jsonWhitespace;
+    @Option(names = "--background-threads", defaultValue = "1", paramLabel = "N",
+            description = "threads that build per-request schemas' trees while masks run, nothing prebuilt at compile (default ${DEFAULT-VALUE}); "
+                    + "0 = none: each compile prebuilds about 1 s of trees, masks build the rest")
+    int backgroundThreads;
 
     @Override
     public Integer call() throws Exception {
@@ -39,11 +43,12 @@ public final class ServeCommand implements Callable<Integer> {
         if (maxRequestBytes < 1024) throw new IllegalArgumentException("--max-request-bytes must be >= 1024, got " + maxRequestBytes);
         if (timeoutSeconds < 1) throw new IllegalArgumentException("--timeout must be >= 1 second, got " + timeoutSeconds);
         String name = modelName != null ? modelName : model.toAbsolutePath().normalize().getFileName().toString();
-        var config = new Engine.Config(name, workers, queue, maxTokens, Duration.ofSeconds(timeoutSeconds), jsonWhitespace);
+        if (backgroundThreads < 0 || backgroundThreads > 256) throw new IllegalArgumentException("--background-threads must be in [0, 256], got " + backgroundThreads);
+        var config = new Engine.Config(name, workers, queue, maxTokens, Duration.ofSeconds(timeoutSeconds), jsonWhitespace, backgroundThreads);
         Engine engine = Engine.open(model, artifacts, config);
         HttpApi api = new HttpApi(engine, host, port, maxRequestBytes).start();
         System.err.println("domino serve: model '" + name + "' on http://" + host + ":" + api.port() + "/v1 ("
-                + workers + " workers, queue " + queue + ")");
+                + workers + " workers, queue " + queue + "; schemas: " + engine.constraintSummary() + ")");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             api.close();

@@ -66,7 +66,7 @@ class HttpApiTest {
     void busyServerAnswers429() throws Exception {
         // a second API on the same model with one decode slot and no queue; its one place is taken here
         Engine busy = new Engine(TinyServer.engine().model(), TinyServer.engine().vocabulary(),
-                new Engine.Config(TinyServer.MODEL, 1, 0, 64, Duration.ofMinutes(1), "compact"));
+                new Engine.Config(TinyServer.MODEL, 1, 0, 64, Duration.ofMinutes(1), "compact", 0));
         try (HttpApi api = new HttpApi(busy, "127.0.0.1", 0, 1 << 20).start(); Engine.Admission taken = busy.admit()) {
             HttpResponse<String> r = post("http://127.0.0.1:" + api.port() + "/v1", "/chat/completions",
                     "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");

@@ -68,7 +68,7 @@ public final class TinyServer {
     private static void start() {
         if (api != null) return;
         try {
-            engine = Engine.open(modelDir(), null, new Engine.Config(MODEL, 4, 64, 400, REQUEST_TIMEOUT, "compact"));
+            engine = Engine.open(modelDir(), null, new Engine.Config(MODEL, 4, 64, 400, REQUEST_TIMEOUT, "compact", 1));
             api = new HttpApi(engine, "127.0.0.1", 0, 1 << 20).start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -320,26 +320,81 @@ public final class CodePointDfa {
      * {@link #MAX_PRODUCT_STATES} are built, as many as a format's own automaton has.
      */
     public CodePointDfa intersect(Expr e) {
-        Nfa nfa = new Nfa(MAX_STATES);
-        int[] se = nfa.build(e);
-        record Pair(int a, BitSet b) {}
-        Map<Pair, Integer> index = new HashMap<>();
-        List<Pair> pairs = new ArrayList<>();
+        LazySubsets sub = new LazySubsets(e);
+        Map<Long, Integer> index = new HashMap<>();
+        List<long[]> pairs = new ArrayList<>();
         List<List<Edge>> out = new ArrayList<>();
         BitSet acc = new BitSet();
-        BitSet start = new BitSet();
-        start.set(se[0]);
-        Pair first = new Pair(0, nfa.closure(start));
-        index.put(first, 0);
-        pairs.add(first);
+        index.put(0L, 0);
+        pairs.add(new long[] {0, 0});
         for (int i = 0; i < pairs.size(); i++) {
-            Pair cur = pairs.get(i);
-            if (accept.get(cur.a()) && cur.b().get(se[1])) acc.set(i);
-            TreeSet<Integer> cuts = new TreeSet<>();
-            for (Edge ea : edges.get(cur.a())) {
-                for (int r = 0; r < ea.set().rangeCount(); r++) { cuts.add(ea.set().lo(r)); cuts.add(ea.set().hi(r) + 1); }
+            int a = (int) pairs.get(i)[0], b = (int) pairs.get(i)[1];
+            if (accept.get(a) && sub.accepting(b)) acc.set(i);
+            Map<Integer, CodePointSet> byTarget = new HashMap<>();
+            List<Integer> order = new ArrayList<>();
+            List<Edge> moves = sub.moves(b);
+            for (Edge ea : edges.get(a)) {
+                for (Edge eb : moves) {
+                    CodePointSet s = ea.set().intersect(eb.set());
+                    if (s.isEmpty()) continue;
+                    long key = ((long) ea.to() << 32) | eb.to();
+                    Integer to = index.get(key);
+                    if (to == null) {
+                        if (pairs.size() >= MAX_PRODUCT_STATES) throw new TooComplex("more than " + MAX_PRODUCT_STATES + " automaton states");
+                        to = pairs.size();
+                        index.put(key, to);
+                        pairs.add(new long[] {ea.to(), eb.to()});
+                    }
+                    CodePointSet old = byTarget.get(to);
+                    if (old == null) order.add(to);
+                    byTarget.put(to, old == null ? s : old.union(s));
+                }
             }
-            cur.b().stream().forEach(x -> {
+            List<Edge> es = new ArrayList<>();
+            for (int to : order) es.add(new Edge(byTarget.get(to), to));
+            out.add(es);
+        }
+        return new CodePointDfa(out, acc).trimmed();
+    }
+
+    /**
+     * The subset construction of an expression's NFA, done only for the subsets a product reaches: each
+     * subset is numbered once and its moves (disjoint code point sets to subset numbers) computed once, so
+     * the product keys its pairs by two ints instead of rehashing a subset at every pair it meets.
+     */
+    private static final class LazySubsets {
+        private final Nfa nfa = new Nfa(MAX_STATES);
+        private final int end;
+        private final Map<BitSet, Integer> index = new HashMap<>();
+        private final List<BitSet> sets = new ArrayList<>();
+        private final List<List<Edge>> moves = new ArrayList<>();
+
+        LazySubsets(Expr e) {
+            int[] se = nfa.build(e);
+            end = se[1];
+            BitSet start = new BitSet();
+            start.set(se[0]);
+            id(nfa.closure(start));
+        }
+
+        private int id(BitSet closed) {
+            Integer id = index.get(closed);
+            if (id != null) return id;
+            if (sets.size() >= MAX_PRODUCT_STATES) throw new TooComplex("more than " + MAX_PRODUCT_STATES + " automaton states");
+            index.put(closed, sets.size());
+            sets.add(closed);
+            moves.add(null);
+            return sets.size() - 1;
+        }
+
+        boolean accepting(int id) { return sets.get(id).get(end); }
+
+        List<Edge> moves(int id) {
+            List<Edge> m = moves.get(id);
+            if (m != null) return m;
+            BitSet cur = sets.get(id);
+            TreeSet<Integer> cuts = new TreeSet<>();
+            cur.stream().forEach(x -> {
                 for (Edge ed : nfa.trans.get(x)) {
                     for (int r = 0; r < ed.set().rangeCount(); r++) { cuts.add(ed.set().lo(r)); cuts.add(ed.set().hi(r) + 1); }
                 }
@@ -350,35 +405,24 @@ public final class CodePointDfa {
             for (int cut : cuts) {
                 if (prev != null) {
                     int lo = prev, hi = cut - 1;
-                    int aTo = -1;
-                    for (Edge ea : edges.get(cur.a())) if (ea.set().contains(lo)) { aTo = ea.to(); break; }
-                    if (aTo >= 0) {
-                        BitSet next = new BitSet();
-                        cur.b().stream().forEach(x -> {
-                            for (Edge ed : nfa.trans.get(x)) if (ed.set().contains(lo)) next.set(ed.to());
-                        });
-                        if (!next.isEmpty()) {
-                            Pair p = new Pair(aTo, nfa.closure(next));
-                            Integer to = index.get(p);
-                            if (to == null) {
-                                if (pairs.size() >= MAX_PRODUCT_STATES) throw new TooComplex("more than " + MAX_PRODUCT_STATES + " automaton states");
-                                to = pairs.size();
-                                index.put(p, to);
-                                pairs.add(p);
-                            }
-                            CodePointSet old = byTarget.get(to);
-                            if (old == null) order.add(to);
-                            byTarget.put(to, old == null ? CodePointSet.range(lo, hi) : old.union(CodePointSet.range(lo, hi)));
-                        }
+                    BitSet next = new BitSet();
+                    cur.stream().forEach(x -> {
+                        for (Edge ed : nfa.trans.get(x)) if (ed.set().contains(lo)) next.set(ed.to());
+                    });
+                    if (!next.isEmpty()) {
+                        int to = id(nfa.closure(next));
+                        CodePointSet old = byTarget.get(to);
+                        if (old == null) order.add(to);
+                        byTarget.put(to, old == null ? CodePointSet.range(lo, hi) : old.union(CodePointSet.range(lo, hi)));
                     }
                 }
                 prev = cut;
             }
-            List<Edge> es = new ArrayList<>();
-            for (int to : order) es.add(new Edge(byTarget.get(to), to));
-            out.add(es);
+            m = new ArrayList<>();
+            for (int to : order) m.add(new Edge(byTarget.get(to), to));
+            moves.set(id, m);
+            return m;
         }
-        return new CodePointDfa(out, acc).trimmed();
     }
 
     /** This automaton without the states that cannot reach acceptance. */

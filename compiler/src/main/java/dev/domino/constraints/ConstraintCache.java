@@ -330,8 +330,11 @@ public final class ConstraintCache implements AutoCloseable {
         synchronized (e) { e.compiling = Thread.currentThread(); }
         running.incrementAndGet();
         long t0 = System.nanoTime(), cpu0 = compileCpuNow();
+        boolean charged = false;
         try {
             Artifact a = compiler.compile(spec, vocabulary, options);
+            addCompileCpu(compileCpuNow() - cpu0); // before the waiters get the artifact: their stats() see it
+            charged = true;
             finish(e, a, System.nanoTime() - t0);
         } catch (OutOfMemoryError ex) {
             // the heap, not the request: fail its waiters now and let the next request try again
@@ -346,11 +349,14 @@ public final class ConstraintCache implements AutoCloseable {
             }
         } finally {
             synchronized (e) { e.compiling = null; }
-            long cpu = compileCpuNow() - cpu0;
-            synchronized (entries) { compileCpuNanos += cpu; }
+            if (!charged) addCompileCpu(compileCpuNow() - cpu0);
             running.decrementAndGet();
             Thread.interrupted(); // a time-out's interrupt must not reach the next compile on this thread
         }
+    }
+
+    private void addCompileCpu(long nanos) {
+        synchronized (entries) { compileCpuNanos += nanos; }
     }
 
     /** This thread's CPU time and its deep-stack threads' (the compile's front end and trees run there). */

@@ -6,7 +6,8 @@ import dev.domino.runtime.Matcher;
 /**
  * What the first masks in a process pay once per vocabulary, paid ahead: the vocabulary's byte trie and its list of
  * deep nodes, the walks of JSON's whitespace, keys, strings, numbers and literals, and the counted walks of strings
- * with length bounds (shared by every bound: a schema's {@code maxLength: 255} reuses the warm-up's). A lazy artifact
+ * with length bounds (shared by every bound: a schema's {@code maxLength: 255} reuses the warm-up's), and the walk of a
+ * bounded string's characters far from its bounds (where no token reaches a bound, the count is not looked at). A lazy artifact
  * compiled for a request walks these on its first masks, so without a warm-up the first request of a server
  * (or the first file of a benchmark) waits tens of milliseconds in single masks. {@link #masksAlong} computes a
  * mask after every character of an output of {@link #SCHEMA}, which builds them.
@@ -17,7 +18,8 @@ public final class WarmUp {
     /** A schema with the lexemes most JSON outputs use (an open object's values are any JSON). */
     public static final String SCHEMA = "{\"type\": \"object\", \"properties\": {\"s\": {\"type\": \"string\"}, \"n\": {\"type\": \"number\"}, "
             + "\"i\": {\"type\": \"integer\"}, \"b\": {\"type\": \"boolean\"}, \"a\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}, "
-            + "\"c\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 64}, \"o\": {\"type\": \"object\"}}}";
+            + "\"c\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 64}, \"d\": {\"type\": \"string\", \"maxLength\": 4096}, "
+            + "\"o\": {\"type\": \"object\"}}}";
 
     /**
      * Outputs of {@link #SCHEMA} touching each of its lexemes: spaced as Python's {@code json.dumps} spaces them, and
@@ -25,9 +27,9 @@ public final class WarmUp {
      */
     static final String[] OUTPUTS = {
         "{\"s\": \"Warm-up text, with \\\"quotes\\\", \\u00e9 and caf\u00e9.\", \"n\": -12.5e3, \"i\": 42, \"b\": true, "
-            + "\"a\": [\"x\", \"y z\"], \"c\": \"a bounded string\", \"o\": {\"key\": [1, 2.0, null, false, {\"k\": \"v\"}]}}",
+            + "\"a\": [\"x\", \"y z\"], \"c\": \"a bounded string\", \"d\": \"a string far from its bounds\", \"o\": {\"key\": [1, 2.0, null, false, {\"k\": \"v\"}]}}",
         "{\"s\":\"Warm-up text, with \\\"quotes\\\", \\u00e9 and caf\u00e9.\",\"n\":-12.5e3,\"i\":42,\"b\":true,"
-            + "\"a\":[\"x\",\"y z\"],\"c\":\"a bounded string\",\"o\":{\"key\":[1,2.0,null,false,{\"k\":\"v\"}]}}",
+            + "\"a\":[\"x\",\"y z\"],\"c\":\"a bounded string\",\"d\":\"a string far from its bounds\",\"o\":{\"key\":[1,2.0,null,false,{\"k\":\"v\"}]}}",
     };
 
     /**

@@ -362,6 +362,11 @@ class JsonSchemaGrammarTest {
         String slug = "'a" + "/".repeat(38) + "b'";
         check("{'type':'string','pattern':'^([\\\\w\\\\/-]|[\\\\w-][\\\\w\\\\/-]*[\\\\w-])$','maxLength':40}",
             l("'a'", "'/'", "'ab'", "'a/b'", "'a-/-b'", "'a\\/b'", slug), l("''", "'/a'", "'a/'", "'a b'", "'a" + "/".repeat(39) + "b'"));
+        // a long repeat before a character it shares, without maxLength (InnerCounts): the two counted as one terminal
+        check("{'type':'string','format':'email'}", l("'a@" + "b".repeat(63) + ".c'", "'a@b-c.d'", "'a@b'", "'a@b\\u002dc'", "'a@b--c'"),
+            l("'a@" + "b".repeat(64) + ".c'", "'a@b-.c'", "'a@-b.c'", "'a@b.c-'", "'a@b\\u002d'"));
+        check("{'type':'string','pattern':'^[a-z]([-a-z0-9]{0,20}[a-z0-9])?$'}", l("'a'", "'ab'", "'a-b'", "'a" + "-".repeat(20) + "b'", "'a1'"),
+            l("'a-'", "'a" + "-".repeat(21) + "b'", "''", "'1a'", "'ab-'"));
     }
 
     /** Second 60 only at 23:59:60 UTC, after the offset (the JSON-Schema-Test-Suite's time.json and date-time.json cases). */

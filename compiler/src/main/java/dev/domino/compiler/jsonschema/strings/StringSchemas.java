@@ -82,7 +82,7 @@ public final class StringSchemas {
                     if (maxL != Expr.Repeat.UNBOUNDED && hi > maxL) sc.unsupported(ptr, "maxLength", "combined with '" + kws.get(0) + "'");
                 }
             }
-            content = c == null ? counted : JsonStrings.encodeRegex(c, true);
+            content = c == null ? counted : InnerCounts.encode(c, "a repeat in '" + kws.get(0) + "' at " + SchemaCompiler.showPointer(ptr));
         }
         return JsonSyntax.seq(Expr.literal("\""), content, Expr.literal("\""));
     }

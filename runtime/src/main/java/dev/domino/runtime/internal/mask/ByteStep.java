@@ -34,10 +34,14 @@ public final class ByteStep {
 
     private int phase;
     private int b;
-    // the configuration stepped from, when inside a terminal
+    // the configuration stepped from
     private EarleyState from;
-    private int terminal, local;
+    private boolean between;
+    // ... when inside a terminal: its automaton state, whether it may end there, and the parser state after it (null: not scanned yet)
+    private int terminal, offset, local;
     private Terminal automaton;
+    private boolean accepting;
+    private EarleyState after;
     // the terminals being started: expected by startParser, whose first byte b can be
     private EarleyState startParser;
     private boolean startCrossed;
@@ -59,16 +63,33 @@ public final class ByteStep {
 
     /** Starts stepping byte {@code b} (0..255) from (p, q). */
     public ByteStep reset(EarleyState p, int q, int b) {
-        this.b = b;
-        if (q == ScannerStates.BETWEEN) {
-            startFrom(p, false);
-        } else {
-            from = p;
+        return from(p, q).over(b);
+    }
+
+    /**
+     * Prepares stepping bytes from (p, q): {@link #over} then steps one byte after another from it.
+     * Why: a trie walk steps every child edge of a node from the same configurations, and the
+     * parser state after q's terminal (a memo lookup) is then found once per node, not per edge.
+     */
+    public ByteStep from(EarleyState p, int q) {
+        from = p;
+        between = q == ScannerStates.BETWEEN;
+        if (!between) {
             terminal = scanner.terminalOf(q);
-            local = q - scanner.offset(terminal);
+            offset = scanner.offset(terminal);
+            local = q - offset;
             automaton = scanner.terminal(terminal);
-            phase = CONTINUE;
+            accepting = automaton.isAccepting(local);
+            after = null;
         }
+        return this;
+    }
+
+    /** Starts stepping byte {@code b} (0..255) from the configuration of the last {@link #from}. */
+    public ByteStep over(int b) {
+        this.b = b;
+        if (between) startFrom(from, false);
+        else phase = CONTINUE;
         return this;
     }
 
@@ -78,14 +99,15 @@ public final class ByteStep {
             phase = COMPLETE;
             int s2 = automaton.step(local, b);
             if (s2 >= 0) {
-                set(from, scanner.offset(terminal) + s2, -1, false);
+                set(from, offset + s2, -1, false);
                 return true;
             }
         }
         if (phase == COMPLETE) {
             phase = DONE;
-            if (!automaton.isAccepting(local)) return false;
-            EarleyState p2 = parser.scan(from, terminal);
+            if (!accepting) return false;
+            EarleyState p2 = after;
+            if (p2 == null) after = p2 = parser.scan(from, terminal);
             if (p2 == parser.dead) return false;
             startFrom(p2, true);
         }

@@ -38,7 +38,6 @@ public final class DirectMask {
     private final int vocabSize;
     /** The vocabulary's longest token in bytes (Λ of {@link CountedLoop}). */
     private final int lambda;
-    private final ByteStep step;
     /** Most terminals a token may complete: lookahead + 1 (a long: unlimited lookahead is Integer.MAX_VALUE). */
     private final long maxCompleted;
     /** Per recursion depth, the live pairs. */
@@ -57,7 +56,6 @@ public final class DirectMask {
         this.trie = trie;
         this.vocabSize = vocabSize;
         this.lambda = trie.maxTokenBytes();
-        this.step = new ByteStep(scanner, parser);
         this.maxCompleted = (long) lookahead + 1;
     }
 
@@ -226,11 +224,13 @@ public final class DirectMask {
     private void below(int n, int d) {
         Level cur = levels[d];
         Level next = level(d + 1);
+        ByteStep[] steps = cur.steps(scanner, parser);
+        for (int i = 0; i < cur.size; i++) steps[i].from(cur.parsers[i], cur.states[i]);
         for (int c = trie.firstChild(n), end = trie.endChild(n); c < end; c++) {
             int b = trie.childByte(c);
             next.clear();
             for (int i = 0; i < cur.size; i++) {
-                step.reset(cur.parsers[i], cur.states[i], b);
+                ByteStep step = steps[i].over(b);
                 int done = cur.completed[i];
                 while (step.next()) {
                     int k = step.crossed() ? done + 1 : done;
@@ -317,8 +317,19 @@ public final class DirectMask {
         int[] states = new int[4];
         int[] completed = new int[4];
         int size;
+        /** Byte-stepping cursors, one per pair (reused from call to call). */
+        private ByteStep[] steps = new ByteStep[0];
         /** Open addressing over entry index + 1 (0 = free); null while size <= INDEXED. */
         private int[] index;
+
+        ByteStep[] steps(ScannerStates scanner, EarleyParser parser) {
+            if (steps.length < size) {
+                int old = steps.length;
+                steps = java.util.Arrays.copyOf(steps, parsers.length);
+                for (int i = old; i < steps.length; i++) steps[i] = new ByteStep(scanner, parser);
+            }
+            return steps;
+        }
 
         void clear() {
             size = 0;

@@ -42,6 +42,8 @@ final class CodePointBytes {
     private final List<int[][]> seqs = new ArrayList<>();
     private final List<Integer> seqTargets = new ArrayList<>();
     private final Map<Key, Integer> prefixes = new HashMap<>();
+    /** Lead-byte ranges of the multi-byte characters, by the ranges above ASCII they spell, with the subsets they add. */
+    private final Map<Key, int[]> multiByte = new HashMap<>();
 
     private CodePointBytes(CodePointAutomaton cp) { this.cp = cp; }
 
@@ -64,20 +66,52 @@ final class CodePointBytes {
         return b.numbered();
     }
 
-    /** The byte ranges of code point state q, its multi-byte characters through shared nodes. */
+    /**
+     * The byte ranges of code point state q: its ASCII ranges as they are, then the lead bytes of its
+     * multi-byte characters through shared nodes. States with the same ranges above ASCII (every node of
+     * a key complement steps to the same "any other key" state there) share that part, made once.
+     */
     private int[] expand(int q) {
+        int ascii = 0, above = 0;
+        for (int r = cp.firstRange(q); r < cp.endRange(q); r++) {
+            if (cp.lo(r) <= 0x7F) ascii++;
+            if (cp.hi(r) > 0x7F) above++;
+        }
+        int[] aboveKey = new int[3 * above];
+        int[] out = new int[3 * ascii];
+        int on = 0, kn = 0;
+        for (int r = cp.firstRange(q); r < cp.endRange(q); r++) {
+            if (cp.lo(r) <= 0x7F) { out[on++] = cp.lo(r); out[on++] = Math.min(cp.hi(r), 0x7F); out[on++] = cp.target(r); }
+            if (cp.hi(r) > 0x7F) { aboveKey[kn++] = Math.max(cp.lo(r), 0x80); aboveKey[kn++] = cp.hi(r); aboveKey[kn++] = cp.target(r); }
+        }
+        if (above == 0) return out;
+        int[] leads = multiByte.computeIfAbsent(new Key(aboveKey), k -> leadBytes(aboveKey));
+        subsetStates += leads[leads.length - 1];
+        int[] all = Arrays.copyOf(out, on + leads.length - 1);
+        System.arraycopy(leads, 0, all, on, leads.length - 1);
+        return all;
+    }
+
+    /**
+     * The lead-byte ranges of code point ranges above ASCII ((lo, hi, target) triples), followed by the
+     * number of subsets the subset construction makes inside their characters.
+     */
+    private int[] leadBytes(int[] triples) {
         seqs.clear();
         seqTargets.clear();
         prefixes.clear();
-        for (int r = cp.firstRange(q); r < cp.endRange(q); r++) {
-            for (int[][] seq : Utf8Sequences.of(cp.lo(r), cp.hi(r))) {
+        for (int i = 0; i < triples.length; i += 3) {
+            for (int[][] seq : Utf8Sequences.of(triples[i], triples[i + 1])) {
                 seqs.add(seq);
-                seqTargets.add(cp.target(r));
+                seqTargets.add(triples[i + 2]);
             }
         }
         int[] all = new int[seqs.size()];
         for (int i = 0; i < all.length; i++) all[i] = i;
-        return step(0, all);
+        int[] leads = step(0, all);
+        int[] withCount = Arrays.copyOf(leads, leads.length + 1);
+        withCount[leads.length] = prefixes.size();
+        return withCount;
     }
 
     /**
@@ -127,7 +161,7 @@ final class CodePointBytes {
         Key prefix = new Key(prefixKey);
         Integer known = prefixes.get(prefix);
         if (known != null) return known;
-        subsetStates++; // the NFA states of these sequences at this depth: one subset
+        // a new subset of the NFA states of these sequences at this depth: counted as prefixes.size() in leadBytes
         int[] r = step(depth, alive);
         Key key = new Key(r);
         Integer id = nodes.get(key);

@@ -48,6 +48,29 @@ class CodePointBytesTest {
         }
     }
 
+    /** A key complement's shape: every state steps on its own letters, and above ASCII to one "any other key" state. */
+    @Test void statesSharingTheirRangesAboveAscii() {
+        CodePointAutomaton.Builder b = new CodePointAutomaton.Builder();
+        int rest = 5;
+        for (int s = 0; s <= rest; s++) b.addState(s != 3);
+        for (int s = 0; s < rest; s++) {
+            b.addRange(s, 'a' + s, 'a' + s, s + 1);
+            b.addRange(s, 'a' + s + 1, 0x7F, rest);
+            b.addRange(s, 0x80, 0x10FFFF, rest);
+        }
+        b.addRange(rest, 0, 0x10FFFF, rest);
+        checkAgainstGeneralPath(b.build());
+        // a range across the ASCII boundary, split there, and states with different ranges above ASCII
+        CodePointAutomaton.Builder c = new CodePointAutomaton.Builder();
+        int x = c.addState(false), y = c.addState(true), z = c.addState(true);
+        c.addRange(x, 'a', 0x4E00, y);
+        c.addRange(x, 0x4E01, 0x10FFFF, z);
+        c.addRange(y, 0x20, 0x800, y);
+        c.addRange(z, 0x20, 0x800, y);
+        c.addRange(z, 0x801, 0xFFFF, z);
+        checkAgainstGeneralPath(c.build());
+    }
+
     /** Equal automata (numbering included), through build and through a sequence's items, and the same bound. */
     static void checkAgainstGeneralPath(CodePointAutomaton cp) {
         Expr e = new Expr.Automaton(cp);

@@ -56,8 +56,14 @@ public final class DfaBuilder {
             if (byParts != null) return byParts;
         }
         Sparse d = e instanceof Expr.Seq seq ? concatenation(seq, maxStates) : null;
-        if (d == null) d = determinize(nfa.build(e), maxStates);
+        if (d == null) d = automaton(e, maxStates);
         return finish(d);
+    }
+
+    /** The subset construction of a (non-sequence) expression; a code point automaton's minimal byte automaton made directly. */
+    private Sparse automaton(Expr e, int maxStates) {
+        Sparse d = e instanceof Expr.Automaton a ? CodePointBytes.of(a.dfa(), maxStates) : null;
+        return d != null ? d : determinize(nfa.build(e), maxStates);
     }
 
     /** {@link #build(Expr, int)} without {@link MinimalConcatenation} (tests compare both ways). */
@@ -86,7 +92,7 @@ public final class DfaBuilder {
             } catch (TooLarge tooLarge) {
                 return null;
             }
-            states += automata[k].count;
+            states += automata[k].boundStates();
             if (states > maxStates) return null;
         }
         // the longest suffix of shared items made before (the whitespace, colon and whitespace after every key)
@@ -237,6 +243,9 @@ public final class DfaBuilder {
     /** The subset construction of one expression, before minimization (tests). */
     Sparse subsetAutomaton(Expr e) { return determinize(nfa.build(e), MAX_STATES); }
 
+    /** As {@link #subsetAutomaton(Expr)} with a state bound (tests). */
+    Sparse subsetAutomaton(Expr e, int maxStates) { return determinize(nfa.build(e), maxStates); }
+
     static Language finish(Sparse d) {
         boolean nullable = d.accepting[0];
         if (nullable) d = d.withoutEmptyString();
@@ -270,7 +279,7 @@ public final class DfaBuilder {
             } catch (TooLarge tooLarge) {
                 return null; // the whole decides (its own bound, its own error)
             }
-            states += d.count;
+            states += d.boundStates();
             // more states than the whole may have: the subset construction decides on the bound
             if (states > maxStates) return null;
             joined = joined == null ? d : join(joined, d);
@@ -294,8 +303,8 @@ public final class DfaBuilder {
         }
         if (!isShareable(item)) return determinize(nfa.build(item), maxStates);
         Sparse d = ITEMS.get(item);
-        if (d == null || d.count > maxStates) {
-            d = determinize(nfa.build(item), maxStates);
+        if (d == null || d.boundStates() > maxStates) {
+            d = automaton(item, maxStates);
             ITEMS.putIfAbsent(item, d, 128 + 8L * d.count + 12L * d.ranges + keyBytes(List.of(item)));
         }
         return d;
@@ -342,6 +351,10 @@ public final class DfaBuilder {
      */
     static final class Sparse {
         int count;
+        /** Already minimal, trim and numbered as {@link Minimizer} numbers (made so by construction, see {@link CodePointBytes}). */
+        boolean minimal;
+        /** States the subset construction would have made, when this automaton was made otherwise (0: {@link #count}). */
+        int subsetStates;
         boolean[] accepting = new boolean[16];
         int[] rangeStart = new int[17];
         int ranges;
@@ -355,6 +368,9 @@ public final class DfaBuilder {
             }
             lo[ranges] = l; hi[ranges] = h; target[ranges] = t; ranges++;
         }
+
+        /** The states the state bounds count: the subset construction's. */
+        int boundStates() { return subsetStates > 0 ? subsetStates : count; }
 
         /** Closes the current state's ranges and opens the next state's. */
         void endState(boolean acc) {

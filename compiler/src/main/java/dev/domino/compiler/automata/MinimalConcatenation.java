@@ -125,22 +125,7 @@ final class MinimalConcatenation {
             }
         }
 
-        // ranges into each M state, to find the M state an A state may equal
-        int mRanges = m.rangeCount();
-        int[] inStart = new int[nM + 1];
-        for (int i = 0; i < mRanges; i++) inStart[m.rangeTarget(i) + 1]++;
-        for (int t = 0; t < nM; t++) inStart[t + 1] += inStart[t];
-        int[] inRange = new int[mRanges], inFrom = new int[mRanges];
-        int[] fill = Arrays.copyOf(inStart, nM);
-        for (int s = 0; s < nM; s++) {
-            for (int i = m.firstRange(s); i < m.endRange(s); i++) {
-                int k = fill[m.rangeTarget(i)]++;
-                inRange[k] = i;
-                inFrom[k] = s;
-            }
-        }
-        int mFinal = -1; // the accepting state without transitions, if M has one
-        for (int s = 0; s < nM; s++) if (m.firstRange(s) == m.endRange(s)) mFinal = s;
+        EqualStates equalStates = resolved ? null : new EqualStates(m);
 
         // A states kept apart: classes nM.. with their resolved ranges
         int kept = 0;
@@ -169,7 +154,11 @@ final class MinimalConcatenation {
                 }
                 lo[ranges] = l; hi[ranges] = h; target[ranges] = t; ranges++;
             }
-            int same = !resolved && intoM ? equalState(m, accepting, lo, hi, target, first, ranges, inStart, inRange, inFrom, mFinal) : -1;
+            int same;
+            if (resolved || !intoM) same = -1;
+            // an accepting A state without transitions of its own steps as M's start: it is M's start
+            else if (a.isAccepting(s) && a.firstRange(s) == a.endRange(s)) same = m0;
+            else same = equalStates.find(accepting, lo, hi, target, first, ranges);
             if (same >= 0) {
                 cls[s] = same;
                 ranges = first;
@@ -300,23 +289,62 @@ final class MinimalConcatenation {
         return false;
     }
 
-    /** The M state with this acceptance and exactly these (merged) ranges, or -1. */
-    private static int equalState(Ranged m, boolean accepting, int[] lo, int[] hi, int[] target, int from, int to,
-                                  int[] inStart, int[] inRange, int[] inFrom, int mFinal) {
-        if (from == to) return accepting ? mFinal : -1;
-        int t0 = target[from], l0 = lo[from];
-        for (int k = inStart[t0]; k < inStart[t0 + 1]; k++) {
-            int r = inRange[k];
-            if (m.rangeLo(r) != l0) continue;
-            int s = inFrom[k];
-            if (m.isAccepting(s) != accepting || m.endRange(s) - m.firstRange(s) != to - from) continue;
-            boolean same = true;
-            for (int i = m.firstRange(s), x = from; x < to; i++, x++) {
-                if (m.rangeLo(i) != lo[x] || m.rangeHi(i) != hi[x] || m.rangeTarget(i) != target[x]) { same = false; break; }
+    /**
+     * M's states by acceptance and (merged) ranges, for the A states whose ranges lead into M only. A prepend
+     * asks for a few of them (the A states next to M), so the first lookups scan M's states and only later
+     * ones pay for an index of M's states by their first range's target.
+     */
+    private static final class EqualStates {
+        /** Lookups answered by a scan before the index is built. */
+        private static final int SCANS = 4;
+        private final Ranged m;
+        private int lookups;
+        private int[] byTargetStart, byTarget; // M states by the target of their first range, once indexed
+        private int finalState = -2; // the accepting state without transitions, -1 when none; -2 not looked for yet
+
+        EqualStates(Ranged m) { this.m = m; }
+
+        /** The M state with this acceptance and exactly these ranges, or -1 (M is minimal: at most one). */
+        int find(boolean accepting, int[] lo, int[] hi, int[] target, int from, int to) {
+            if (from == to) return accepting ? finalState() : -1;
+            int t0 = target[from];
+            if (++lookups <= SCANS) {
+                for (int s = 0; s < m.count(); s++) if (equal(s, accepting, lo, hi, target, from, to)) return s;
+                return -1;
             }
-            if (same) return s;
+            if (byTarget == null) index();
+            for (int k = byTargetStart[t0]; k < byTargetStart[t0 + 1]; k++) {
+                if (equal(byTarget[k], accepting, lo, hi, target, from, to)) return byTarget[k];
+            }
+            return -1;
         }
-        return -1;
+
+        private boolean equal(int s, boolean accepting, int[] lo, int[] hi, int[] target, int from, int to) {
+            int f = m.firstRange(s);
+            if (m.endRange(s) - f != to - from || m.isAccepting(s) != accepting) return false;
+            for (int i = f, x = from; x < to; i++, x++) {
+                if (m.rangeLo(i) != lo[x] || m.rangeHi(i) != hi[x] || m.rangeTarget(i) != target[x]) return false;
+            }
+            return true;
+        }
+
+        private int finalState() {
+            if (finalState == -2) {
+                finalState = -1;
+                for (int s = 0; s < m.count(); s++) if (m.firstRange(s) == m.endRange(s) && m.isAccepting(s)) finalState = s;
+            }
+            return finalState;
+        }
+
+        private void index() {
+            int nM = m.count();
+            byTargetStart = new int[nM + 1];
+            for (int s = 0; s < nM; s++) if (m.firstRange(s) < m.endRange(s)) byTargetStart[m.rangeTarget(m.firstRange(s)) + 1]++;
+            for (int t = 0; t < nM; t++) byTargetStart[t + 1] += byTargetStart[t];
+            byTarget = new int[byTargetStart[nM]];
+            int[] fill = Arrays.copyOf(byTargetStart, nM);
+            for (int s = 0; s < nM; s++) if (m.firstRange(s) < m.endRange(s)) byTarget[fill[m.rangeTarget(m.firstRange(s))]++] = s;
+        }
     }
 
     /** A's states, each after every state it has a transition to; null when A has a cycle. */

@@ -17,6 +17,7 @@ final class Minimizer {
 
     /** The minimal automaton, or null for the empty language. */
     static ByteDfa minimize(DfaBuilder.Sparse d) {
+        if (d.minimal) return asByteDfa(d);
         int n = d.count;
         // live = can reach an accepting state (reverse reachability over the ranges)
         int[] revStart = new int[n + 1];
@@ -163,6 +164,14 @@ final class Minimizer {
                 marked[z] = 0;
             }
         }
+    }
+
+    /** An automaton minimal, trim and numbered by construction, as it is. */
+    private static ByteDfa asByteDfa(DfaBuilder.Sparse d) {
+        byte[] lo = new byte[d.ranges], hi = new byte[d.ranges];
+        for (int i = 0; i < d.ranges; i++) { lo[i] = (byte) d.lo[i]; hi[i] = (byte) d.hi[i]; }
+        return ByteDfa.ofRanges(d.count, 0, Arrays.copyOf(d.accepting, d.count), Arrays.copyOf(d.rangeStart, d.count + 1),
+                lo, hi, Arrays.copyOf(d.target, d.ranges));
     }
 
     /** The quotient automaton, numbered breadth-first from the start's block, bytes ascending. */

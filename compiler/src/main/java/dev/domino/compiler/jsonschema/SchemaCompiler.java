@@ -104,7 +104,7 @@ public final class SchemaCompiler {
         // a custom meta-schema: its own dialect, and only the keywords of the vocabularies it lists
         String draft = Vocabularies.dialect(declared, opt.schemaRegistry());
         root = Vocabularies.apply(root, declared, opt.schemaRegistry(), unknown);
-        this.refSiblingsIgnored = draft.matches(".*draft-0[3-7].*");
+        this.refSiblingsIgnored = Dialects.draft7OrEarlier(draft);
         this.draft = draft;
         RemoteSchemas.Embedded embedded = RemoteSchemas.embed(root, opt.schemaRegistry(), draft);
         this.root = DynamicRefs.rewrite(embedded.root(), draft, embedded.remotes());

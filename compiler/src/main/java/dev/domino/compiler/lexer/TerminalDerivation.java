@@ -458,7 +458,8 @@ public final class TerminalDerivation {
         Integer existing = index.get(key);
         if (existing != null) return existing;
         String name = nameOf.get();
-        DfaBuilder.Language language = refs(regex).isEmpty() ? LanguageCache.get(regex) : null;
+        Expr cacheKey = languageKey(regex);
+        DfaBuilder.Language language = cacheKey != null ? LanguageCache.get(cacheKey) : null;
         if (language == null) language = exactCounted(regex);
         if (language == null) {
             try {
@@ -474,8 +475,8 @@ public final class TerminalDerivation {
             }
             // a large literal set is not shared from schema to schema: keep the cache small; a large code point
             // automaton is (a format's, such as full-time with its leap seconds)
-            if (refs(regex).isEmpty() && (language.dfa() == null || language.dfa().stateCount() <= DfaBuilder.MAX_STATES
-                    || regex instanceof Expr.Automaton)) LanguageCache.put(regex, language);
+            if (cacheKey != null && (language.dfa() == null || language.dfa().stateCount() <= DfaBuilder.MAX_STATES
+                    || cacheKey instanceof Expr.Automaton)) LanguageCache.put(cacheKey, language);
         }
         ByteDfa a = countStates(language.dfa());
         boolean nullable = language.nullable();
@@ -483,6 +484,26 @@ public final class TerminalDerivation {
         index.put(key, t);
         derived.add(new Derived(name, regex, a, nullable, false, null, null));
         return t;
+    }
+
+    /** References followed before a terminal rule's language is looked up by its own name only. */
+    private static final int MAX_REF_CHAIN = 16;
+
+    /**
+     * The expression a terminal's language is kept under per process ({@link LanguageCache}): the
+     * expression itself when it is reference-free; for a reference to a regular rule, the reference-free
+     * body it stands for (through a chain of references), since a rule's name belongs to one grammar
+     * while its body recurs in every schema (the generic {@code json_string} and {@code json_number} of
+     * each open value); null otherwise. A reference spans its body's language, so the automaton is the same.
+     */
+    private Expr languageKey(Expr regex) {
+        Expr e = regex;
+        for (int i = 0; i < MAX_REF_CHAIN && e instanceof Expr.Ref ref; i++) {
+            if (!regularRules.contains(ref.name())) return null;
+            e = rules.get(ref.name());
+            if (e == null) return null;
+        }
+        return refs(e).isEmpty() ? e : null;
     }
 
     /** Marks terminal {@code t} of lexical rule {@code name} with the rule's max_tokens=, if it has one. */

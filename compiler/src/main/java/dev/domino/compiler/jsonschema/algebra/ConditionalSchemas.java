@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.domino.compiler.jsonschema.SchemaNormalizer;
+import dev.domino.compiler.jsonschema.refs.Dialects;
 
 import java.util.HashSet;
 import java.util.Iterator;
@@ -42,8 +43,8 @@ public final class ConditionalSchemas {
      */
     public static boolean defined(String keyword, String draft) {
         return switch (keyword) {
-            case "if", "then", "else" -> !draft.matches(".*draft-0[3-6].*");
-            case "dependentRequired", "dependentSchemas" -> !draft.matches(".*draft-0[3-7].*");
+            case "if", "then", "else" -> !Dialects.draft6OrEarlier(draft);
+            case "dependentRequired", "dependentSchemas" -> !Dialects.draft7OrEarlier(draft);
             default -> true;
         };
     }

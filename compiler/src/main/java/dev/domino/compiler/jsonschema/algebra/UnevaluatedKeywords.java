@@ -49,7 +49,7 @@ public final class UnevaluatedKeywords {
 
     /** Whether the draft declared by {@code $schema} defines the keywords (2019-09 on; before, unknown keywords). */
     public static boolean defined(String draft) {
-        return !draft.matches(".*draft-0[3-7].*");
+        return !Dialects.draft7OrEarlier(draft);
     }
 
     /** What the in-place subschemas of a schema evaluate: names, patterns, or everything; a prefix length for items. */

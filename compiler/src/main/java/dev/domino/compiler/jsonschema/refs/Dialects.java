@@ -17,16 +17,24 @@ import dev.domino.compiler.jsonschema.algebra.UnevaluatedKeywords;
 public final class Dialects {
     private Dialects() {}
 
-    public static boolean draft4OrEarlier(String draft) { return draft.matches(".*draft-0[34].*"); }
+    // compiled once: String.matches compiles its pattern on every call, and every schema asks several times
+    private static final java.util.regex.Pattern DRAFT_3_4 = java.util.regex.Pattern.compile(".*draft-0[34].*");
+    private static final java.util.regex.Pattern DRAFT_3_6 = java.util.regex.Pattern.compile(".*draft-0[3-6].*");
+    private static final java.util.regex.Pattern DRAFT_3_7 = java.util.regex.Pattern.compile(".*draft-0[3-7].*");
+    private static final java.util.regex.Pattern DRAFT_6 = java.util.regex.Pattern.compile(".*draft-06.*");
 
-    static boolean draft7OrEarlier(String draft) { return draft.matches(".*draft-0[3-7].*"); }
+    public static boolean draft4OrEarlier(String draft) { return DRAFT_3_4.matcher(draft).matches(); }
+
+    public static boolean draft6OrEarlier(String draft) { return DRAFT_3_6.matcher(draft).matches(); }
+
+    public static boolean draft7OrEarlier(String draft) { return DRAFT_3_7.matcher(draft).matches(); }
 
     public static boolean draft2019OrEarlier(String draft) { return draft7OrEarlier(draft) || draft.contains("2019-09"); }
 
     /** The dialect a {@code $schema} value names as the compiler reads it (unknown or empty: 2020-12). */
     public static JsonSchemaOptions.Dialect of(String draft) {
         if (draft4OrEarlier(draft)) return JsonSchemaOptions.Dialect.DRAFT_04;
-        if (draft.matches(".*draft-06.*")) return JsonSchemaOptions.Dialect.DRAFT_06;
+        if (DRAFT_6.matcher(draft).matches()) return JsonSchemaOptions.Dialect.DRAFT_06;
         if (draft7OrEarlier(draft)) return JsonSchemaOptions.Dialect.DRAFT_07;
         if (draft.contains("2019-09")) return JsonSchemaOptions.Dialect.DRAFT_2019_09;
         return JsonSchemaOptions.Dialect.DRAFT_2020_12;

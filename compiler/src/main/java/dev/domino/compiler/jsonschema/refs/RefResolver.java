@@ -64,7 +64,7 @@ public final class RefResolver {
         this.sc = sc;
         this.root = root;
         this.remotes = remotes;
-        this.legacyId = draft.isEmpty() || draft.matches(".*draft-0[34].*");
+        this.legacyId = draft.isEmpty() || Dialects.draft4OrEarlier(draft);
     }
 
     /** The absolute URIs (without fragment) that references name and no resource of the document has. */

@@ -73,7 +73,8 @@ public final class ByteDfa {
     /**
      * From byte ranges: state s has ranges {@code rangeStart[s] .. rangeStart[s + 1]} of
      * {@code lo[i]..hi[i] -> target[i]} (unsigned bytes), sorted and disjoint. Every number is
-     * checked (artifacts are read through here); adjacent ranges with one target are merged.
+     * checked (artifacts are read through here); adjacent ranges with one target are merged. The arrays
+     * are the automaton's from then on (kept, not copied, when nothing merges): callers never change them.
      */
     public static ByteDfa ofRanges(int stateCount, int start, boolean[] accepting, int[] rangeStart, byte[] lo, byte[] hi, int[] target) {
         if (stateCount < 1 || accepting.length != stateCount || rangeStart.length != stateCount + 1) {
@@ -396,8 +397,12 @@ public final class ByteDfa {
             return new Ranges(start, lo, hi, target);
         }
 
-        /** Sorted disjoint ranges with adjacent ones of one target merged. */
+        /**
+         * Sorted disjoint ranges with adjacent ones of one target merged: the given arrays themselves when
+         * nothing merges (the compiler's automata come merged, and a member head's copy cost as much as making it).
+         */
         static Ranges merged(int states, int[] rangeStart, byte[] lo, byte[] hi, int[] target) {
+            if (!mergeable(states, rangeStart, lo, hi, target)) return new Ranges(rangeStart, lo, hi, target);
             int[] start = new int[states + 1];
             byte[] l2 = new byte[lo.length], h2 = new byte[lo.length];
             int[] t2 = new int[lo.length];
@@ -412,6 +417,16 @@ public final class ByteDfa {
             start[states] = n;
             if (n == lo.length) return new Ranges(start, l2, h2, t2);
             return new Ranges(start, java.util.Arrays.copyOf(l2, n), java.util.Arrays.copyOf(h2, n), java.util.Arrays.copyOf(t2, n));
+        }
+
+        /** Whether some state has two adjacent ranges to one target. */
+        private static boolean mergeable(int states, int[] rangeStart, byte[] lo, byte[] hi, int[] target) {
+            for (int s = 0; s < states; s++) {
+                for (int i = rangeStart[s] + 1; i < rangeStart[s + 1]; i++) {
+                    if (target[i - 1] == target[i] && (hi[i - 1] & 0xFF) + 1 == (lo[i] & 0xFF)) return true;
+                }
+            }
+            return false;
         }
 
         int[] toTable(int states) {

@@ -160,6 +160,67 @@ class DirectMaskOracleTest {
         }
     }
 
+    /**
+     * Short strings unrolled into their terminals (maxLength and minLength under the counted threshold, a key
+     * merged with its short value, arrays of them) walked as runs of the JSON character loop ({@code UnitRun}),
+     * whose counted walk a long string of the same schema brings; masks with the runs on and off, tree-free and
+     * with trees, against the oracle.
+     */
+    @Test void schemaShortStringsAsUnitRunsOnAndOff() {
+        String schema = """
+                {"type": "object", "properties": {
+                   "code": {"type": "string", "maxLength": 12}, "one": {"type": "string", "maxLength": 1},
+                   "pin": {"type": "string", "minLength": 4, "maxLength": 4}, "pw": {"type": "string", "minLength": 6},
+                   "mid": {"type": "string", "minLength": 3, "maxLength": 9}, "ref": {"type": "string", "maxLength": 4},
+                   "tags": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 5}, "maxItems": 3},
+                   "long": {"type": "string", "maxLength": 100}, "n": {"type": "integer"}},
+                 "required": ["code"], "additionalProperties": {"type": "string", "maxLength": 7}}""";
+        Grammar g = JsonSchemaGrammar.from(schema).grammar();
+        Vocabulary v = o200k.vocabulary();
+        try {
+            // tree-free masks of the plain walks first; then the same prefixes with runs, before anything else walks
+            // those states (an eager compile's trees would cache their plain walks, which masks then prefer)
+            dev.domino.runtime.RuntimeCaches.clear();
+            dev.domino.runtime.internal.trees.TerminalWalks.setUnitRuns(false);
+            Artifact off = GrammarCompiler.compile(g, v, "t", "ir", "t", CompileOptions.defaults().withLazy(true).withPrebuildMillis(0));
+            RuntimeAccess.of(off).treeDemand().setMode(TreeDemand.Mode.DIRECT_ONLY);
+            List<String> sentences = new ArrayList<>();
+            List<int[]> outputs = new ArrayList<>();
+            SentenceSampler sampler = new SentenceSampler(g).maxLength(120);
+            Random random = new Random(17);
+            for (int i = 0; i < LongTests.scale(10, 30); i++) {
+                String sentence = sampler.sample(random);
+                if (i % 3 == 2) sentence = SentenceSampler.mutate(sentence, random);
+                sentences.add(sentence);
+                outputs.add(o200k.encode(sentence));
+            }
+            List<List<BitSet>> masksOff = new ArrayList<>();
+            for (int[] out : outputs) masksOff.add(masksAlong(off, out));
+            dev.domino.runtime.RuntimeCaches.clear();
+            dev.domino.runtime.internal.trees.TerminalWalks.setUnitRuns(true);
+            long before = dev.domino.runtime.internal.trees.TerminalWalks.unitRunCount();
+            Artifact on = GrammarCompiler.compile(g, v, "t", "ir", "t", CompileOptions.defaults().withLazy(true).withPrebuildMillis(0));
+            RuntimeAccess.of(on).treeDemand().setMode(TreeDemand.Mode.DIRECT_ONLY);
+            ByteEarleyOracle oracle = new ByteEarleyOracle(g);
+            List<byte[]> allTokens = new ArrayList<>();
+            for (int t = 0; t < v.size(); t++) allTokens.add(v.isGrammarToken(t) ? v.bytes(t) : null);
+            for (int i = 0; i < outputs.size(); i++) {
+                List<BitSet> masks = masksAlong(on, outputs.get(i));
+                assertThat(masks).as("runs on vs off, output %d", i).isEqualTo(masksOff.get(i));
+                ByteEarleyOracle.State state = oracle.start();
+                for (int k = 0; k < masks.size(); k++) {
+                    if (k % ORACLE_EVERY == 0) againstOracle(masks.get(k), oracle, state, allTokens, random, sentences.get(i), k);
+                    if (k < outputs.get(i).length) state = oracle.advance(state, v.bytes(outputs.get(i)[k]));
+                }
+            }
+            assertThat(dev.domino.runtime.internal.trees.TerminalWalks.unitRunCount()).as("states walked as unit runs").isGreaterThan(before);
+            // and beside trees (built on first use, eager), the usual way
+            check(g, CompileOptions.defaults(), LongTests.scale(4, 12), 114);
+        } finally {
+            dev.domino.runtime.internal.trees.TerminalWalks.setUnitRuns(true);
+        }
+    }
+
     /** Partial matches of unanchored patterns, walks derived from the searching state's ({@code HubWalk}) and not. */
     @Test void schemaUnanchoredPatternsHubWalksOnAndOff() {
         String schema = """

@@ -33,7 +33,8 @@ class StaticCachesTest {
             "dev.domino.runtime.internal.format.VocabularySection.KNOWN", "weak references to live vocabularies, cleared by RuntimeCaches.clear()",
             "dev.domino.runtime.BatchMasks$Mailbox.BY_EXECUTOR", "weak keys: one mailbox per live executor",
             "dev.domino.runtime.internal.format.AtomicFiles.PENDING", "temporary files being written, removed when written",
-            "dev.domino.runtime.internal.trees.TerminalWalks.DEFAULT_MAX", "settings: one bound per cache name");
+            "dev.domino.runtime.internal.trees.TerminalWalks.DEFAULT_MAX", "settings: one bound per cache name",
+            "dev.domino.runtime.internal.trees.UnitRun.LOOPS", "the loop automata runs are recognized over: the first 8 seen, 64 states at most each");
 
     static List<Path> classRoots() throws URISyntaxException {
         return List.of(Path.of(GrammarCompiler.class.getProtectionDomain().getCodeSource().getLocation().toURI()),

@@ -157,7 +157,16 @@ public final class DirectMask {
      * paths where it ends, stepped from the parser state after it.
      */
     private void walkFrom(EarleyState p, int t, ByteDfa dfa, int s, int completed) {
-        TerminalWalks.Walk w = trie.walks().get(dfa, s, vocabSize);
+        TerminalWalks walks = trie.walks();
+        TerminalWalks.Walk w = walks.cachedWalk(dfa, s);
+        if (w == null && scanner.terminal(t).counted() == null) {
+            UnitRun run = walks.unitRun(dfa, s);
+            if (run != null) {
+                walkRun(p, t, run, completed);
+                return;
+            }
+        }
+        if (w == null) w = walks.get(dfa, s, vocabSize);
         w.continuation().orInto(mask, base);
         if (!w.endsAtRoot() && w.endChildCount() == 0) return;
         if (completed + 1 > maxCompleted) return;
@@ -189,6 +198,54 @@ public final class DirectMask {
                 for (int e = from; e < to; e++) enter(trie.childNode(trie.byteEdge(e)), 0);
             }
         }
+    }
+
+    /**
+     * Inside terminal t at a state that is a {@link UnitRun} (a short string unrolled into the automaton), at
+     * the trie root: the loop's counted walk, its tokens whose room fits the run's max, then its ends whose
+     * count lies within the run's bounds, each followed by an exit of the run (inside t) or by the end of t.
+     */
+    private void walkRun(EarleyState p, int t, UnitRun run, int completed) {
+        CountedWalk w = trie.walks().counted(run.loop, run.counter, run.loopState, vocabSize);
+        long room = run.max == UnitRun.UNBOUNDED ? Long.MAX_VALUE : run.max;
+        w.orTokensWithin(room, mask, base);
+        int offset = scanner.offset(t), done = completed + 1;
+        EarleyState after = null;
+        if (run.ends && done <= maxCompleted) {
+            after = parser.scan(p, t);
+            if (after == parser.dead) after = null;
+        }
+        Level next = level(0);
+        if (run.atBoundary() && run.exitsAt(0)) {
+            if (after != null) startAllAtRoot(after, done);
+            for (int c = trie.firstChild(0), end = trie.endChild(0); c < end; c++) {
+                int b = trie.childByte(c);
+                if (run.hasExit(b) && afterRun(p, offset, run, after, b, completed, next)) enter(trie.childNode(c), 0);
+            }
+        }
+        for (int b = 0; b < 256; b++) {
+            if (!run.hasExit(b) && (after == null || !startsWith(after, b))) continue;
+            int[] ends = w.ends(b); // triples: child node, copies, need
+            boolean started = false;
+            for (int i = 0; i < ends.length; i += 3) {
+                if (!run.exitsAt(ends[i + 1]) || ends[i + 2] > room) continue;
+                if (!started) {
+                    if (!afterRun(p, offset, run, after, b, completed, next)) break;
+                    started = true;
+                }
+                enter(ends[i], 0);
+            }
+        }
+    }
+
+    /**
+     * Fills {@code out} with the pairs live after byte b where the run may exit: its exit by b (inside terminal
+     * t, whose states start at {@code offset}) and the terminals {@code after} expects that b starts.
+     */
+    private boolean afterRun(EarleyState p, int offset, UnitRun run, EarleyState after, int b, int completed, Level out) {
+        if (after == null || !startsAfter(after, b, completed + 1, out)) out.clear();
+        if (run.hasExit(b)) out.add(p, offset + run.exit(b), completed);
+        return out.size > 0;
     }
 
     /** Whether byte b starts a terminal p expects. */

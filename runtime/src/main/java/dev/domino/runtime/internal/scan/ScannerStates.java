@@ -43,6 +43,8 @@ public final class ScannerStates {
         for (int t = 0; t < terminals.length; t++) {
             offset[t] = (int) states;
             if (terminals[t].stateCount() < 1) throw new IllegalArgumentException("terminal " + t + " has no states");
+            // a counted string's loop: short strings unrolled into other terminals are walked as its runs
+            if (terminals[t].counted() != null) dev.domino.runtime.internal.trees.UnitRun.registerLoop(terminals[t].dfa(), terminals[t].counted());
             states += terminals[t].stateCount();
             if (states > MAX_STATES) throw new IllegalArgumentException("too many scanner states: over " + MAX_STATES);
         }

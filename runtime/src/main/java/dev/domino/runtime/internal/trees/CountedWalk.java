@@ -24,14 +24,19 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * shared by every artifact (cached in {@link TerminalWalks}).
  */
 public final class CountedWalk {
-    /** Bitmaps of the tokens whose need is at most 2^j, kept only where that many tokens are worth a bitmap. */
-    private static final int BITMAP_MIN_TOKENS = 2048;
+    /**
+     * A bitmap of the tokens with need at most v is kept where it holds at least this many tokens more than the
+     * bitmap before it: a mask ORs one bitmap and fewer ids than this, whatever its room (a short string's room
+     * of 12 units ORed tens of thousands of ids when bitmaps stood only at powers of two).
+     */
+    private static final int BITMAP_STEP_TOKENS = 4096;
 
     /** Tokens inside, sorted by need; {@code needStart[v]} is the first with need >= v (length maxNeed + 2). */
     private final int[] tokens;
     private final int[] needStart;
-    /** {@code upTo[j]}: tokens with need <= 2^j - 1, or null where the ids are cheaper. */
+    /** {@code upTo[j]}: the tokens with need at most {@code upToNeed[j]} (increasing). */
     private final long[][] upTo;
+    private final int[] upToNeed;
     /**
      * Where the terminal may end, as items in trie order: a node with children (rangeEnd 0), or a whole subtree
      * [node, rangeEnd) that stays in one accepting loop state (every node in it with children is an end). An end at
@@ -45,11 +50,12 @@ public final class CountedWalk {
     /** Per byte, the end children reached by it as triples (child node, copies, need); filled on first use. */
     private final AtomicReferenceArray<int[]> byByte = new AtomicReferenceArray<>(256);
 
-    private CountedWalk(VocabTrie trie, int[] tokens, int[] needStart, long[][] upTo, int[][] ends) {
+    private CountedWalk(VocabTrie trie, int[] tokens, int[] needStart, long[][] upTo, int[] upToNeed, int[][] ends) {
         this.trie = trie;
         this.tokens = tokens;
         this.needStart = needStart;
         this.upTo = upTo;
+        this.upToNeed = upToNeed;
         this.endNode = ends[0];
         this.endRangeEnd = ends[1];
         this.endCopies = ends[2];
@@ -61,7 +67,7 @@ public final class CountedWalk {
     /** Counts the per-byte ends at most once more than the end nodes: each end child belongs to one byte. */
     public long estimatedBytes() {
         long b = 64 + 16L * 256 + 4L * (tokens.length + needStart.length + 6L * endNode.length) + 12L * endChildBound();
-        for (long[] m : upTo) if (m != null) b += 8L * m.length;
+        for (long[] m : upTo) b += 8L * m.length;
         return b;
     }
 
@@ -76,9 +82,9 @@ public final class CountedWalk {
         int maxNeed = needStart.length - 2;
         int end = room >= maxNeed ? tokens.length : room < 0 ? 0 : needStart[(int) room + 1];
         int from = 0;
-        for (int j = upTo.length - 1; j >= 0; j--) {
-            long limit = (1L << j) - 1;
-            if (upTo[j] == null || limit > room) continue;
+        int j = upToNeed.length - 1;
+        while (j >= 0 && upToNeed[j] > room) j--;
+        if (j >= 0) {
             long[] bits = upTo[j];
             for (int w = 0; w < bits.length; w++) {
                 long x = bits[w];
@@ -86,8 +92,7 @@ public final class CountedWalk {
                 mask[base + 2 * w] |= (int) x;
                 if ((x >>> 32) != 0) mask[base + 2 * w + 1] |= (int) (x >>> 32);
             }
-            from = needStart[(int) Math.min(limit + 1, maxNeed + 1)];
-            break;
+            from = needStart[upToNeed[j] + 1];
         }
         for (int i = from; i < end; i++) {
             int id = tokens[i];
@@ -227,20 +232,23 @@ public final class CountedWalk {
         int[] fill = Arrays.copyOf(needStart, maxNeed + 1);
         int[] sorted = new int[count];
         for (int i = 0; i < grammarTokens; i++) if (needAt[i] >= 0) sorted[fill[needAt[i]]++] = trie.token(i);
-        // bitmaps of the tokens with need <= 2^j - 1, each from the one before it
-        long[][] upTo = new long[32 - Integer.numberOfLeadingZeros(maxNeed + 1)][];
+        // bitmaps of the tokens with need <= v, each from the one before it, where it adds enough tokens
+        java.util.List<long[]> maps = new java.util.ArrayList<>();
+        IntList mapNeeds = new IntList();
         long[] bits = null;
         int done = 0;
-        for (int j = 0; j < upTo.length; j++) {
-            int limit = (1 << j) - 1, n = needStart[Math.min(limit + 1, maxNeed + 1)];
-            if (n < BITMAP_MIN_TOKENS) continue;
+        for (int v = 0; v <= maxNeed; v++) {
+            int n = needStart[v + 1];
+            if (n - done < BITMAP_STEP_TOKENS) continue;
             bits = bits == null ? new long[(vocabSize + 63) >>> 6] : bits.clone();
             for (int i = done; i < n; i++) bits[sorted[i] >>> 6] |= 1L << sorted[i];
             done = n;
-            upTo[j] = bits;
+            maps.add(bits);
+            mapNeeds.add(v);
         }
+        long[][] upTo = maps.toArray(new long[0][]);
         int[][] endArrays = new int[ends.length][];
         for (int i = 0; i < ends.length; i++) endArrays[i] = ends[i].toArray();
-        return new CountedWalk(trie, sorted, needStart, upTo, endArrays);
+        return new CountedWalk(trie, sorted, needStart, upTo, mapNeeds.toArray(), endArrays);
     }
 }

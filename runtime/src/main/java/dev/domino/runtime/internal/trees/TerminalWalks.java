@@ -265,12 +265,12 @@ public final class TerminalWalks {
      */
     public static final String WALKS = "terminal walks", BY_RESIDUAL = "walks by residual", BY_CORE = "walks by loop core",
             CORE_BELOW = "loop core walks below a first byte", LOOP_CORES = "loop cores", COUNTED = "counted walks",
-            TWINS = "twin states", FUTURES = "bounded future classes";
-    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS, FUTURES);
+            TWINS = "twin states", FUTURES = "bounded future classes", RUNS = "unit runs";
+    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS, FUTURES, RUNS);
     /** Bounds for the caches of tries made from now on (see {@link RuntimeCaches#setMaxBytes}). */
     private static final java.util.Map<String, Long> DEFAULT_MAX = new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
             WALKS, 256L << 20, BY_RESIDUAL, 64L << 20, BY_CORE, 64L << 20, CORE_BELOW, 16L << 20, LOOP_CORES, 16L << 20,
-            COUNTED, 64L << 20, TWINS, 16L << 20, FUTURES, 16L << 20));
+            COUNTED, 64L << 20, TWINS, 16L << 20, FUTURES, 16L << 20, RUNS, 16L << 20));
 
     public static void setDefaultMaxBytes(String name, long bytes) { DEFAULT_MAX.put(name, bytes); }
 
@@ -290,7 +290,7 @@ public final class TerminalWalks {
     public TerminalWalks(VocabTrie trie) { this.trie = trie; }
 
     /** The caches this object keeps (for {@link RuntimeCaches}). */
-    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins, futures); }
+    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins, futures, runs); }
 
     /** A counted walk's key: the loop automaton, its unit boundaries and final weights (null: those of body+) and the loop state. */
     private record CountedKey(ByteDfa loop, java.util.List<Integer> boundaries, int state) {}
@@ -337,6 +337,44 @@ public final class TerminalWalks {
             if (same) return other;
         }
         return s;
+    }
+
+    /** The state's walk if it is computed already, else null. */
+    public Walk cachedWalk(ByteDfa dfa, int state) {
+        AtomicReferenceArray<Walk> perState = cache.get(dfa);
+        return perState == null ? null : perState.get(state);
+    }
+
+    /** Whether states are recognized as unit runs ({@link UnitRun}); off only to compare (tests). */
+    private static volatile boolean unitRuns = true;
+
+    public static void setUnitRuns(boolean on) { unitRuns = on; }
+
+    private static final java.util.concurrent.atomic.AtomicLong UNIT_RUNS = new java.util.concurrent.atomic.AtomicLong();
+
+    /** How many states this process recognized as unit runs (tests check that the mechanism is exercised). */
+    public static long unitRunCount() { return UNIT_RUNS.get(); }
+
+    /** Sentinel of {@link #runs}: the state is no unit run. */
+    private static final Object NO_RUN = new Object();
+    private final BoundedCache<ByteDfa, AtomicReferenceArray<Object>> runs = newCache(RUNS);
+
+    /**
+     * The {@link UnitRun} that state is (a short counted string unrolled into the automaton), or null. Only
+     * states off every cycle: a state on one is walked as its loop core.
+     */
+    public UnitRun unitRun(ByteDfa dfa, int state) {
+        AtomicReferenceArray<Object> perState = runs.computeIfAbsent(dfa, d -> new AtomicReferenceArray<>(d.stateCount()),
+                a -> 16 + 4L * a.length() + 64L * dfa.stateCount());
+        Object r = perState.get(state);
+        if (r == null) {
+            UnitRun run = !unitRuns || dfa.onCycle(state) ? null : UnitRun.of(dfa, state);
+            if (run != null) UNIT_RUNS.incrementAndGet();
+            r = run == null ? NO_RUN : run;
+            if (perState.compareAndSet(state, null, r) && run != null) runs.addBytes(dfa, 64 + 4L * 256);
+            r = perState.get(state);
+        }
+        return r == NO_RUN ? null : (UnitRun) r;
     }
 
     public Walk get(ByteDfa dfa, int state, int vocabSize) {

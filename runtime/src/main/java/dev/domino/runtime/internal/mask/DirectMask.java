@@ -182,8 +182,7 @@ public final class DirectMask {
         if (!w.hasLoopEnds()) return;
         // the terminal may end anywhere in such a subtree, whose bytes all loop: the next terminal starts
         // with a loop byte, and only bytes that start something the parser expects matter
-        long startLo = 0, startHi = 0;
-        for (int b = 0; b < 128; b++) if (startsWith(after, b)) { if (b < 64) startLo |= 1L << b; else startHi |= 1L << b; }
+        long startLo = asciiStarts(after)[0], startHi = asciiStarts(after)[1];
         if (!w.loopEndsStart(startLo, startHi)) return;
         int[] loopNodes = w.loopEndNodes();
         long[] loopBytes = w.loopEndBytes();
@@ -337,17 +336,38 @@ public final class DirectMask {
     /** ORs the tokens of the nodes at most {@code depth} edges below n (n's own are ORed already). */
     private void orTokensWithin(int n, int depth) {
         if (depth <= 0) return;
-        for (int c = trie.firstChild(n), end = trie.endChild(n); c < end; c++) {
-            int child = trie.childNode(c);
-            orTokens(trie.tokenStart(child), trie.tokenEnd(child));
-            orTokensWithin(child, depth - 1);
+        if (trie.height(n) <= depth) {
+            // the whole subtree: its tokens are one run of the trie's token list
+            orTokens(trie.tokenEnd(n), trie.subtreeTokenEnd(n));
+            return;
+        }
+        // nodes in preorder: the subtree is [n, subtreeEnd), each within reach when its depth allows
+        int limit = trie.depth(n) + depth;
+        for (int m = n + 1, end = trie.subtreeEnd(n); m < end; m++) {
+            if (trie.depth(m) <= limit) orTokens(trie.tokenStart(m), trie.tokenEnd(m));
         }
     }
 
     /** Whether p expects a terminal whose first byte can be one of the ASCII bytes in lo/hi. */
     private boolean startsWithAny(EarleyState p, long lo, long hi) {
-        for (int b = 0; b < 128; b++) if (((b < 64 ? lo : hi) & (1L << b)) != 0 && startsWith(p, b)) return true;
-        return false;
+        long[] starts = asciiStarts(p);
+        return ((starts[0] & lo) | (starts[1] & hi)) != 0;
+    }
+
+    /** The last parser state {@link #asciiStarts} was asked for, and its answer (a mask asks for one state many times). */
+    private EarleyState startsOf;
+    private final long[] starts = new long[2];
+
+    /** The ASCII bytes (2 longs) that start a terminal p expects. */
+    private long[] asciiStarts(EarleyState p) {
+        if (p != startsOf) {
+            long lo = 0, hi = 0;
+            for (int b = 0; b < 128; b++) if (startsWith(p, b)) { if (b < 64) lo |= 1L << b; else hi |= 1L << (b - 64); }
+            starts[0] = lo;
+            starts[1] = hi;
+            startsOf = p;
+        }
+        return starts;
     }
 
     private void orTokens(int from, int to) {

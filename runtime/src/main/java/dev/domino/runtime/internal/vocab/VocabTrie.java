@@ -31,6 +31,8 @@ public final class VocabTrie {
     private final int[] subtreeEnd;
     /** Per node, its depth (the bytes of the path to it: a token's length at its node). */
     private final int[] depth;
+    /** Per node, the edges from it to the deepest node below it (0 for a leaf). */
+    private final int[] height;
     /** Per node, the ASCII bytes on edges below it (2 longs per node), and whether any non-ASCII byte is. */
     private final long[] asciiBelow;
     private final java.util.BitSet nonAsciiBelow;
@@ -59,7 +61,7 @@ public final class VocabTrie {
     /** Estimated heap bytes of the trie's arrays (not its walks: those are counted by their own caches). */
     public long estimatedBytes() {
         return 4L * (childStart.length + childNode.length + tokenStart.length + tokenList.length + subtreeEnd.length
-                + depth.length + byteEdgeStart.length + byteEdges.length) + childByte.length + 8L * asciiBelow.length + nonAsciiBelow.size() / 8 + 256;
+                + depth.length + height.length + byteEdgeStart.length + byteEdges.length) + childByte.length + 8L * asciiBelow.length + nonAsciiBelow.size() / 8 + 256;
     }
 
     /**
@@ -174,6 +176,8 @@ public final class VocabTrie {
         }
         depth = new int[nodes];
         for (int n = 0; n < nodes; n++) for (int c = childStart[n]; c < childStart[n + 1]; c++) depth[childNode[c]] = depth[n] + 1;
+        height = new int[nodes];
+        for (int n = nodes - 1; n >= 0; n--) for (int c = childStart[n]; c < childStart[n + 1]; c++) height[n] = Math.max(height[n], height[childNode[c]] + 1);
         byteEdgeStart = new int[257];
         for (int c = 0; c < e; c++) byteEdgeStart[(childByte[c] & 0xFF) + 1]++;
         for (int b = 0; b < 256; b++) byteEdgeStart[b + 1] += byteEdgeStart[b];
@@ -211,6 +215,8 @@ public final class VocabTrie {
     public int subtreeEnd(int node) { return subtreeEnd[node]; }
     /** The node's depth: the length in bytes of the path to it. */
     public int depth(int node) { return depth[node]; }
+    /** Edges from the node to the deepest node below it. */
+    public int height(int node) { return height[node]; }
 
     /** Edges labelled {@code b} in the subtree of {@code node} (excluding the edge into it): indexes into {@link #byteEdge}. */
     public int byteEdgesFrom(int b, int node) { return lowerBound(b, childStart[node]); }

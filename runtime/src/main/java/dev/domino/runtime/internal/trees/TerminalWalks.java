@@ -377,15 +377,25 @@ public final class TerminalWalks {
         return r == NO_RUN ? null : (UnitRun) r;
     }
 
-    public Walk get(ByteDfa dfa, int state, int vocabSize) {
+    public Walk get(ByteDfa dfa, int state, int vocabSize) { return get(dfa, state, vocabSize, true); }
+
+    private Walk get(ByteDfa dfa, int state, int vocabSize, boolean tryCheap) {
         AtomicReferenceArray<Walk> perState = cache.computeIfAbsent(dfa, d -> new AtomicReferenceArray<>(d.stateCount()),
                 a -> 16 + 4L * a.length() + 64L * dfa.stateCount()); // the array, and the automaton the key holds
         Walk w = perState.get(state);
         if (w == null) {
+            // a walk that dies within a few trie levels (inside a key, a number, a keyword) is computed at once
+            // while the automaton's states are not grouped by bounded future: grouping them costs more than such a walk
+            Walk cheap = tryCheap && (!sharing || futures.get(dfa) == null) ? cheapWalk(dfa, state, vocabSize) : null;
+            if (cheap != null) {
+                dev.domino.runtime.internal.mask.MaskServing.note(dev.domino.runtime.internal.mask.MaskServing.WALKS);
+                if (perState.compareAndSet(state, null, cheap)) cache.addBytes(dfa, bytesOf(cheap));
+                return perState.get(state);
+            }
             int rep = sharing ? sameFutureAs(dfa, state) : state;
             if (rep != state) {
                 // a state no token can tell from its class's first: that state's walk, computed once
-                w = get(dfa, rep, vocabSize);
+                w = get(dfa, rep, vocabSize, false); // no cheaper than this state's: not cheap
                 if (perState.compareAndSet(state, null, w)) cache.addBytes(dfa, 16);
                 return perState.get(state);
             }
@@ -513,14 +523,18 @@ public final class TerminalWalks {
     /** Estimated heap bytes of a walk. */
     public static long bytesOf(Walk w) { return w.ownBytes(); }
 
+    /**
+     * The walk from state when it visits fewer than {@link #CHEAP_WALK_NODES} trie nodes, else null. Most walks die
+     * within a few trie levels (inside a key, a number, a keyword): not worth looking for something to share with.
+     * (A state that steps like a string's state walks nearly the whole vocabulary: not attempted.)
+     */
+    private Walk cheapWalk(ByteDfa dfa, int state, int vocabSize) {
+        if (!dfa.onCycle(state) && twinOf(dfa, state) != null) return null;
+        Acc cheap = new Acc(vocabSize);
+        return walkInto(cheap, dfa, 0, state, CHEAP_WALK_NODES) ? cheap.finish(vocabSize) : null;
+    }
+
     private Walk computeShared(ByteDfa dfa, int state, int vocabSize) {
-        // most walks die within a few trie levels (inside a key, a number, a keyword): not worth
-        // looking for something to share with
-        // (a state that steps like a string's state walks nearly the whole vocabulary: skip the attempt)
-        if (dfa.onCycle(state) || twinOf(dfa, state) == null) {
-            Acc cheap = new Acc(vocabSize);
-            if (walkInto(cheap, dfa, 0, state, CHEAP_WALK_NODES)) return cheap.finish(vocabSize);
-        }
         LoopCore core = LoopCore.of(dfa, state, MAX_SHARED_STATES);
         if (core != null && core.ports.length > 0) {
             // a core is keyed by the state it is entered at: each partial match of an unanchored pattern (a key holding

@@ -51,7 +51,7 @@ public final class MaskBenchRunner {
         String file;
         long ttfmUs;
         /** Profile: the worker thread's CPU time over the same span as {@code ttfmUs} (-1 when not measured). */
-        long ttfmCpuUs = -1;
+        long ttfmCpuUs = -1, parseCpuUs = -1, compileCpuUs = -1;
         double[] maskUs = new double[0];
         /** Profile: the mask thread's CPU time per token (mask + commit), in µs: TBM without the time a loaded machine kept it off the CPU. */
         double[] cpuUs = new double[0];
@@ -99,6 +99,8 @@ public final class MaskBenchRunner {
                 r.put("compile_us", compileNs / 1000);
                 r.put("serialize_us", serializeNs / 1000);
                 r.put("load_us", loadNs / 1000);
+                if (parseCpuUs >= 0) r.put("parse_cpu_us", parseCpuUs);
+                if (compileCpuUs >= 0) r.put("compile_cpu_us", compileCpuUs);
                 r.put("artifact_bytes", artifactBytes);
             }
             return r;
@@ -263,10 +265,12 @@ public final class MaskBenchRunner {
             long t0 = System.nanoTime();
             DominoCompiler.ParsedSource parsed = DominoCompiler.parse(schema.file(), schema.grammarText(), config.format, config.compile);
             long t1 = System.nanoTime();
+            long cpu1 = cpu0 >= 0 ? CPU.getCurrentThreadCpuTime() + DeepStack.calleeCpuNanos() : -1;
             // lazy trees by default: each state's tree is built on first use, inside the timed masks,
             // except those prebuilt within the budget, inside the timed compile
             Artifact compiled = compiler.compile(parsed, config.compile);
             long t2 = System.nanoTime();
+            long cpu2 = cpu0 >= 0 ? CPU.getCurrentThreadCpuTime() + DeepStack.calleeCpuNanos() : -1;
             stage = "loading";
             long t3, t4;
             if (background == null) {
@@ -284,7 +288,11 @@ public final class MaskBenchRunner {
                 t3 = t4 = t2;
             }
             r.ttfmUs = (t4 - t0) / 1000;
-            if (cpu0 >= 0) r.ttfmCpuUs = (CPU.getCurrentThreadCpuTime() + DeepStack.calleeCpuNanos() - cpu0) / 1000;
+            if (cpu0 >= 0) {
+                r.ttfmCpuUs = (CPU.getCurrentThreadCpuTime() + DeepStack.calleeCpuNanos() - cpu0) / 1000;
+                r.parseCpuUs = (cpu1 - cpu0) / 1000;
+                r.compileCpuUs = (cpu2 - cpu1) / 1000;
+            }
             r.parseNs = t1 - t0;
             r.compileNs = t2 - t1;
             r.serializeNs = t3 - t2;

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Counted terminals with final weights in the artifact (format 15): they survive a round trip
- * with the same masks, and a damaged terminals section (weights included) is a clear
+ * with the same masks, and a damaged terminals section (weights included) or copies section is a clear
  * {@link ArtifactFormatException} or an artifact whose masks still run, never a crash or a hang.
  */
 class AmbiguousCountsArtifactTest {
@@ -52,15 +52,26 @@ class AmbiguousCountsArtifactTest {
         }
     }
 
-    @Test void damagedTerminalsNeverCrashTheReader() {
+    @Test void damagedTerminalsNeverCrashTheReader() { damagedSectionNeverCrashesTheReader(artifact, "terminals", 16, "<aab1"); }
+
+    /** The pool of the counted trees' copies (format 16): ids as gaps in runs, checked against their token sets. */
+    @Test void damagedCopiesNeverCrashTheReader() throws Exception {
+        Grammar g = GbnfParser.parse("root ::= \"[\" (\"\\\"\" [a-z ]{2,1000} \"\\\"\" \",\"?){0,4} \"]\"\n");
+        Artifact strings = GrammarCompiler.compile(g, vocabulary, "t", "gbnf", "t", CompileOptions.defaults().withLazy(false).withThreads(1));
+        byte[] bytes = ArtifactFormat.toBytes(strings);
+        assertThat(ArtifactFormat.toBytes(ArtifactFormat.read(new ByteArrayInputStream(bytes)))).isEqualTo(bytes);
+        damagedSectionNeverCrashesTheReader(strings, "copies", 1_000, "[\"ab c");
+    }
+
+    private static void damagedSectionNeverCrashesTheReader(Artifact artifact, String section, long minimumBytes, String text) {
         byte[] original = ArtifactFormat.toBytes(artifact);
         Map<String, Long> sections = ArtifactFormat.sectionSizes(artifact);
         long start = 0, size = 0;
         for (Map.Entry<String, Long> e : sections.entrySet()) {
-            if (e.getKey().equals("terminals")) { size = e.getValue(); break; }
+            if (e.getKey().equals(section)) { size = e.getValue(); break; }
             start += e.getValue();
         }
-        assertThat(size).isPositive();
+        assertThat(size).as(section + " bytes").isGreaterThan(minimumBytes);
         int rejected = 0;
         for (int seed = 0; seed < 300; seed++) {
             Random rnd = new Random(seed);
@@ -85,7 +96,7 @@ class AmbiguousCountsArtifactTest {
             assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
                 Matcher m = a.newMatcher();
                 m.countAllowed();
-                m.acceptString("<aab1");
+                m.acceptString(text);
                 m.countAllowed();
             }, what + ": masks of a loaded artifact");
         }

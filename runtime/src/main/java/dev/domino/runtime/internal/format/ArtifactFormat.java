@@ -42,7 +42,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 15; // 15: final weights of counted loops (CountedLoop.weights); 14: lexemes limited in tokens (Terminal.maxTokens), hidden stop texts (Terminal.hiddenTail); 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
+    public static final int FORMAT_VERSION = 16; // 16: one pool of counted trees' copies (CopiesPool); 15: final weights of counted loops (CountedLoop.weights); 14: lexemes limited in tokens (Terminal.maxTokens), hidden stop texts (Terminal.hiddenTail); 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -277,6 +277,10 @@ public final class ArtifactFormat {
                 else writeInts(out, set.ids());
             }
 
+            mark(out, "copies");
+            CopiesPool copiesPool = new CopiesPool(a.storedTrees(), pool);
+            copiesPool.write(out);
+
             mark(out, "trees");
             out.writeVarInt(a.storedTrees().length, true);
             for (TokenTree t : a.storedTrees()) {
@@ -290,9 +294,8 @@ public final class ArtifactFormat {
                 writeInts(out, t.dynamicTokens);
                 out.writeVarInt(t.terminalClasses.length, true);
                 for (int[] c : t.terminalClasses) writeInts(out, c);
-                int[][] copies = t.copiesBySetOrder();
-                out.writeBoolean(copies != null);
-                if (copies != null) for (int[] k : copies) writeInts(out, k);
+                out.writeBoolean(t.hasCopies());
+                if (t.hasCopies()) writeInts(out, copiesPool.groupNumbers(t));
                 writeInts(out, t.rootStart);
                 writeInts(out, t.rootTerminal);
             }
@@ -400,6 +403,7 @@ public final class ArtifactFormat {
                 }
             }
             TokenSets sets = new TokenSets(pool);
+            CopiesPool.Entry[] copiesPool = CopiesPool.read(in, pool, vocabSize);
             int treeCount = length(in, 1 << 24);
             TokenTree[] trees = new TokenTree[treeCount];
             for (int i = 0; i < treeCount; i++) {
@@ -407,15 +411,21 @@ public final class ArtifactFormat {
                         groupTerminal = readInts(in), groupSet = readInts(in), dynamic = readInts(in);
                 int[][] classes = new int[length(in, 1 << 24)][];
                 for (int c = 0; c < classes.length; c++) classes[c] = readInts(in);
-                int[][] copies = null;
+                TokenTree.Copies[] copies = null;
                 if (in.readBoolean()) {
-                    copies = new int[groupTerminal.length][];
-                    for (int g = 0; g < copies.length; g++) copies[g] = readInts(in);
+                    int[] entries = readInts(in);
+                    if (entries.length != groupTerminal.length) throw new IllegalArgumentException("copies for " + entries.length + " groups, tree has " + groupTerminal.length);
+                    copies = new TokenTree.Copies[entries.length];
+                    for (int g = 0; g < copies.length; g++) {
+                        int e = entries[g];
+                        if (e < 0 || e >= copiesPool.length || copiesPool[e].set() != groupSet[g]) throw new IllegalArgumentException("copies do not match group " + g);
+                        copies[g] = copiesPool[e].copies();
+                    }
                 }
                 int[] rootStart = readInts(in), rootTerminal = readInts(in);
                 trees[i] = new TokenTree(edgeStart, edgeTerminal, edgeChild, groupStart, groupTerminal, groupSet, dynamic, sets, classes,
                         rootStart, rootTerminal);
-                if (copies != null) trees[i] = trees[i].withCopies(copies); // checks they match the groups
+                if (copies != null) trees[i] = trees[i].withSharedCopies(copies);
             }
             int[] treeOfSlot = readInts(in); // per tree slot (TreeSlots); the artifact checks its length
             int[] rootTreeOfTerminal = readInts(in);
@@ -423,51 +433,62 @@ public final class ArtifactFormat {
         }
     }
 
-    /** A count of elements that each take at least one byte: bounded by the bytes left, too. */
     /**
      * An automaton as byte ranges per state (format 8; dense tables cost 1 KB per state and made a
-     * 10,000-value enum a 250 MB artifact): states, start, accepting flags, then per state its
-     * range count and each range's lo, hi and target.
+     * 10,000-value enum a 250 MB artifact), column by column so that each column is one loop
+     * (format 16): states, start, the accepting flags, each state's range count, then every
+     * range's lo, every range's hi and every range's target.
      */
     static void writeAutomaton(Output out, ByteDfa d) {
-        out.writeVarInt(d.stateCount(), true);
+        int states = d.stateCount(), ranges = d.endRange(states - 1);
+        out.writeVarInt(states, true);
         out.writeVarInt(d.start(), true);
-        for (boolean acc : d.acceptingArray()) out.writeBoolean(acc);
-        for (int s = 0; s < d.stateCount(); s++) {
-            out.writeVarInt(d.endRange(s) - d.firstRange(s), true);
-            for (int r = d.firstRange(s); r < d.endRange(s); r++) {
-                out.writeByte(d.rangeLo(r));
-                out.writeByte(d.rangeHi(r));
-                out.writeVarInt(d.rangeTarget(r), true);
-            }
+        byte[] accepting = new byte[states];
+        int[] counts = new int[states];
+        for (int s = 0; s < states; s++) {
+            accepting[s] = (byte) (d.isAccepting(s) ? 1 : 0);
+            counts[s] = d.endRange(s) - d.firstRange(s);
         }
+        out.writeBytes(accepting);
+        VarIntArrays.write(out, counts, 0, states, true);
+        byte[] lo = new byte[ranges], hi = new byte[ranges];
+        int[] target = new int[ranges];
+        for (int r = 0; r < ranges; r++) {
+            lo[r] = (byte) d.rangeLo(r);
+            hi[r] = (byte) d.rangeHi(r);
+            target[r] = d.rangeTarget(r);
+        }
+        out.writeBytes(lo);
+        out.writeBytes(hi);
+        VarIntArrays.write(out, target, 0, ranges, true);
     }
 
     /** Reads {@link #writeAutomaton}'s form; every count bounded, every range checked by {@link ByteDfa#ofRanges}. */
     static ByteDfa readAutomaton(Input in) {
         int states = length(in, 1 << 24);
         int start = in.readVarInt(true);
+        if (states > in.limit() - in.position()) throw new IllegalArgumentException("automaton of " + states + " states out of bounds");
+        byte[] flags = in.readBytes(states);
         boolean[] accepting = new boolean[states];
-        for (int s = 0; s < states; s++) accepting[s] = in.readBoolean();
-        int[] rangeStart = new int[states + 1];
-        byte[] lo = new byte[Math.max(16, states)], hi = new byte[lo.length];
-        int[] target = new int[lo.length];
-        int n = 0;
         for (int s = 0; s < states; s++) {
-            rangeStart[s] = n;
-            int count = length(in, 256);
-            if (n + count > lo.length) {
-                int size = Math.max(n + count, 2 * lo.length);
-                lo = java.util.Arrays.copyOf(lo, size); hi = java.util.Arrays.copyOf(hi, size); target = java.util.Arrays.copyOf(target, size);
-            }
-            for (int i = 0; i < count; i++, n++) {
-                lo[n] = in.readByte();
-                hi[n] = in.readByte();
-                target[n] = in.readVarInt(true);
-            }
+            if ((flags[s] & ~1) != 0) throw new IllegalArgumentException("bad accepting flag in state " + s);
+            accepting[s] = flags[s] == 1;
         }
-        rangeStart[states] = n;
-        return ByteDfa.ofRanges(states, start, accepting, rangeStart, java.util.Arrays.copyOf(lo, n), java.util.Arrays.copyOf(hi, n), java.util.Arrays.copyOf(target, n));
+        if (states > in.limit() - in.position()) throw new IllegalArgumentException("automaton of " + states + " states out of bounds");
+        int[] rangeStart = new int[states + 1];
+        VarIntArrays.read(in, rangeStart, 1, states, true); // counts, summed below
+        long left = in.limit() - in.position();
+        for (int s = 0; s < states; s++) {
+            int count = rangeStart[s + 1];
+            if (count < 0 || count > 256) throw new IllegalArgumentException("length " + count + " out of bounds");
+            rangeStart[s + 1] = rangeStart[s] + count;
+            if (3L * rangeStart[s + 1] > left) throw new IllegalArgumentException("automaton ranges out of bounds"); // three bytes each at least
+        }
+        int ranges = rangeStart[states];
+        byte[] lo = in.readBytes(ranges), hi = in.readBytes(ranges);
+        int[] target = new int[ranges];
+        VarIntArrays.read(in, target, 0, ranges, true);
+        return ByteDfa.ofRanges(states, start, accepting, rangeStart, lo, hi, target);
     }
 
     public static int length(Input in, int max) {
@@ -503,13 +524,13 @@ public final class ArtifactFormat {
 
     public static void writeInts(Output out, int[] a) {
         out.writeVarInt(a.length, true);
-        for (int v : a) out.writeVarInt(v, false);
+        VarIntArrays.write(out, a, 0, a.length, false);
     }
 
     public static int[] readInts(Input in) {
         int n = arrayLength(in, 8);
         int[] a = new int[n];
-        for (int i = 0; i < n; i++) a[i] = in.readVarInt(false);
+        VarIntArrays.read(in, a, 0, n, false);
         return a;
     }
 

@@ -79,6 +79,18 @@ public final class TokenTree {
     }
 
     /**
+     * A tree with per group the given copies, shared with other trees (as read from an artifact,
+     * whose reader checked each against its group's token set).
+     */
+    public TokenTree withSharedCopies(Copies[] ofGroup) {
+        if (ofGroup.length != groupCount()) throw new IllegalArgumentException("copies for " + ofGroup.length + " groups, tree has " + groupCount());
+        for (int g = 0; g < ofGroup.length; g++) {
+            if (ofGroup[g].ids().length != groupTokens(g).size()) throw new IllegalArgumentException("copies do not match group " + g);
+        }
+        return new TokenTree(this, edgeTerminal, groupTerminal, ofGroup.clone());
+    }
+
+    /**
      * The ids (ascending) ordered by their copies, ids ascending within equal copies. Copies are
      * small (at most a token's bytes plus a pattern's slack), so a counting sort: a string's
      * annotated trees hold groups of the whole vocabulary, and a comparison sort of them per group
@@ -120,23 +132,6 @@ public final class TokenTree {
         }
         for (int e = 0; e < edgeStart[1]; e++) if (edges[e] == from) edges[e] = to;
         return new TokenTree(this, edges, groups, copies);
-    }
-
-    /** Per group the copies of its tokens aligned with the set's ascending ids, or null (for the file format). */
-    public int[][] copiesBySetOrder() {
-        if (copies == null) return null;
-        int[][] out = new int[copies.length][];
-        int[] position = new int[0]; // per token id, its index in the group's ascending ids
-        for (int g = 0; g < copies.length; g++) {
-            int[] ids = groupTokens(g).toArray(); // ascending
-            if (ids.length == 0) { out[g] = ids; continue; }
-            if (position.length <= ids[ids.length - 1]) position = new int[ids[ids.length - 1] + 1];
-            for (int i = 0; i < ids.length; i++) position[ids[i]] = i;
-            int[] byCopies = copies[g].ids(), values = copies[g].copies();
-            out[g] = new int[ids.length];
-            for (int i = 0; i < byCopies.length; i++) out[g][position[byCopies[i]]] = values[i];
-        }
-        return out;
     }
 
     public boolean hasCopies() { return copies != null; }

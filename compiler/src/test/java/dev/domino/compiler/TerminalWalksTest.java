@@ -98,6 +98,25 @@ class TerminalWalksTest {
         assertThat(TerminalWalks.hubWalks() - before).as("walks derived from a hub's").isGreaterThan(20);
     }
 
+    /**
+     * Keys and strings bounded within a long token's length (the vocabulary's longest tokens are runs of dashes,
+     * underscores or spaces): their positions' bounded futures differ, but only on paths no token ends on, so
+     * most of them share walks by near future ({@code NearFutures}).
+     */
+    static final String NEAR = """
+            {"type": "object",
+             "properties": {"rows": {"type": "object", "patternProperties": {"^[0-9a-zA-Z_-]{1,255}$": {"type": "integer"}},
+                                     "additionalProperties": false},
+                            "label": {"type": "string", "pattern": "^[a-z _-]*$", "maxLength": 160}},
+             "required": ["rows"], "additionalProperties": false}
+            """;
+
+    @Test void nearWalksEqualPlainWalks() {
+        long before = TerminalWalks.nearWalks();
+        sharedWalksEqualPlainWalks(NEAR, 0);
+        assertThat(TerminalWalks.nearWalks() - before).as("walks shared by near future").isGreaterThan(100);
+    }
+
     @Test void sharedWalksEqualPlainWalks() {
         sharedWalksEqualPlainWalks(SCHEMA, 10);
         sharedWalksEqualPlainWalks(KEYS, 10);

@@ -265,12 +265,12 @@ public final class TerminalWalks {
      */
     public static final String WALKS = "terminal walks", BY_RESIDUAL = "walks by residual", BY_CORE = "walks by loop core",
             CORE_BELOW = "loop core walks below a first byte", LOOP_CORES = "loop cores", COUNTED = "counted walks",
-            TWINS = "twin states", FUTURES = "bounded future classes", RUNS = "unit runs";
-    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS, FUTURES, RUNS);
+            TWINS = "twin states", FUTURES = "bounded future classes", RUNS = "unit runs", NEAR = "near future classes";
+    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS, FUTURES, RUNS, NEAR);
     /** Bounds for the caches of tries made from now on (see {@link RuntimeCaches#setMaxBytes}). */
     private static final java.util.Map<String, Long> DEFAULT_MAX = new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
             WALKS, 256L << 20, BY_RESIDUAL, 64L << 20, BY_CORE, 64L << 20, CORE_BELOW, 16L << 20, LOOP_CORES, 16L << 20,
-            COUNTED, 64L << 20, TWINS, 16L << 20, FUTURES, 16L << 20, RUNS, 16L << 20));
+            COUNTED, 64L << 20, TWINS, 16L << 20, FUTURES, 16L << 20, RUNS, 16L << 20, NEAR, 16L << 20));
 
     public static void setDefaultMaxBytes(String name, long bytes) { DEFAULT_MAX.put(name, bytes); }
 
@@ -290,7 +290,7 @@ public final class TerminalWalks {
     public TerminalWalks(VocabTrie trie) { this.trie = trie; }
 
     /** The caches this object keeps (for {@link RuntimeCaches}). */
-    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins, futures, runs); }
+    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins, futures, runs, near); }
 
     /** A counted walk's key: the loop automaton, its unit boundaries and final weights (null: those of body+) and the loop state. */
     private record CountedKey(ByteDfa loop, java.util.List<Integer> boundaries, int state) {}
@@ -399,12 +399,47 @@ public final class TerminalWalks {
                 if (perState.compareAndSet(state, null, w)) cache.addBytes(dfa, 16);
                 return perState.get(state);
             }
+            NearFutures nearby = sharing && nearSharing ? nearFutures(dfa) : null;
+            if (nearby != null) {
+                for (int c : nearby.candidates(state)) {
+                    Walk same = perState.get(c);
+                    if (same != null && nearby.sameBelow(trie, dfa, state, c)) {
+                        // a walk equal to one computed before, told by the few long tokens' paths
+                        NEAR_WALKS.incrementAndGet();
+                        if (perState.compareAndSet(state, null, same)) cache.addBytes(dfa, 16);
+                        return perState.get(state);
+                    }
+                }
+            }
             dev.domino.runtime.internal.mask.MaskServing.note(dev.domino.runtime.internal.mask.MaskServing.WALKS);
             w = computeShared(dfa, state, vocabSize);
             if (perState.compareAndSet(state, null, w)) cache.addBytes(dfa, bytesOf(w));
             w = perState.get(state);
+            if (nearby != null) nearby.walked(state);
         }
         return w;
+    }
+
+    /** Whether walks are shared by near future ({@link NearFutures}); off only to compare (tests). */
+    private static volatile boolean nearSharing = true;
+
+    public static void setNearSharing(boolean on) { nearSharing = on; }
+
+    private static final java.util.concurrent.atomic.AtomicLong NEAR_WALKS = new java.util.concurrent.atomic.AtomicLong();
+
+    /** How many walks this process took from a state of the same near future (tests check that the mechanism is exercised). */
+    public static long nearWalks() { return NEAR_WALKS.get(); }
+
+    /** Per automaton its near future classes; empty where refining costs too much (no state shares by near future). */
+    private final BoundedCache<ByteDfa, java.util.Optional<NearFutures>> near = newCache(NEAR);
+    private volatile int nearDepth = -1;
+
+    private NearFutures nearFutures(ByteDfa dfa) {
+        int depth = nearDepth;
+        if (depth < 0) nearDepth = depth = NearFutures.depthOf(trie);
+        int d = depth;
+        return near.computeIfAbsent(dfa, k -> java.util.Optional.ofNullable(NearFutures.of(k, d, MAX_REFINE_WORK)),
+                o -> 64 + o.map(NearFutures::estimatedBytes).orElse(0L)).orElse(null);
     }
 
     /** Whether walks may be derived from a hub state's walk ({@link HubWalk}); off only to compare (tests). */

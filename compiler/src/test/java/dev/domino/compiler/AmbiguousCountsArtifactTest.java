@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Counted terminals with final weights in the artifact (format 15): they survive a round trip
- * with the same masks, and a damaged terminals section (weights included) or copies section is a clear
+ * with the same masks, and a damaged terminals section (weights included), copies or terminal classes section is a clear
  * {@link ArtifactFormatException} or an artifact whose masks still run, never a crash or a hang.
  */
 class AmbiguousCountsArtifactTest {
@@ -61,6 +61,19 @@ class AmbiguousCountsArtifactTest {
         byte[] bytes = ArtifactFormat.toBytes(strings);
         assertThat(ArtifactFormat.toBytes(ArtifactFormat.read(new ByteArrayInputStream(bytes)))).isEqualTo(bytes);
         damagedSectionNeverCrashesTheReader(strings, "copies", 1_000, "[\"ab c");
+    }
+
+    /** The pool of terminal classes (format 16): the whitespace before each of an object's optional keys. */
+    @Test void damagedTerminalClassesNeverCrashTheReader() throws Exception {
+        StringBuilder schema = new StringBuilder("{\"type\": \"object\", \"properties\": {");
+        for (int i = 0; i < 12; i++) schema.append(i == 0 ? "" : ", ").append("\"key").append(i).append("\": {\"type\": \"integer\"}");
+        schema.append("}, \"additionalProperties\": false}");
+        GrammarSources.Parsed parsed = GrammarSources.parse(schema.toString(), SourceFormat.JSON_SCHEMA, dev.domino.compiler.jsonschema.JsonSchemaOptions.defaults());
+        Artifact keys = GrammarCompiler.compile(parsed.grammar(), vocabulary, "keys.json", "json-schema", schema.toString(),
+                parsed.applyTo(CompileOptions.defaults().withLazy(false).withThreads(1)));
+        byte[] bytes = ArtifactFormat.toBytes(keys);
+        assertThat(ArtifactFormat.toBytes(ArtifactFormat.read(new ByteArrayInputStream(bytes)))).isEqualTo(bytes);
+        damagedSectionNeverCrashesTheReader(keys, "terminal_classes", 20, "{\"key1\": 2, ");
     }
 
     private static void damagedSectionNeverCrashesTheReader(Artifact artifact, String section, long minimumBytes, String text) {

@@ -116,7 +116,9 @@ public final class Artifact {
             if (tree < -1 || tree >= trees.length) throw new IllegalArgumentException("bad root tree index");
             anyLazyRoot |= tree < 0;
         }
-        for (TokenTree tree : trees) validate(tree);
+        // trees loaded from one file share their terminal classes: each checked once
+        java.util.Set<int[]> checkedClasses = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (TokenTree tree : trees) validate(tree, checkedClasses);
         this.trees = trees;
         this.treeOfSlot = treeOfSlot;
         this.rootTreeOfTerminal = rootTreeOfTerminal;
@@ -156,10 +158,11 @@ public final class Artifact {
     /** For each token terminal, its negated set as a bitmask (32 tokens per int); null for a positive list. */
     final int[][] tokenTerminalMasks;
 
-    private void validate(TokenTree tree) {
+    private void validate(TokenTree tree, java.util.Set<int[]> checkedClasses) {
         for (int t : tree.edgeTerminal) if (t < 0 || t >= terminals.length) throw new IllegalArgumentException("tree edge names unknown terminal " + t);
         for (int t : tree.groupTerminal) if (t >= terminals.length) throw new IllegalArgumentException("tree group names unknown terminal " + t);
         for (int[] c : tree.terminalClasses) {
+            if (!checkedClasses.add(c)) continue;
             for (int t : c) if (t >= terminals.length) throw new IllegalArgumentException("tree terminal class names unknown terminal " + t);
         }
         for (int g = 0; g < tree.groupCount(); g++) {

@@ -42,7 +42,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 16; // 16: one pool of counted trees' copies (CopiesPool); 15: final weights of counted loops (CountedLoop.weights); 14: lexemes limited in tokens (Terminal.maxTokens), hidden stop texts (Terminal.hiddenTail); 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
+    public static final int FORMAT_VERSION = 16; // 16: one pool of counted trees' copies (CopiesPool), one of terminal classes (TerminalClassPool), automata by column; 15: final weights of counted loops (CountedLoop.weights); 14: lexemes limited in tokens (Terminal.maxTokens), hidden stop texts (Terminal.hiddenTail); 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -281,6 +281,10 @@ public final class ArtifactFormat {
             CopiesPool copiesPool = new CopiesPool(a.storedTrees(), pool);
             copiesPool.write(out);
 
+            mark(out, "terminal_classes");
+            TerminalClassPool classPool = new TerminalClassPool(a.storedTrees());
+            classPool.write(out);
+
             mark(out, "trees");
             out.writeVarInt(a.storedTrees().length, true);
             for (TokenTree t : a.storedTrees()) {
@@ -292,8 +296,7 @@ public final class ArtifactFormat {
                 writeInts(out, t.groupTerminal);
                 writeInts(out, globalSets);
                 writeInts(out, t.dynamicTokens);
-                out.writeVarInt(t.terminalClasses.length, true);
-                for (int[] c : t.terminalClasses) writeInts(out, c);
+                writeInts(out, classPool.numbers(t));
                 out.writeBoolean(t.hasCopies());
                 if (t.hasCopies()) writeInts(out, copiesPool.groupNumbers(t));
                 writeInts(out, t.rootStart);
@@ -404,13 +407,18 @@ public final class ArtifactFormat {
             }
             TokenSets sets = new TokenSets(pool);
             CopiesPool.Entry[] copiesPool = CopiesPool.read(in, pool, vocabSize);
+            int[][] classPool = TerminalClassPool.read(in, terminalCount);
             int treeCount = length(in, 1 << 24);
             TokenTree[] trees = new TokenTree[treeCount];
             for (int i = 0; i < treeCount; i++) {
                 int[] edgeStart = readInts(in), edgeTerminal = readInts(in), edgeChild = readInts(in), groupStart = readInts(in),
                         groupTerminal = readInts(in), groupSet = readInts(in), dynamic = readInts(in);
-                int[][] classes = new int[length(in, 1 << 24)][];
-                for (int c = 0; c < classes.length; c++) classes[c] = readInts(in);
+                int[] classNumbers = readInts(in);
+                int[][] classes = new int[classNumbers.length][];
+                for (int c = 0; c < classes.length; c++) {
+                    if (classNumbers[c] < 0 || classNumbers[c] >= classPool.length) throw new IllegalArgumentException("tree names unknown terminal class " + classNumbers[c]);
+                    classes[c] = classPool[classNumbers[c]];
+                }
                 TokenTree.Copies[] copies = null;
                 if (in.readBoolean()) {
                     int[] entries = readInts(in);

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * compares node by node (alive, accepting) from both states. Where they agree, so do the walks.
  *
  * <p>Why: the positions of a long unrolled string within a long token's length of its end
- * ({@code [0-9a-zA-Z_-]{1,255}} as a key: Llama 3's longest token is 128 dashes, so 128
- * positions) are all different bounded futures, yet most of them differ only on paths at which
+ * ({@code [0-9a-zA-Z_-]{1,255}} as a key: Llama 3 has a token of 96 dashes, so 96 positions)
+ * are all different bounded futures, yet most of them differ only on paths at which
  * no token of their length ends: each walked nearly the whole vocabulary (2-8 ms) to find its
  * walk equal to one computed before.
  *

@@ -98,6 +98,28 @@ class DirectMaskOracleTest {
     }
 
     /**
+     * Objects of a oneOf told apart only by a key that may come last, sharing keys whose values differ
+     * (a number here, a union, an array or an object there): inside a key every branch's key terminal is
+     * live on one parser state, their trees hold mostly the same tokens, and a tree walk skips the edges
+     * whose tokens the mask holds already instead of scanning them (Matcher.covered). Tree masks against
+     * tree-free masks and the oracle.
+     */
+    @Test void schemaOneOfObjectsSharingKeys() {
+        String[] values = {"{\"type\": \"number\"}", "{\"type\": [\"number\", \"string\", \"null\", \"boolean\"]}",
+                "{\"type\": \"integer\"}", "{\"type\": [\"number\", \"null\"]}", "{\"type\": \"string\"}", "{\"type\": \"boolean\"}",
+                "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}", "{\"type\": \"object\"}"};
+        StringBuilder branches = new StringBuilder();
+        for (int i = 0; i < values.length; i++) {
+            branches.append(i == 0 ? "" : ", ").append("""
+                    {"type": "object", "required": ["type", "label"], "additionalProperties": false, "properties": {
+                       "type": {"enum": ["Kind%d"]}, "id": {"type": "string"}, "label": {"type": "string"},
+                       "uom": {"type": "string"}, "lower": %s, "upper": %s}}""".formatted(i, values[i], values[i]));
+        }
+        String schema = "{\"type\": \"array\", \"items\": {\"type\": \"object\", \"oneOf\": [" + branches + "]}}";
+        check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults(), LongTests.scale(8, 30), 121, 400);
+    }
+
+    /**
      * Key prefix states walked as the free string's walk with the differing bytes walked apart
      * (TerminalWalks twins): declared keys that are prefixes of one another, the empty key, one-byte keys,
      * keys with escaped characters (quote, backslash, a control character), non-ASCII keys, and free keys
@@ -353,6 +375,11 @@ class DirectMaskOracleTest {
      * and with the oracle.
      */
     static void check(Grammar g, CompileOptions options, int sentences, long seed) {
+        check(g, options, sentences, seed, 60);
+    }
+
+    /** {@code maxLength}: of the sampled sentences (see {@link SentenceSampler#maxLength}). */
+    static void check(Grammar g, CompileOptions options, int sentences, long seed, int maxLength) {
         Vocabulary v = o200k.vocabulary();
         Artifact eager = GrammarCompiler.compile(g, v, "t", "ir", "t", options.withLazy(false));
         Artifact onFirstUse = GrammarCompiler.compile(g, v, "t", "ir", "t", options.withLazy(true).withPrebuildMillis(0));
@@ -367,7 +394,7 @@ class DirectMaskOracleTest {
         String[] names = {"eager trees", "lazy trees", "lazy trees after two uses", "tree-free walk", "lazy trees by direct cost"};
 
         ByteEarleyOracle oracle = new ByteEarleyOracle(g);
-        SentenceSampler sampler = new SentenceSampler(g).maxLength(60);
+        SentenceSampler sampler = new SentenceSampler(g).maxLength(maxLength);
         Random random = new Random(seed);
         List<byte[]> allTokens = new ArrayList<>();
         for (int t = 0; t < v.size(); t++) allTokens.add(v.isGrammarToken(t) ? v.bytes(t) : null);

@@ -314,6 +314,12 @@ public final class Artifact {
     }
 
     /** {@link #treeForMask} for the root tree of terminal t. */
+    /** The root tree of a terminal if it is stored or built, else null (never builds). */
+    TokenTree rootTreeIfBuilt(int t) {
+        int stored = rootTreeOfTerminal[t];
+        return stored >= 0 ? trees[stored] : lazyRoots.ifBuilt(t);
+    }
+
     TokenTree rootTreeForMask(int t, boolean build) {
         TreeDemand.Mode mode = demand.mode();
         if (mode == TreeDemand.Mode.DIRECT_ONLY && !build) return null;
@@ -455,10 +461,7 @@ public final class Artifact {
         @Override public int treeSlot(int scannerState) { return Artifact.this.treeSlot(scannerState); }
         @Override public int[] storedRootTreeIndex() { return rootTreeOfTerminal; }
         @Override public TokenTree rootTree(int terminal) { return Artifact.this.rootTree(terminal); }
-        @Override public TokenTree rootTreeIfBuilt(int terminal) {
-            int stored = rootTreeOfTerminal[terminal];
-            return stored >= 0 ? trees[stored] : lazyRoots.ifBuilt(terminal);
-        }
+        @Override public TokenTree rootTreeIfBuilt(int terminal) { return Artifact.this.rootTreeIfBuilt(terminal); }
         @Override public TokenTree buildRootTreeIfUnclaimed(int terminal) {
             return rootTreeOfTerminal[terminal] >= 0 ? null : lazyRoots.buildIfUnclaimed(terminal);
         }

@@ -791,10 +791,34 @@ public final class Matcher {
         for (int e = tree.edgeStart[node], end = tree.edgeStart[node + 1]; e < end; e++) {
             int t = tree.edgeTerminal[e];
             if (!p.expects(t)) continue;
-            EarleyState next = parser.scan(p, t);
+            EarleyState next = p.memoGet(t);
+            if (next == null) {
+                // a new Earley set costs microseconds: not worth it when the walk could add nothing
+                if (covered(tree, tree.edgeChild[e], mask, base, 0)) continue;
+                next = parser.scan(p, t);
+            }
             if (work != null) work.earleyScans++;
             if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, need, room, mask, base);
         }
+    }
+
+    /** Root trees referenced within root trees this deep are not looked into (there are no cycles; a bound all the same). */
+    private static final int MAX_COVERED_NESTING = 8;
+
+    /**
+     * Whether every token a walk below {@code node} could add is in the mask already: the tokens
+     * of its groups, and those of the root trees it references (each built, without dynamic
+     * tokens, which only a walk would queue for checking).
+     */
+    private boolean covered(TokenTree tree, int node, int[] mask, int base, int nesting) {
+        TokenTree.Below below = tree.below(node);
+        if (!below.tokensWithin(mask, base)) return false;
+        for (int t : below.rootTerminals()) {
+            if (nesting >= MAX_COVERED_NESTING) return false;
+            TokenTree root = artifact.rootTreeIfBuilt(t);
+            if (root == null || root.dynamicTokens.length > 0 || !covered(root, 0, mask, base, nesting + 1)) return false;
+        }
+        return true;
     }
 
     private static boolean expectsAny(EarleyState p, int[] terminals) {

@@ -136,6 +136,67 @@ public final class TokenTree {
 
     public boolean hasCopies() { return copies != null; }
 
+    /**
+     * What a walk below a node may add to a mask: the tokens of every group in the node's subtree,
+     * and the terminals whose root trees the subtree references (their tokens come from those
+     * trees). A walk may skip an edge whose child's tokens are all in the mask already, and so
+     * the Earley scan it would take: where many configurations share tokens (a key's closing
+     * quote and colon, after each of 40 object keys) most of a mask's scans are such.
+     * {@code tokens} is null for a subtree of more than {@link #MAX_BELOW_TOKENS} group tokens:
+     * checking it could cost more than the scan it would save.
+     */
+    public record Below(int[] tokens, int[] rootTerminals) {
+        /** Whether every token is set in the int bitmask (32 tokens per int) starting at {@code base}; false when too wide to say. */
+        public boolean tokensWithin(int[] mask, int base) {
+            if (tokens == null) return false;
+            for (int id : tokens) if ((mask[base + (id >>> 5)] & (1 << id)) == 0) return false;
+            return true;
+        }
+    }
+
+    /** Group tokens (counted per group, with repeats) past which a subtree's {@link Below} is not kept. */
+    public static final int MAX_BELOW_TOKENS = 1024;
+
+    private static final Below TOO_WIDE = new Below(null, new int[0]);
+
+    /** Per node, {@link #below}, computed on first use (a race computes one twice; entries are immutable). */
+    private volatile Below[] below;
+
+    /** What a walk below {@code node} may add (see {@link Below}). */
+    public Below below(int node) {
+        Below[] cache = below;
+        if (cache == null) below = cache = new Below[nodeCount()];
+        Below b = cache[node];
+        if (b == null) cache[node] = b = computeBelow(node);
+        return b;
+    }
+
+    private Below computeBelow(int node) {
+        int[] ids = new int[64];
+        int n = 0;
+        int[] roots = new int[0];
+        int[] stack = new int[nodeCount()];
+        int top = 0;
+        stack[top++] = node;
+        while (top > 0) {
+            int at = stack[--top];
+            for (int g = groupStart[at]; g < groupStart[at + 1]; g++) {
+                TokenSet set = sets.get(groupSet[g]);
+                if (n + set.size() > MAX_BELOW_TOKENS) return TOO_WIDE;
+                if (n + set.size() > ids.length) ids = java.util.Arrays.copyOf(ids, Math.max(2 * ids.length, n + set.size()));
+                int[] add = set.toArray();
+                System.arraycopy(add, 0, ids, n, add.length);
+                n += add.length;
+            }
+            for (int r = rootStart[at]; r < rootStart[at + 1]; r++) {
+                roots = java.util.Arrays.copyOf(roots, roots.length + 1);
+                roots[roots.length - 1] = rootTerminal[r];
+            }
+            for (int e = edgeStart[at]; e < edgeStart[at + 1]; e++) stack[top++] = edgeChild[e];
+        }
+        return new Below(java.util.Arrays.stream(ids, 0, n).sorted().distinct().toArray(), java.util.Arrays.stream(roots).sorted().distinct().toArray());
+    }
+
 
     private TokenTree(TokenTree t, int[] edgeTerminal, int[] groupTerminal, Copies[] copies) {
         this.edgeStart = t.edgeStart;

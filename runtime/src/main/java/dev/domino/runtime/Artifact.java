@@ -303,14 +303,17 @@ public final class Artifact {
         return built;
     }
 
-    /** Charges the CPU time of a direct walk of a configuration whose tree {@link #treeForMask} did not give (see {@link TreeDemand}). */
-    void chargeDirect(int scannerState, long nanos) {
-        if (background == null) demand.chargeTree(treeSlot(scannerState), nanos);
+    /**
+     * Charges the CPU time of a direct walk of a configuration whose tree {@link #treeForMask} did not
+     * give (see {@link TreeDemand}); {@code computedWalks}: the walk computed terminal walks.
+     */
+    void chargeDirect(int scannerState, long nanos, boolean computedWalks) {
+        if (background == null) demand.chargeTree(treeSlot(scannerState), nanos, computedWalks);
     }
 
     /** {@link #chargeDirect} for the root tree of terminal t. */
-    void chargeRootDirect(int t, long nanos) {
-        if (background == null) demand.chargeRoot(t, nanos);
+    void chargeRootDirect(int t, long nanos, boolean computedWalks) {
+        if (background == null) demand.chargeRoot(t, nanos, computedWalks);
     }
 
     /** {@link #treeForMask} for the root tree of terminal t. */

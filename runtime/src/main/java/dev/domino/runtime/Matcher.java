@@ -627,9 +627,9 @@ public final class Matcher {
         for (int i = 0; i < c.size(); i++) {
             TokenTree tree = artifact.treeForMask(c.scanStates[i], buildingAhead);
             if (tree == null) { // not built: walked without it, exactly (see TreeDemand)
-                long start = TreeDemand.clockNanos();
+                long start = TreeDemand.clockNanos(), walks = MaskServing.count(MaskServing.WALKS);
                 direct().addConfiguration(c.parsers[i], c.scanStates[i], mask, base);
-                artifact.chargeDirect(c.scanStates[i], TreeDemand.clockNanos() - start);
+                artifact.chargeDirect(c.scanStates[i], TreeDemand.clockNanos() - start, MaskServing.count(MaskServing.WALKS) != walks);
                 MaskServing.note(MaskServing.DIRECT);
                 continue;
             }
@@ -773,9 +773,9 @@ public final class Matcher {
             if (!p.expects(t)) continue;
             TokenTree root = artifact.rootTreeForMask(t, buildingAhead);
             if (root == null) {
-                long start = TreeDemand.clockNanos();
+                long start = TreeDemand.clockNanos(), walks = MaskServing.count(MaskServing.WALKS);
                 direct().addStarting(p, t, depth, mask, base);
-                artifact.chargeRootDirect(t, TreeDemand.clockNanos() - start);
+                artifact.chargeRootDirect(t, TreeDemand.clockNanos() - start, MaskServing.count(MaskServing.WALKS) != walks);
                 MaskServing.note(MaskServing.DIRECT);
                 continue;
             }

@@ -15,6 +15,9 @@ public final class MaskServing {
 
     public static void note(int what) { COUNTS.get()[what]++; }
 
+    /** This thread's count so far of one kind ({@link #DIRECT}, {@link #BUILT}, {@link #WAITED} or {@link #WALKS}). */
+    public static long count(int what) { return COUNTS.get()[what]; }
+
     /** This thread's counts so far, indexed by {@link #DIRECT}, {@link #BUILT}, {@link #WAITED}, {@link #WALKS}. */
     public static long[] snapshot() { return COUNTS.get().clone(); }
 }

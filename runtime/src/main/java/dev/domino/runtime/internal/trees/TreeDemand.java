@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * (ski rental, {@link #buildAfterDirectMicros()}): a state whose direct walk costs milliseconds is
  * built on its second use, one that costs 50 µs only after dozens, and a tree used once or twice
  * (most trees of a request's schema) is never built. The first direct walk of a state is not
- * charged: it mostly computes the terminal walks a build would reuse. A fixed use count
+ * charged when it computed terminal walks: that is mostly what it cost, and a build would reuse
+ * them. One that computed none is (a string pattern's free prefix, which may end before any byte:
+ * every walk steps the whole trie, tens of milliseconds, where a build takes ten). A fixed use count
  * ({@link #setBuildAfterUses}) replaces the cost rule, for tests and comparisons.
  *
  * <p>Thread-safe: use counts and costs are atomic; the policy is a volatile switch for tests and benchmarks.
@@ -88,14 +90,14 @@ public final class TreeDemand {
     /** Counts a mask's use of a missing root tree; true when this use should build it. */
     public boolean useRoot(int terminal) { return due(rootUses, rootCost, terminal); }
 
-    /** Charges a direct walk of a missing state tree's configuration (nanoseconds). */
-    public void chargeTree(int slot, long nanos) { charge(treeUses, treeCost, slot, nanos); }
+    /** Charges a direct walk of a missing state tree's configuration (nanoseconds; whether it computed terminal walks). */
+    public void chargeTree(int slot, long nanos, boolean computedWalks) { charge(treeUses, treeCost, slot, nanos, computedWalks); }
 
-    /** Charges a direct walk standing for a missing root tree (nanoseconds). */
-    public void chargeRoot(int terminal, long nanos) { charge(rootUses, rootCost, terminal, nanos); }
+    /** Charges a direct walk standing for a missing root tree (nanoseconds; whether it computed terminal walks). */
+    public void chargeRoot(int terminal, long nanos, boolean computedWalks) { charge(rootUses, rootCost, terminal, nanos, computedWalks); }
 
-    private void charge(AtomicIntegerArray uses, AtomicLongArray cost, int i, long nanos) {
-        if (buildAfter < 0 && uses.get(i) > 1) cost.addAndGet(i, nanos);
+    private void charge(AtomicIntegerArray uses, AtomicLongArray cost, int i, long nanos, boolean computedWalks) {
+        if (buildAfter < 0 && (uses.get(i) > 1 || !computedWalks)) cost.addAndGet(i, nanos);
     }
 
     private boolean due(AtomicIntegerArray uses, AtomicLongArray cost, int i) {

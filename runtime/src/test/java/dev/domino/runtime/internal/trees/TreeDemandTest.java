@@ -10,18 +10,30 @@ class TreeDemandTest {
         TreeDemand d = new TreeDemand(2, 1);
         d.setBuildAfterDirectMicros(100);
         assertThat(d.useTree(0)).isFalse();
-        d.chargeTree(0, 5_000_000); // the first walk computes terminal walks a build reuses: not charged
+        d.chargeTree(0, 5_000_000, true); // the first walk computed terminal walks a build reuses: not charged
         assertThat(d.useTree(0)).isFalse();
-        d.chargeTree(0, 60_000);
+        d.chargeTree(0, 60_000, false);
         assertThat(d.useTree(0)).isFalse();
-        d.chargeTree(0, 60_000);
+        d.chargeTree(0, 60_000, true);
         assertThat(d.useTree(0)).isTrue();
         assertThat(d.useTree(1)).isFalse(); // slots are apart
         assertThat(d.useRoot(0)).isFalse();
-        d.chargeRoot(0, 1);
+        d.chargeRoot(0, 1, true);
         assertThat(d.useRoot(0)).isFalse();
-        d.chargeRoot(0, 200_000);
+        d.chargeRoot(0, 200_000, false);
         assertThat(d.useRoot(0)).isTrue();
+    }
+
+    /** A first walk that computed no terminal walks is charged: a state it cost milliseconds is built on its second use. */
+    @Test void aFirstWalkComputingNoWalksIsCharged() {
+        TreeDemand d = new TreeDemand(1, 1);
+        d.setBuildAfterDirectMicros(100);
+        assertThat(d.useTree(0)).isFalse();
+        d.chargeTree(0, 30_000_000, false);
+        assertThat(d.useTree(0)).isTrue();
+        assertThat(d.useRoot(0)).isFalse();
+        d.chargeRoot(0, 50_000, false); // under the budget
+        assertThat(d.useRoot(0)).isFalse();
     }
 
     @Test void zeroBudgetBuildsOnTheSecondUse() {
@@ -34,7 +46,7 @@ class TreeDemandTest {
     @Test void fixedCountsReplaceTheCostRule() {
         TreeDemand d = new TreeDemand(1, 1);
         d.setBuildAfterUses(3);
-        d.chargeTree(0, 1_000_000_000);
+        d.chargeTree(0, 1_000_000_000, false);
         assertThat(d.useTree(0)).isFalse();
         assertThat(d.useTree(0)).isFalse();
         assertThat(d.useTree(0)).isTrue();

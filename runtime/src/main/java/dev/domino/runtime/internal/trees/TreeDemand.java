@@ -15,9 +15,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * (ski rental, {@link #buildAfterDirectMicros()}): a state whose direct walk costs milliseconds is
  * built on its second use, one that costs 50 µs only after dozens, and a tree used once or twice
  * (most trees of a request's schema) is never built. The first direct walk of a state is not
- * charged when it computed terminal walks: that is mostly what it cost, and a build would reuse
- * them. One that computed none is (a string pattern's free prefix, which may end before any byte:
- * every walk steps the whole trie, tens of milliseconds, where a build takes ten). A fixed use count
+ * charged: it mostly computes the terminal walks a build would reuse. One that computed none and
+ * cost the whole budget by itself is (a string pattern's free prefix, which may end before any
+ * byte: every walk steps the whole trie, tens of milliseconds, where a build takes ten), so such a
+ * state is built on its second use. A fixed use count
  * ({@link #setBuildAfterUses}) replaces the cost rule, for tests and comparisons.
  *
  * <p>Thread-safe: use counts and costs are atomic; the policy is a volatile switch for tests and benchmarks.
@@ -97,7 +98,7 @@ public final class TreeDemand {
     public void chargeRoot(int terminal, long nanos, boolean computedWalks) { charge(rootUses, rootCost, terminal, nanos, computedWalks); }
 
     private void charge(AtomicIntegerArray uses, AtomicLongArray cost, int i, long nanos, boolean computedWalks) {
-        if (buildAfter < 0 && (uses.get(i) > 1 || !computedWalks)) cost.addAndGet(i, nanos);
+        if (buildAfter < 0 && (uses.get(i) > 1 || !computedWalks && nanos >= buildAfterNanos)) cost.addAndGet(i, nanos);
     }
 
     private boolean due(AtomicIntegerArray uses, AtomicLongArray cost, int i) {

@@ -24,16 +24,25 @@ class TreeDemandTest {
         assertThat(d.useRoot(0)).isTrue();
     }
 
-    /** A first walk that computed no terminal walks is charged: a state it cost milliseconds is built on its second use. */
-    @Test void aFirstWalkComputingNoWalksIsCharged() {
+    /** A first walk that computed no terminal walks and cost the budget is charged: such a state is built on its second use. */
+    @Test void anExpensiveFirstWalkComputingNoWalksIsCharged() {
         TreeDemand d = new TreeDemand(1, 1);
         d.setBuildAfterDirectMicros(100);
         assertThat(d.useTree(0)).isFalse();
         d.chargeTree(0, 30_000_000, false);
         assertThat(d.useTree(0)).isTrue();
         assertThat(d.useRoot(0)).isFalse();
-        d.chargeRoot(0, 50_000, false); // under the budget
+        d.chargeRoot(0, 30_000_000, true); // it computed walks: not charged
         assertThat(d.useRoot(0)).isFalse();
+        TreeDemand cheap = new TreeDemand(1, 1);
+        cheap.setBuildAfterDirectMicros(100);
+        assertThat(cheap.useTree(0)).isFalse();
+        cheap.chargeTree(0, 50_000, false); // under the budget: a first walk like any other, not charged
+        assertThat(cheap.useTree(0)).isFalse();
+        cheap.chargeTree(0, 50_000, false);
+        assertThat(cheap.useTree(0)).isFalse();
+        cheap.chargeTree(0, 50_000, false);
+        assertThat(cheap.useTree(0)).isTrue();
     }
 
     @Test void zeroBudgetBuildsOnTheSecondUse() {

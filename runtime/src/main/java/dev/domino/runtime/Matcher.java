@@ -623,6 +623,7 @@ public final class Matcher {
         MaskWork work = this.work;
         if (work != null) { work.masks++; work.configurations += c.size(); }
         oredSets = c.size() > 1 ? new SerialSet() : null;
+        checkedEdgeCount = 0;
         dynamicRoots = null;
         for (int i = 0; i < c.size(); i++) {
             TokenTree tree = artifact.treeForMask(c.scanStates[i], buildingAhead);
@@ -793,13 +794,32 @@ public final class Matcher {
             if (!p.expects(t)) continue;
             EarleyState next = p.memoGet(t);
             if (next == null) {
-                // a new Earley set costs microseconds: not worth it when the walk could add nothing
-                if (covered(tree, tree.edgeChild[e], mask, base, 0)) continue;
+                // a new Earley set costs microseconds: not worth it when the walk could add nothing, which
+                // happens where several configurations (or root trees) give the same tokens
+                if (oredSets != null && firstCheck(p, t) && covered(tree, tree.edgeChild[e], mask, base, 0)) continue;
                 next = parser.scan(p, t);
             }
             if (work != null) work.earleyScans++;
             if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, need, room, mask, base);
         }
+    }
+
+    /**
+     * The (parser state, terminal) pairs whose edges this mask checked for {@link #covered}: one check
+     * each. A skipped edge leaves its scan unmemoized, and a tree whose terminal may end at thousands
+     * of trie nodes (a pattern's free prefix) would otherwise check every one of them, where the one
+     * scan it saves is all there is to save.
+     */
+    private long[] checkedEdges = new long[64];
+    private int checkedEdgeCount;
+
+    /** True the first time this mask asks for (p, t) (see {@link #checkedEdges}). */
+    private boolean firstCheck(EarleyState p, int t) {
+        long key = p.serial << 24 ^ t;
+        for (int i = 0; i < checkedEdgeCount; i++) if (checkedEdges[i] == key) return false;
+        if (checkedEdgeCount == checkedEdges.length) return false; // enough checks for one mask
+        checkedEdges[checkedEdgeCount++] = key;
+        return true;
     }
 
     /** Root trees referenced within root trees this deep are not looked into (there are no cycles; a bound all the same). */

@@ -175,7 +175,7 @@ public final class TokenTree {
         int[] ids = new int[64];
         int n = 0;
         int[] roots = new int[0];
-        int[] stack = new int[nodeCount()];
+        int[] stack = new int[16];
         int top = 0;
         stack[top++] = node;
         while (top > 0) {
@@ -192,7 +192,10 @@ public final class TokenTree {
                 roots = java.util.Arrays.copyOf(roots, roots.length + 1);
                 roots[roots.length - 1] = rootTerminal[r];
             }
-            for (int e = edgeStart[at]; e < edgeStart[at + 1]; e++) stack[top++] = edgeChild[e];
+            for (int e = edgeStart[at]; e < edgeStart[at + 1]; e++) {
+                if (top == stack.length) stack = java.util.Arrays.copyOf(stack, 2 * top);
+                stack[top++] = edgeChild[e];
+            }
         }
         return new Below(java.util.Arrays.stream(ids, 0, n).sorted().distinct().toArray(), java.util.Arrays.stream(roots).sorted().distinct().toArray());
     }

@@ -316,13 +316,13 @@ public final class Artifact {
         if (background == null) demand.chargeRoot(t, nanos, computedWalks);
     }
 
-    /** {@link #treeForMask} for the root tree of terminal t. */
     /** The root tree of a terminal if it is stored or built, else null (never builds). */
     TokenTree rootTreeIfBuilt(int t) {
         int stored = rootTreeOfTerminal[t];
         return stored >= 0 ? trees[stored] : lazyRoots.ifBuilt(t);
     }
 
+    /** {@link #treeForMask} for the root tree of terminal t. */
     TokenTree rootTreeForMask(int t, boolean build) {
         TreeDemand.Mode mode = demand.mode();
         if (mode == TreeDemand.Mode.DIRECT_ONLY && !build) return null;

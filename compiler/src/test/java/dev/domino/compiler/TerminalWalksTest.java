@@ -85,6 +85,25 @@ class TerminalWalksTest {
         assertThat(TerminalWalks.hubWalks() - before).as("walks derived from a hub's").isGreaterThan(20);
     }
 
+    /**
+     * Keys of several unanchored patterns, each key's automaton tracking how far every pattern has matched: a state
+     * that has matched one pattern parts from the searching state only on a few bytes (the closing quote, the
+     * digits that would match another), so its walk jumps to those bytes' edges ({@code HubWalk}'s alike pairs).
+     */
+    static final String ALIKE_HUBS = """
+            {"type": "object",
+             "patternProperties": {"netdir_(projects|work|scratch)": {"type": "integer"}, "netdrv_([a-z]+)": {"type": "string"},
+                                   "net_[a-z]+[0-9]+": {"type": "boolean"}},
+             "additionalProperties": false}
+            """;
+
+    @Test void hubWalksOfAlikePairsEqualPlainWalks() {
+        long before = TerminalWalks.hubWalks(), jumps = TerminalWalks.alikeJumps();
+        sharedWalksEqualPlainWalks(ALIKE_HUBS, 10);
+        assertThat(TerminalWalks.hubWalks() - before).as("walks derived from a hub's").isGreaterThan(20);
+        assertThat(TerminalWalks.alikeJumps() - jumps).as("alike pairs jumped below").isGreaterThan(20);
+    }
+
     /** Unanchored patterns whose partial matches are small loop cores, each entered at a state of its own. */
     static final String CORE_HUBS = """
             {"type": "object",

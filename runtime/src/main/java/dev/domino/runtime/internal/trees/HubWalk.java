@@ -105,14 +105,17 @@ final class HubWalk {
         acc.endsAtRoot = dfa.isAccepting(state);
         boolean[] accepting = dfa.acceptingArray();
         long[] loops = dfa.asciiLoops();
-        int[] stackNode = new int[64], stackA = new int[64], stackB = new int[64];
-        int sp = 0;
-        stackNode[sp] = 0; stackA[sp] = state; stackB[sp++] = hub;
+        push(0, state, hub);
         while (sp > 0) {
             if (++visited > budget) return false;
             int n = stackNode[--sp], a = stackA[sp], b = stackB[sp];
             if (n != 0 && (takesWhole(n, a, loops) || takesWhole(n, b, loops))) {
                 if (!replace(n, a)) return false;
+                continue;
+            }
+            long[] parting = parting(a, b);
+            if (parting != null && fewPartingEdges(n, parting)) {
+                if (!jumpToParting(n, a, b, parting)) return false;
                 continue;
             }
             int first = trie.firstChild(n), end = trie.endChild(n);
@@ -122,22 +125,168 @@ final class HubWalk {
                 else for (int c = first; c < end; c++) { endLo.add(trie.childNode(c)); endHi.add(trie.childNode(c) + 1); }
             }
             for (int c = first; c < end; c++) {
-                int by = trie.childByte(c), a2 = dfa.step(a, by), b2 = dfa.step(b, by);
-                if (a2 == b2) continue; // the same below: the hub's results stand
-                int child = trie.childNode(c);
-                if (b2 < 0) {
-                    if (!walkOwn(child, a2)) return false;
-                } else if (a2 < 0) {
-                    removeHub(child);
-                } else {
-                    if (sp == stackNode.length) {
-                        stackNode = Arrays.copyOf(stackNode, 2 * sp); stackA = Arrays.copyOf(stackA, 2 * sp); stackB = Arrays.copyOf(stackB, 2 * sp);
-                    }
-                    stackNode[sp] = child; stackA[sp] = a2; stackB[sp++] = b2;
-                }
+                if (!step(trie.childNode(c), dfa.step(a, trie.childByte(c)), dfa.step(b, trie.childByte(c)))) return false;
             }
         }
         return true;
+    }
+
+    /** Child node {@code child} entered in state a2 by the state's walk and b2 by the hub's. */
+    private boolean step(int child, int a2, int b2) {
+        if (a2 == b2) return true; // the same below: the hub's results stand
+        if (b2 < 0) return walkOwn(child, a2);
+        if (a2 < 0) removeHub(child);
+        else push(child, a2, b2);
+        return true;
+    }
+
+    private int[] stackNode = new int[64], stackA = new int[64], stackB = new int[64];
+    private int sp;
+
+    private void push(int node, int a, int b) {
+        if (sp == stackNode.length) {
+            stackNode = Arrays.copyOf(stackNode, 2 * sp); stackA = Arrays.copyOf(stackA, 2 * sp); stackB = Arrays.copyOf(stackB, 2 * sp);
+        }
+        stackNode[sp] = node; stackA[sp] = a; stackB[sp++] = b;
+    }
+
+    // ------------------------------------------------------------------ alike pairs
+
+    /** At most this many bytes may part an alike pair (a string's closing quote, its backslash). */
+    private static final int MAX_PARTING_BYTES = 32;
+    /** At most this many state pairs in the closure that proves a pair alike. */
+    private static final int MAX_ALIKE_PAIRS = 4096;
+    private static final long[] NOT_ALIKE = new long[0];
+    /** Per ordered state pair (state's side, hub's side): its parting bytes (4 longs), or {@link #NOT_ALIKE}. */
+    private final java.util.HashMap<Long, long[]> alike = new java.util.HashMap<>();
+
+    /**
+     * The bytes that part states a and b, when the two are <em>alike</em>: neither accepts, and on every other
+     * byte both die, both go to one state, or both go to another alike pair. Below a trie node reached in an
+     * alike pair, the two walks then keep the same tokens and no ends (neither accepts) on every path until its
+     * first parting byte. Where a partial match of one unanchored pattern has matched another (a key of
+     * {@code patternProperties} with several patterns), the pair never meets again on letters, only the closing
+     * quote tells them apart, and walking the pair node by node visited the whole vocabulary. Null when not alike.
+     */
+    private long[] parting(int a, int b) {
+        long[] known = alike.get(pairKey(a, b));
+        if (known != null) return known == NOT_ALIKE ? null : known;
+        boolean[] accepting = dfa.acceptingArray();
+        long[] parting = new long[4];
+        int partingCount = 0;
+        java.util.LinkedHashSet<Long> pairs = new java.util.LinkedHashSet<>();
+        IntList queue = new IntList();
+        pairs.add(pairKey(a, b));
+        queue.add(a); queue.add(b);
+        boolean ok = !accepting[a] && !accepting[b];
+        for (int q = 0; ok && q < queue.size; q += 2) {
+            int x = queue.a[q], y = queue.a[q + 1];
+            visited += 4; // a pair costs about as much as a few trie nodes
+            for (int c = 0; c < 256; c++) {
+                if ((parting[c >>> 6] & (1L << c)) != 0) continue;
+                int x2 = dfa.step(x, c), y2 = dfa.step(y, c);
+                if (x2 == y2) continue;
+                if (x2 < 0 || y2 < 0 || accepting[x2] || accepting[y2]) {
+                    parting[c >>> 6] |= 1L << c;
+                    if (++partingCount > MAX_PARTING_BYTES) { ok = false; break; }
+                } else if (pairs.add(pairKey(x2, y2))) {
+                    if (pairs.size() > MAX_ALIKE_PAIRS) { ok = false; break; }
+                    queue.add(x2); queue.add(y2);
+                }
+            }
+        }
+        if (!ok) {
+            alike.put(pairKey(a, b), NOT_ALIKE);
+            return null;
+        }
+        // every pair of the closure is alike with these bytes (its own may be fewer: more jumps, still exact)
+        for (long p : pairs) alike.putIfAbsent(p, parting);
+        return parting;
+    }
+
+    private static long pairKey(int a, int b) { return ((long) a << 32) | (b & 0xffffffffL); }
+
+    /** Whether node n's subtree has few edges of the parting bytes, so that jumping to them beats walking it. */
+    private boolean fewPartingEdges(int n, long[] parting) {
+        long edges = 0;
+        for (int d = 0; d < 256; d++) {
+            if ((parting[d >>> 6] & (1L << d)) != 0) edges += trie.byteEdgesTo(d, n) - trie.byteEdgesFrom(d, n);
+        }
+        return edges * 8 < trie.subtreeEnd(n) - n;
+    }
+
+    /**
+     * Below node n, reached in the alike pair (a, b): the hub's results stand except below the first parting edge
+     * of each path, found by the trie's index of edges by byte; the pair is stepped down the path to each such
+     * edge, and the edge is taken as a child is in {@link #derive}.
+     */
+    private boolean jumpToParting(int n, int a, int b, long[] parting) {
+        JUMPS.incrementAndGet();
+        LongList found = new LongList();
+        for (int d = 0; d < 256; d++) {
+            if ((parting[d >>> 6] & (1L << d)) == 0) continue;
+            for (int i = trie.byteEdgesFrom(d, n), to = trie.byteEdgesTo(d, n); i < to; i++) {
+                int e = trie.byteEdge(i);
+                found.add(((long) trie.childNode(e) << 32) | e);
+            }
+        }
+        long[] edges = found.sorted(); // in preorder of the nodes they enter: a path's first parting edge comes first
+        int handledTo = -1;
+        for (long packed : edges) {
+            int child = (int) (packed >>> 32), e = (int) packed;
+            if (child < handledTo) continue; // below a parting edge taken already
+            handledTo = trie.subtreeEnd(child);
+            if (++visited > budget) return false;
+            int node = n, x = a, y = b;
+            while (e < trie.firstChild(node) || e >= trie.endChild(node)) {
+                // the path's bytes down to the edge part nothing: the pair stays alike, meets, or dies on both sides
+                int c = childToward(node, child);
+                x = dfa.step(x, trie.childByte(c));
+                y = dfa.step(y, trie.childByte(c));
+                node = trie.childNode(c);
+                visited++;
+                if (x == y) break;
+            }
+            if (x == y) {
+                handledTo = Math.max(handledTo, trie.subtreeEnd(node));
+                continue;
+            }
+            int d = trie.childByte(e);
+            if (!step(child, dfa.step(x, d), dfa.step(y, d))) return false;
+        }
+        return true;
+    }
+
+    /** The child edge of {@code node} whose subtree holds {@code target} (a node below it). */
+    private int childToward(int node, int target) {
+        int lo = trie.firstChild(node), hi = trie.endChild(node) - 1;
+        while (lo < hi) {
+            int m = (lo + hi + 1) >>> 1;
+            if (trie.childNode(m) <= target) lo = m; else hi = m - 1;
+        }
+        return lo;
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong JUMPS = new java.util.concurrent.atomic.AtomicLong();
+
+    /** How many alike pairs this process jumped below (tests check that the mechanism is exercised). */
+    static long alikeJumps() { return JUMPS.get(); }
+
+    /** A growable list of longs, sorted once. */
+    private static final class LongList {
+        private long[] a = new long[64];
+        private int size;
+
+        void add(long v) {
+            if (size == a.length) a = Arrays.copyOf(a, 2 * size);
+            a[size++] = v;
+        }
+
+        long[] sorted() {
+            long[] out = Arrays.copyOf(a, size);
+            Arrays.sort(out);
+            return out;
+        }
     }
 
     /** Whether a walk takes node n's whole subtree at once in state q (as {@code TerminalWalks.walkInto} does). */

@@ -452,6 +452,9 @@ public final class TerminalWalks {
     /** How many walks this process derived from a hub's walk (tests check that the mechanism is exercised). */
     public static long hubWalks() { return HUB_WALKS.get(); }
 
+    /** How many alike state pairs hub walks jumped below to their parting bytes (tests check the mechanism is exercised). */
+    public static long alikeJumps() { return HubWalk.alikeJumps(); }
+
     /** Whether state has a twin ({@link Twin}): such states are walked as their twin, not by {@link HubWalk}. */
     boolean hasTwin(ByteDfa dfa, int state) { return twinOf(dfa, state) != null; }
 

@@ -113,7 +113,7 @@ final class HubWalk {
                 if (!replace(n, a)) return false;
                 continue;
             }
-            long[] parting = parting(a, b);
+            long[] parting = trie.subtreeEnd(n) - n >= MIN_JUMP_NODES ? parting(a, b) : null;
             if (parting != null && fewPartingEdges(n, parting)) {
                 if (!jumpToParting(n, a, b, parting)) return false;
                 continue;
@@ -152,6 +152,8 @@ final class HubWalk {
 
     // ------------------------------------------------------------------ alike pairs
 
+    /** Subtrees smaller than this are walked in lockstep: proving a pair alike would cost more. */
+    private static final int MIN_JUMP_NODES = 256;
     /** At most this many bytes may part an alike pair (a string's closing quote, its backslash). */
     private static final int MAX_PARTING_BYTES = 32;
     /** At most this many state pairs in the closure that proves a pair alike. */

@@ -109,9 +109,14 @@ final class HubWalk {
         while (sp > 0) {
             if (++visited > budget) return false;
             int n = stackNode[--sp], a = stackA[sp], b = stackB[sp];
-            if (n != 0 && (takesWhole(n, a, loops) || takesWhole(n, b, loops))) {
-                if (!replace(n, a)) return false;
-                continue;
+            if (n != 0) {
+                boolean wholeA = takesWhole(n, a, loops), wholeB = takesWhole(n, b, loops);
+                // both take the whole subtree: its every token, and the same loop end or none, so the hub's results stand
+                if (wholeA && wholeB && sameLoopEnd(a, b, accepting, loops)) continue;
+                if (wholeA || wholeB) {
+                    if (!replace(n, a)) return false;
+                    continue;
+                }
             }
             long[] parting = trie.subtreeEnd(n) - n >= MIN_JUMP_NODES ? parting(a, b) : null;
             if (parting != null && fewPartingEdges(n, parting)) {
@@ -157,10 +162,8 @@ final class HubWalk {
     /** At most this many bytes may part an alike pair (a string's closing quote, its backslash). */
     private static final int MAX_PARTING_BYTES = 32;
     /** At most this many state pairs in the closure that proves a pair alike. */
-    private static final int MAX_ALIKE_PAIRS = 4096;
+    private static final int MAX_ALIKE_PAIRS = 1024;
     private static final long[] NOT_ALIKE = new long[0];
-    /** Per ordered state pair (state's side, hub's side): its parting bytes (4 longs), or {@link #NOT_ALIKE}. */
-    private final java.util.HashMap<Long, long[]> alike = new java.util.HashMap<>();
 
     /**
      * The bytes that part states a and b, when the two are <em>alike</em>: neither accepts, and on every other
@@ -169,10 +172,12 @@ final class HubWalk {
      * first parting byte. Where a partial match of one unanchored pattern has matched another (a key of
      * {@code patternProperties} with several patterns), the pair never meets again on letters, only the closing
      * quote tells them apart, and walking the pair node by node visited the whole vocabulary. Null when not alike.
+     * Known per automaton ({@link TerminalWalks#alikePairs}): every state of it derives from the same hubs.
      */
     private long[] parting(int a, int b) {
-        long[] known = alike.get(pairKey(a, b));
-        if (known != null) return known == NOT_ALIKE ? null : known;
+        java.util.concurrent.ConcurrentHashMap<Long, long[]> known = walks.alikePairs(dfa);
+        long[] seen = known.get(pairKey(a, b));
+        if (seen != null) return seen == NOT_ALIKE ? null : seen;
         boolean[] accepting = dfa.acceptingArray();
         long[] parting = new long[4];
         int partingCount = 0;
@@ -197,13 +202,13 @@ final class HubWalk {
                 }
             }
         }
-        if (!ok) {
-            alike.put(pairKey(a, b), NOT_ALIKE);
-            return null;
-        }
-        // every pair of the closure is alike with these bytes (its own may be fewer: more jumps, still exact)
-        for (long p : pairs) alike.putIfAbsent(p, parting);
-        return parting;
+        // on success every pair of the closure is alike with these bytes (its own may be fewer: more jumps, still
+        // exact); on failure the pairs met are not tried again (some may be alike: a lost shortcut, never a wrong walk)
+        long[] value = ok ? parting : NOT_ALIKE;
+        int added = 0;
+        for (long p : pairs) if (known.putIfAbsent(p, value) == null) added++;
+        walks.alikeAdded(dfa, added);
+        return ok ? parting : null;
     }
 
     private static long pairKey(int a, int b) { return ((long) a << 32) | (b & 0xffffffffL); }
@@ -295,6 +300,12 @@ final class HubWalk {
     private boolean takesWhole(int n, int q, long[] loops) {
         long lo = loops[2 * q], hi = loops[2 * q + 1];
         return (lo | hi) != 0 && trie.subtreeWithin(n, lo, hi);
+    }
+
+    /** Whether a walk taking a whole subtree in state a leaves the same loop end there (or none) as one in state b. */
+    private static boolean sameLoopEnd(int a, int b, boolean[] accepting, long[] loops) {
+        if (accepting[a] != accepting[b]) return false;
+        return !accepting[a] || loops[2 * a] == loops[2 * b] && loops[2 * a + 1] == loops[2 * b + 1];
     }
 
     /** The hub's results in node n's subtree replaced by the state's own walk of it from state a. */

@@ -265,12 +265,14 @@ public final class TerminalWalks {
      */
     public static final String WALKS = "terminal walks", BY_RESIDUAL = "walks by residual", BY_CORE = "walks by loop core",
             CORE_BELOW = "loop core walks below a first byte", LOOP_CORES = "loop cores", COUNTED = "counted walks",
-            TWINS = "twin states", FUTURES = "bounded future classes", RUNS = "unit runs", NEAR = "near future classes";
-    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS, FUTURES, RUNS, NEAR);
+            TWINS = "twin states", FUTURES = "bounded future classes", RUNS = "unit runs", NEAR = "near future classes",
+            ALIKE = "alike state pairs";
+    public static final java.util.List<String> CACHE_NAMES = java.util.List.of(WALKS, BY_RESIDUAL, BY_CORE, CORE_BELOW, LOOP_CORES, COUNTED, TWINS, FUTURES, RUNS, NEAR, ALIKE);
     /** Bounds for the caches of tries made from now on (see {@link RuntimeCaches#setMaxBytes}). */
     private static final java.util.Map<String, Long> DEFAULT_MAX = new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
             WALKS, 256L << 20, BY_RESIDUAL, 64L << 20, BY_CORE, 64L << 20, CORE_BELOW, 16L << 20, LOOP_CORES, 16L << 20,
             COUNTED, 64L << 20, TWINS, 16L << 20, FUTURES, 16L << 20, RUNS, 16L << 20, NEAR, 16L << 20));
+    static { DEFAULT_MAX.put(ALIKE, 16L << 20); } // Map.of takes at most ten pairs
 
     public static void setDefaultMaxBytes(String name, long bytes) { DEFAULT_MAX.put(name, bytes); }
 
@@ -290,7 +292,17 @@ public final class TerminalWalks {
     public TerminalWalks(VocabTrie trie) { this.trie = trie; }
 
     /** The caches this object keeps (for {@link RuntimeCaches}). */
-    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins, futures, runs, near); }
+    public java.util.List<BoundedCache<?, ?>> caches() { return java.util.List.of(cache, byResidual, byCore, byCoreBelow, cores, counted, twins, futures, runs, near, alike); }
+
+    /** Per automaton, the state pairs {@link HubWalk} has proved alike or not (see {@code HubWalk.parting}). */
+    private final BoundedCache<ByteDfa, java.util.concurrent.ConcurrentHashMap<Long, long[]>> alike = newCache(ALIKE);
+
+    /** The automaton's known alike pairs, to read and add to; {@link #alikeAdded} counts what is added. */
+    java.util.concurrent.ConcurrentHashMap<Long, long[]> alikePairs(ByteDfa dfa) {
+        return alike.computeIfAbsent(dfa, d -> new java.util.concurrent.ConcurrentHashMap<>(), m -> 64L * dfa.stateCount());
+    }
+
+    void alikeAdded(ByteDfa dfa, int pairs) { alike.addBytes(dfa, 64L * pairs); }
 
     /** A counted walk's key: the loop automaton, its unit boundaries and final weights (null: those of body+) and the loop state. */
     private record CountedKey(ByteDfa loop, java.util.List<Integer> boundaries, int state) {}

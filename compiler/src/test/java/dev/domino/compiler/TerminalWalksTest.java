@@ -104,6 +104,66 @@ class TerminalWalksTest {
         assertThat(TerminalWalks.alikeJumps() - jumps).as("alike pairs jumped below").isGreaterThan(20);
     }
 
+    /**
+     * "Any key but these" as a key body of its own (a schema with a hundred declared keys splits the key into quote,
+     * body, quote): a state a few bytes from the end of a declared key has a residual small enough to be shared
+     * by, holding the free string's state (its hub); walked first byte by first byte, each such state cost 5 to
+     * 7 ms with Llama 3 (Snowplow's bad-row schemas). On a residual no automaton walked before it is derived from
+     * its hub's walk.
+     */
+    @Test void hubWalksOfKeyTailsEqualPlainWalks() {
+        String[] a = {"app", "browser", "collector", "device", "event", "geo", "network", "page", "referrer", "session"};
+        String[] b = {"identifier", "currency", "timestamp", "fingerprint", "latitude", "organization", "fragment"};
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (String x : a) for (String y : b) names.add(x + "_" + y);
+        dk.brics.automaton.Automaton body = new dk.brics.automaton.RegExp("[ !#-\\[\\]-~]*").toAutomaton()
+                .minus(dk.brics.automaton.Automaton.makeStringUnion(names.toArray(new CharSequence[0])));
+        body.minimize();
+        ByteDfa dfa = asciiDfa(body);
+        Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
+        TerminalWalks walks = new TerminalWalks(VocabTrie.of(vocab)); // fresh: nothing cached from other tests
+        long before = TerminalWalks.hubWalks();
+        for (int s = 0; s < dfa.stateCount(); s++) {
+            TerminalWalks.Walk shared = walks.get(dfa, s, vocab.size());
+            TerminalWalks.Walk plain = walks.compute(dfa, s, vocab.size());
+            String where = "state " + s;
+            assertThat(shared.continuation().toArray()).as(where).isEqualTo(plain.continuation().toArray());
+            assertThat(shared.endsAtRoot()).as(where).isEqualTo(plain.endsAtRoot());
+            assertThat(endChildren(shared)).as(where).isEqualTo(endChildren(plain));
+            assertThat(loopEnds(shared)).as(where).isEqualTo(loopEnds(plain));
+        }
+        assertThat(dfa.stateCount()).isGreaterThan(80);
+        assertThat(TerminalWalks.hubWalks() - before).as("walks derived from a hub's").isGreaterThan(dfa.stateCount() * 3 / 4);
+    }
+
+    /** A byte automaton of an automaton over ASCII characters. */
+    private static ByteDfa asciiDfa(dk.brics.automaton.Automaton a) {
+        java.util.List<dk.brics.automaton.State> states = new java.util.ArrayList<>(a.getStates());
+        states.remove(a.getInitialState());
+        states.add(0, a.getInitialState());
+        java.util.Map<dk.brics.automaton.State, Integer> id = new java.util.HashMap<>();
+        for (dk.brics.automaton.State st : states) id.put(st, id.size());
+        boolean[] accepting = new boolean[states.size()];
+        int[] rangeStart = new int[states.size() + 1];
+        java.util.List<int[]> ranges = new java.util.ArrayList<>();
+        for (dk.brics.automaton.State st : states) {
+            int i = id.get(st);
+            accepting[i] = st.isAccept();
+            for (dk.brics.automaton.Transition t : st.getSortedTransitions(false)) {
+                ranges.add(new int[] {t.getMin(), Math.min(t.getMax(), 127), id.get(t.getDest())});
+            }
+            rangeStart[i + 1] = ranges.size();
+        }
+        byte[] lo = new byte[ranges.size()], hi = new byte[ranges.size()];
+        int[] target = new int[ranges.size()];
+        for (int r = 0; r < ranges.size(); r++) {
+            lo[r] = (byte) ranges.get(r)[0];
+            hi[r] = (byte) ranges.get(r)[1];
+            target[r] = ranges.get(r)[2];
+        }
+        return ByteDfa.ofRanges(states.size(), 0, accepting, rangeStart, lo, hi, target);
+    }
+
     /** Unanchored patterns whose partial matches are small loop cores, each entered at a state of its own. */
     static final String CORE_HUBS = """
             {"type": "object",

@@ -344,34 +344,44 @@ final class HubWalk {
         return acc.finish(vocabSize);
     }
 
-    /** Disjoint or nested trie node ranges, for membership tests. */
+    /**
+     * Disjoint or nested trie node ranges, for membership tests: a bitmap over the nodes they span.
+     * Why a bitmap: a hub's walk inside a string holds tens of thousands of ends, each tested once per derived
+     * walk; binary searches over the ranges were most of a derivation's time.
+     */
     static final class Ranges {
-        private final int[] lo, hi;
+        private final int first, end;
+        private final long[] bits;
 
         Ranges(IntList los, IntList his) {
-            int n = los.size;
-            long[] packed = new long[n];
-            for (int i = 0; i < n; i++) packed[i] = ((long) los.a[i] << 32) | (his.a[i] & 0xffffffffL);
-            Arrays.sort(packed);
-            // merge overlapping ranges so that a binary search finds the one holding a node
-            int[] l = new int[n], h = new int[n];
-            int k = 0;
-            for (long p : packed) {
-                int a = (int) (p >>> 32), b = (int) p;
-                if (a >= b) continue;
-                if (k > 0 && a <= h[k - 1]) h[k - 1] = Math.max(h[k - 1], b);
-                else { l[k] = a; h[k++] = b; }
+            int f = Integer.MAX_VALUE, e = Integer.MIN_VALUE;
+            for (int i = 0; i < los.size; i++) {
+                if (los.a[i] >= his.a[i]) continue;
+                f = Math.min(f, los.a[i]);
+                e = Math.max(e, his.a[i]);
             }
-            lo = Arrays.copyOf(l, k);
-            hi = Arrays.copyOf(h, k);
+            if (f >= e) { first = 0; end = 0; bits = new long[0]; return; }
+            first = f;
+            end = e;
+            bits = new long[((e - f) + 63) >>> 6];
+            for (int i = 0; i < los.size; i++) {
+                int a = los.a[i] - f, b = his.a[i] - f; // [a, b)
+                if (a >= b) continue;
+                int wa = a >>> 6, wb = (b - 1) >>> 6;
+                long headMask = -1L << a, tailMask = -1L >>> (63 - ((b - 1) & 63));
+                if (wa == wb) { bits[wa] |= headMask & tailMask; continue; }
+                bits[wa] |= headMask;
+                for (int w = wa + 1; w < wb; w++) bits[w] = -1L;
+                bits[wb] |= tailMask;
+            }
         }
 
-        boolean isEmpty() { return lo.length == 0; }
+        boolean isEmpty() { return end == first; }
 
         boolean contains(int node) {
-            int i = Arrays.binarySearch(lo, node);
-            if (i < 0) i = -i - 2;
-            return i >= 0 && node < hi[i];
+            if (node < first || node >= end) return false;
+            int i = node - first;
+            return (bits[i >>> 6] & (1L << i)) != 0;
         }
     }
 }

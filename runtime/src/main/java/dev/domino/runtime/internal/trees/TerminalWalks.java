@@ -608,7 +608,13 @@ public final class TerminalWalks {
         }
         Walk w = byResidual.get(residual);
         if (w == null) {
-            w = computeByChild(residual, 0, vocabSize);
+            // a residual no automaton has walked: derived from the state's hub where it has one, as a state with a
+            // larger residual is (a prefix of a declared key inside "any key but these", a few states from the end
+            // of the key: its residual holds the free string, walked first byte by first byte at 10 to 20 times the
+            // cost). A walk depends only on the residual, so the derived walk is shared by it as well.
+            w = hubs ? HubWalk.of(this, trie, dfa, state, vocabSize) : null;
+            if (w != null) HUB_WALKS.incrementAndGet();
+            else w = computeByChild(residual, 0, vocabSize);
             w = byResidual.putIfAbsent(residual, w, bytesOf(w) + 1024L * residual.stateCount()); // the key: ~1 KB per state
         }
         return w;

@@ -13,6 +13,7 @@ import dev.domino.runtime.Matcher;
 import dev.domino.runtime.Vocabulary;
 import dev.domino.runtime.internal.RuntimeAccess;
 import dev.domino.runtime.internal.trees.TreeDemand;
+import dev.domino.runtime.internal.trees.SameRootedTrees;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -116,7 +117,49 @@ class DirectMaskOracleTest {
                        "uom": {"type": "string"}, "lower": %s, "upper": %s}}""".formatted(i, values[i], values[i]));
         }
         String schema = "{\"type\": \"array\", \"items\": {\"type\": \"object\", \"oneOf\": [" + branches + "]}}";
+        long together = SameRootedTrees.walkedTogetherCount();
         check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults(), LongTests.scale(8, 30), 121, 400);
+        // the branches' key terminals share trees renamed at the root: their configurations were walked together
+        assertThat(SameRootedTrees.walkedTogetherCount()).isGreaterThan(together);
+    }
+
+    /**
+     * Trees stored as another tree renamed at the root (artifact format 17) read back as such: a loaded artifact
+     * keeps the sharing by which masks walk configurations together, gives the masks of the artifact it was written
+     * from, and writes the same bytes again.
+     */
+    @Test void treesRenamedAtTheRootSurviveTheArtifactFormat() throws Exception {
+        StringBuilder branches = new StringBuilder();
+        for (int i = 0; i < 6; i++) {
+            branches.append(i == 0 ? "" : ", ").append("""
+                    {"type": "object", "required": ["type"], "properties": {"type": {"enum": ["K%d"]}, "label": {"type": "string"},
+                       "v%d": {"type": "integer"}}}""".formatted(i, i));
+        }
+        String schema = "{\"type\": \"array\", \"items\": {\"oneOf\": [" + branches + "]}}";
+        Grammar g = JsonSchemaGrammar.from(schema).grammar();
+        Artifact eager = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", CompileOptions.defaults().withLazy(false));
+        byte[] bytes = dev.domino.runtime.internal.format.ArtifactFormat.toBytes(eager);
+        Artifact loaded = dev.domino.runtime.internal.format.ArtifactFormat.read(new java.io.ByteArrayInputStream(bytes));
+        assertThat(renamedTrees(loaded)).isEqualTo(renamedTrees(eager)).isGreaterThan(0);
+        assertThat(dev.domino.runtime.internal.format.ArtifactFormat.toBytes(loaded)).isEqualTo(bytes);
+        SentenceSampler sampler = new SentenceSampler(g).maxLength(200);
+        Random random = new Random(122);
+        for (int i = 0; i < LongTests.scale(6, 20); i++) {
+            String sentence = sampler.sample(random);
+            if (i % 3 == 2) sentence = SentenceSampler.mutate(sentence, random);
+            Matcher a = eager.newMatcher(), b = loaded.newMatcher();
+            for (int t : o200k.encode(sentence)) {
+                assertThat(b.nextTokenMask()).as("loaded vs written, %s", sentence).isEqualTo(a.nextTokenMask());
+                if (!a.acceptToken(t)) break;
+                assertThat(b.acceptToken(t)).isTrue();
+            }
+        }
+    }
+
+    private static int renamedTrees(Artifact a) {
+        int n = 0;
+        for (var t : RuntimeAccess.of(a).storedTrees()) if (t.unrenamed != t) n++;
+        return n;
     }
 
     /**

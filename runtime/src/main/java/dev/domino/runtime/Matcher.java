@@ -625,8 +625,14 @@ public final class Matcher {
         oredSets = c.size() > 1 ? new SerialSet() : null;
         checkedEdgeCount = 0;
         dynamicRoots = null;
-        for (int i = 0; i < c.size(); i++) {
-            TokenTree tree = artifact.treeForMask(c.scanStates[i], buildingAhead);
+        int n = c.size();
+        if (treeScratch.length < n) treeScratch = new TokenTree[n];
+        TokenTree[] trees = treeScratch;
+        for (int i = 0; i < n; i++) trees[i] = artifact.treeForMask(c.scanStates[i], buildingAhead);
+        int[] leader = n > 1 ? SameRootedTrees.leaders(c.parsers, trees, unscanned(c, trees), n) : null;
+        if (memberScratch.length < n) memberScratch = new int[n];
+        for (int i = 0; i < n; i++) {
+            TokenTree tree = trees[i];
             if (tree == null) { // not built: walked without it, exactly (see TreeDemand)
                 long start = TreeDemand.clockNanos(), walks = MaskServing.count(MaskServing.WALKS);
                 direct().addConfiguration(c.parsers[i], c.scanStates[i], mask, base);
@@ -634,7 +640,12 @@ public final class Matcher {
                 MaskServing.note(MaskServing.DIRECT);
                 continue;
             }
-            if (tree.copies == null) {
+            if (leader != null && leader[i] != i) continue; // walked with its leader
+            int members = leader == null ? 1 : SameRootedTrees.members(leader, i, n, memberScratch);
+            if (members > 1) {
+                walkTogether(trees, memberScratch, members, c.parsers[i], mask, base);
+                SameRootedTrees.walkedTogether(members);
+            } else if (tree.copies == null) {
                 walk(tree, 0, c.parsers[i], 0, 0, Integer.MAX_VALUE, mask, base);
             } else {
                 int t = scanner.terminalOf(c.scanStates[i]);
@@ -643,19 +654,22 @@ public final class Matcher {
                 walk(tree, 0, c.parsers[i], 0, counted.needed(local), counted.remaining(local), mask, base);
             }
             if (tree.dynamicTokens.length > 0 || dynamicRoots != null) {
-                Configurations single = new Configurations(new EarleyState[] {c.parsers[i]}, new int[] {c.scanStates[i]});
-                if (tree.dynamicTokens.length > 0) {
-                    if (work != null) work.dynamicChecks += tree.dynamicTokens.length;
-                    checkDynamic(tree.dynamicTokens, single, mask, base);
-                }
-                if (dynamicRoots != null) {
-                    // checked from the configuration, as if the root tree's tokens were in its tree
-                    for (TokenTree root : dynamicRoots) {
-                        if (work != null) work.dynamicChecks += root.dynamicTokens.length;
-                        checkDynamic(root.dynamicTokens, single, mask, base);
+                for (int k = 0; k < members; k++) {
+                    int j = members > 1 ? memberScratch[k] : i;
+                    Configurations single = new Configurations(new EarleyState[] {c.parsers[j]}, new int[] {c.scanStates[j]});
+                    if (trees[j].dynamicTokens.length > 0) {
+                        if (work != null) work.dynamicChecks += trees[j].dynamicTokens.length;
+                        checkDynamic(trees[j].dynamicTokens, single, mask, base);
                     }
-                    dynamicRoots = null;
+                    if (dynamicRoots != null) {
+                        // checked from the configuration, as if the root tree's tokens were in its tree
+                        for (TokenTree root : dynamicRoots) {
+                            if (work != null) work.dynamicChecks += root.dynamicTokens.length;
+                            checkDynamic(root.dynamicTokens, single, mask, base);
+                        }
+                    }
                 }
+                dynamicRoots = null;
             }
         }
         if (artifact.uniqueArrays != null) artifact.uniqueArrays.refine(mask, base, c, history.unique, v, new ByteStep(scanner, parser)); // masks may run ahead on another thread
@@ -735,6 +749,104 @@ public final class Matcher {
      * least {@code need}.
      */
     private void walk(TokenTree tree, int node, EarleyState p, int depth, int need, int room, int[] mask, int base) {
+        orGroups(tree, node, p, depth, need, room, mask, base);
+        if (depth > lookahead) return; // depth = terminals completed so far; the edge completes one more
+        for (int e = tree.edgeStart[node], end = tree.edgeStart[node + 1]; e < end; e++) {
+            int t = tree.edgeTerminal[e];
+            if (!p.expects(t)) continue;
+            EarleyState next = p.memoGet(t);
+            if (next == null) {
+                // a new Earley set costs microseconds: not worth it when the walk could add nothing, which
+                // happens where several configurations (or root trees) give the same tokens
+                if (oredSets != null && firstCheck(p, t) && covered(tree, tree.edgeChild[e], mask, base, 0)) continue;
+                next = parser.scan(p, t);
+            }
+            if (work != null) work.earleyScans++;
+            if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, need, room, mask, base);
+        }
+    }
+
+    /**
+     * Per configuration with a tree, whether its parser state has not scanned its terminal yet: only such
+     * configurations are walked together. Where that scan is memoized (a commit or an earlier mask made it),
+     * so is most of the walk below it, and the configuration walks alone at little cost; a state made for
+     * several terminals at once is one no commit reuses.
+     */
+    private boolean[] unscanned(Configurations c, TokenTree[] trees) {
+        boolean[] fresh = new boolean[c.size()];
+        for (int i = 0; i < fresh.length; i++) {
+            fresh[i] = trees[i] != null && c.parsers[i].memoGet(scanner.terminalOf(c.scanStates[i])) == null;
+        }
+        return fresh;
+    }
+
+    /** The indexes of the configurations walked together with the current leader (see {@link SameRootedTrees#members}). */
+    private int[] memberScratch = new int[16];
+    /** The current mask's trees, per configuration (null: not built). */
+    private TokenTree[] treeScratch = new TokenTree[4];
+
+    /**
+     * Walks the trees of configurations at one parser state whose trees are one tree renamed at the root
+     * ({@link TokenTree#unrenamed}): each member's root groups, then below each root edge once, from the parser
+     * state after any one of the members' terminals ({@link EarleyParser#scanAny}). Exact: the members' trees
+     * agree below the root, and what a parser may do from the union of Earley sets at one position is what it
+     * may do from one of them. Why: inside a {@code oneOf} complement, after a key's colon, 40 key terminals of
+     * as many object variants share one parser state and one whitespace tree; walked one by one, each scanned
+     * the value's first terminals from a parser state of its own (400 scans in one mask).
+     */
+    private void walkTogether(TokenTree[] trees, int[] members, int count, EarleyState p, int[] mask, int base) {
+        TokenTree lead = trees[members[0]];
+        for (int k = 0; k < count; k++) orGroups(trees[members[k]], 0, p, 0, 0, Integer.MAX_VALUE, mask, base);
+        if (0 > lookahead) return;
+        int[] labels = new int[count];
+        EarleyState together = null;
+        int labelsOf = -1; // the root edge whose members' terminals made `together`
+        for (int e = lead.edgeStart[0], end = lead.edgeStart[1]; e < end; e++) {
+            if (together == null || !sameLabels(trees, members, count, e, labelsOf)) {
+                if (together == null && oredSets != null && firstCheck(p, lead.edgeTerminal[e])
+                        && covered(lead, lead.edgeChild[e], mask, base, 0)) continue;
+                int live = 0;
+                for (int k = 0; k < count; k++) {
+                    int t = trees[members[k]].edgeTerminal[e];
+                    if (p.expects(t)) labels[live++] = t;
+                }
+                together = afterAny(p, java.util.Arrays.copyOf(labels, live));
+                if (work != null) work.earleyScans++;
+                labelsOf = e;
+            }
+            if (together != parser.dead) walk(lead, lead.edgeChild[e], together, 1, 0, Integer.MAX_VALUE, mask, base);
+        }
+    }
+
+    /** The parser state after any one of the terminals from p: their scans' union, made once ({@link EarleyParser#scanAny}). */
+    private EarleyState afterAny(EarleyState p, int[] terminals) {
+        java.util.Arrays.sort(terminals);
+        int n = 0;
+        boolean ignored = false;
+        for (int i = 0; i < terminals.length; i++) {
+            if (i > 0 && terminals[i] == terminals[i - 1]) continue;
+            terminals[n++] = terminals[i];
+            ignored |= scanner.terminal(terminals[i]).ignored();
+        }
+        if (n == 0) return parser.dead;
+        terminals = java.util.Arrays.copyOf(terminals, n);
+        if (n == 1 || !ignored) return parser.scanAny(p, terminals);
+        EarleyState[] after = new EarleyState[n]; // an ignored terminal leaves p as it is: scanned apart
+        for (int i = 0; i < n; i++) after[i] = parser.scan(p, terminals[i]);
+        return parser.union(after, n);
+    }
+
+    /** Whether every member's root edge e names the terminal its edge {@code other} names. */
+    private static boolean sameLabels(TokenTree[] trees, int[] members, int count, int e, int other) {
+        for (int k = 0; k < count; k++) {
+            int[] labels = trees[members[k]].edgeTerminal;
+            if (labels[e] != labels[other]) return false;
+        }
+        return true;
+    }
+
+    /** ORs the groups at {@code node} whose terminals the parser state accepts, and the root trees referenced there. */
+    private void orGroups(TokenTree tree, int node, EarleyState p, int depth, int need, int room, int[] mask, int base) {
         TokenSets sets = tree.sets;
         MaskWork work = this.work;
         if (work != null) work.treeNodes++;
@@ -787,20 +899,6 @@ public final class Matcher {
                 if (dynamicRoots == null) dynamicRoots = new java.util.ArrayList<>();
                 if (!dynamicRoots.contains(root)) dynamicRoots.add(root);
             }
-        }
-        if (depth > lookahead) return; // depth = terminals completed so far; the edge completes one more
-        for (int e = tree.edgeStart[node], end = tree.edgeStart[node + 1]; e < end; e++) {
-            int t = tree.edgeTerminal[e];
-            if (!p.expects(t)) continue;
-            EarleyState next = p.memoGet(t);
-            if (next == null) {
-                // a new Earley set costs microseconds: not worth it when the walk could add nothing, which
-                // happens where several configurations (or root trees) give the same tokens
-                if (oredSets != null && firstCheck(p, t) && covered(tree, tree.edgeChild[e], mask, base, 0)) continue;
-                next = parser.scan(p, t);
-            }
-            if (work != null) work.earleyScans++;
-            if (next != parser.dead) walk(tree, tree.edgeChild[e], next, depth + 1, need, room, mask, base);
         }
     }
 

@@ -42,7 +42,7 @@ import java.util.zip.CRC32C;
  * renamed into place, so a failure never leaves a half-written artifact.
  */
 public final class ArtifactFormat {
-    public static final int FORMAT_VERSION = 16; // 16: one pool of counted trees' copies (CopiesPool), one of terminal classes (TerminalClassPool), automata by column; 15: final weights of counted loops (CountedLoop.weights); 14: lexemes limited in tokens (Terminal.maxTokens), hidden stop texts (Terminal.hiddenTail); 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
+    public static final int FORMAT_VERSION = 17; // 17: trees stored as another tree renamed at the root (TokenTree.unrenamed); 16: one pool of counted trees' copies (CopiesPool), one of terminal classes (TerminalClassPool), automata by column; 15: final weights of counted loops (CountedLoop.weights); 14: lexemes limited in tokens (Terminal.maxTokens), hidden stop texts (Terminal.hiddenTail); 13: terminals marking arrays of distinct items (Terminal.uniqueRole); 12: 12: counted terminals without a maximum (CountedLoop.UNBOUNDED); 11: root references and root trees (see TokenTree)
     private static final byte[] MAGIC = {'D', 'O', 'M', 'I', 'N', 'O', 0, 1};
     private static final int HEADER = 24;
     /** Upper bound for a payload: far above any real artifact, far below a memory blow-up. */
@@ -287,7 +287,16 @@ public final class ArtifactFormat {
 
             mark(out, "trees");
             out.writeVarInt(a.storedTrees().length, true);
+            RootRenaming.Written written = new RootRenaming.Written();
             for (TokenTree t : a.storedTrees()) {
+                RootRenaming renaming = written.renamingOf(t); // then t is written as that renaming, else in full
+                written.add(t);
+                out.writeVarInt(renaming == null ? 0 : renaming.tree() + 1, true);
+                if (renaming != null) {
+                    out.writeVarInt(renaming.from(), true);
+                    out.writeVarInt(renaming.to(), true);
+                    continue;
+                }
                 int[] globalSets = pool.groupNumbers(t);
                 writeInts(out, t.edgeStart);
                 writeInts(out, t.edgeTerminal);
@@ -411,6 +420,13 @@ public final class ArtifactFormat {
             int treeCount = length(in, 1 << 24);
             TokenTree[] trees = new TokenTree[treeCount];
             for (int i = 0; i < treeCount; i++) {
+                int renamed = in.readVarInt(true) - 1;
+                if (renamed >= 0) {
+                    int from = in.readVarInt(true), to = in.readVarInt(true);
+                    if (renamed >= i || from >= terminalCount || to >= terminalCount) throw new IllegalArgumentException("bad renamed tree " + i);
+                    trees[i] = RootRenaming.apply(trees[renamed], from, to);
+                    continue;
+                }
                 int[] edgeStart = readInts(in), edgeTerminal = readInts(in), edgeChild = readInts(in), groupStart = readInts(in),
                         groupTerminal = readInts(in), groupSet = readInts(in), dynamic = readInts(in);
                 int[] classNumbers = readInts(in);

@@ -585,6 +585,89 @@ public final class EarleyParser {
         return canonical(items, a.sharesPredictions);
     }
 
+    /**
+     * The set after scanning any one of {@code terminals} (ascending, each expected by {@code from}, none ignored):
+     * the union of their scans, closed once from the union of their kernels (closure works item by item, so that is
+     * the union of the sets each scan makes). Memoized on {@code from} like a single terminal's scan. Why: after a
+     * key's colon inside a {@code oneOf} complement, 40 key terminals end at one trie node from one set, and the
+     * tokens after them were walked from 40 sets of their own (see {@code Matcher.walkTogether}).
+     */
+    public EarleyState scanAny(EarleyState from, int[] terminals) {
+        if (terminals.length == 1) return scan(from, terminals[0]);
+        if (from == dead) return dead;
+        EarleyState memo = from.anyMemoGet(terminals);
+        if (memo != null) return memo;
+        int limit = from.ownStart;
+        PredictedItems own = from.own;
+        int[] fromRules = from.headRules;
+        long[] ownScanning = own == null ? null : scanning(own);
+        int n = 0;
+        for (int i = 0; i < limit; i++) if (scansOneOf(g.ruleNext[fromRules[i]], terminals)) n++;
+        int[] ownFirst = new int[terminals.length], ownEnd = new int[terminals.length];
+        for (int t = 0; t < terminals.length; t++) {
+            if (ignoredTerminal[terminals[t]]) throw new IllegalArgumentException("an ignored terminal is scanned alone");
+            if (own == null) continue;
+            int first = PredictedItems.first(ownScanning, terminals[t]), end = first;
+            while (end < ownScanning.length && (int) (ownScanning[end] >> 32) == terminals[t]) end++;
+            ownFirst[t] = first;
+            ownEnd[t] = end;
+            n += end - first;
+        }
+        if (n == 0) return dead;
+        int[] kernelRules = new int[n];
+        EarleyState[] kernelOrigins = new EarleyState[n];
+        long[][] kernelSeen = new long[n][];
+        int k = 0;
+        for (int i = 0; i < limit; i++) {
+            int r = fromRules[i];
+            if (scansOneOf(g.ruleNext[r], terminals)) {
+                kernelRules[k] = r + 1;
+                kernelOrigins[k] = from.headOrigins[i] == null ? from : from.headOrigins[i];
+                kernelSeen[k] = from.seenAt(i);
+                k++;
+            }
+        }
+        for (int t = 0; t < terminals.length; t++) {
+            for (int e = ownFirst[t]; e < ownEnd[t]; e++) {
+                int j = (int) ownScanning[e];
+                kernelRules[k] = own.rules[j] + 1;
+                kernelOrigins[k] = from;
+                kernelSeen[k] = own.seenAt(j);
+                k++;
+            }
+        }
+        EarleyState next = closure(kernelRules, kernelOrigins, kernelSeen, n, from.sharesPredictions ? closureMemo() : null, null);
+        createdBytes.add(next.estimatedBytes());
+        from.anyMemoPut(terminals, next);
+        return next;
+    }
+
+    /** Whether the symbol after a rule's dot is one of the (ascending) terminals. */
+    private static boolean scansOneOf(int next, int[] terminals) {
+        return next < 0 && java.util.Arrays.binarySearch(terminals, -1 - next) >= 0;
+    }
+
+    /** The union of the first {@code n} states (see {@link #union(EarleyState, EarleyState)}), built once. */
+    public EarleyState union(EarleyState[] states, int n) {
+        EarleyState first = dead;
+        int items = 0, distinct = 0;
+        for (int i = 0; i < n; i++) {
+            EarleyState s = states[i];
+            if (s == dead || s == first) continue;
+            if (first == dead) first = s;
+            items += s.itemCount();
+            distinct++;
+        }
+        if (distinct <= 1) return first;
+        ItemSet set = new ItemSet(Math.max(16, items * 2));
+        for (int i = 0; i < n; i++) {
+            EarleyState s = states[i];
+            if (s == dead) continue;
+            for (int k = 0; k < s.itemCount(); k++) set.add(s.rule(k), s.origin(k), s.seenAt(k));
+        }
+        return canonical(set, first.sharesPredictions);
+    }
+
     /** The state of a closed item set, items in canonical order so equal sets compare equal. */
     private EarleyState canonical(ItemSet items, boolean sharesPredictions) {
         int[] order = canonicalOrder(items);

@@ -189,6 +189,30 @@ public final class EarleyState {
         return headSeen == null ? null : headSeen[i];
     }
 
+    /**
+     * Memo of {@code EarleyParser.scanAny}: pairs of terminals (ascending) and the set after them, copy-on-write
+     * like {@link #memo}; at most {@link #MAX_ANY_MEMO} pairs (past them a scan of several terminals is made again).
+     */
+    private volatile Object[] anyMemo;
+    private static final int MAX_ANY_MEMO = 8;
+
+    public EarleyState anyMemoGet(int[] terminals) {
+        Object[] m = anyMemo;
+        if (m == null) return null;
+        for (int i = 0; i < m.length; i += 2) if (java.util.Arrays.equals((int[]) m[i], terminals)) return (EarleyState) m[i + 1];
+        return null;
+    }
+
+    public synchronized void anyMemoPut(int[] terminals, EarleyState next) {
+        Object[] m = anyMemo;
+        int n = m == null ? 0 : m.length;
+        if (n >= 2 * MAX_ANY_MEMO) return;
+        Object[] grown = m == null ? new Object[2] : java.util.Arrays.copyOf(m, n + 2);
+        grown[n] = terminals.clone();
+        grown[n + 1] = next;
+        anyMemo = grown;
+    }
+
     public EarleyState memoGet(int terminal) {
         Memo m = memo;
         if (m == null) return null;

@@ -47,6 +47,12 @@ public final class TokenTree {
     public final int[] rootStart;
     /** Root references: terminals whose root trees stand for their subtrees here. */
     public final int[] rootTerminal;
+    /**
+     * The tree this one renames at its root ({@link #renamedRoot}), or this tree. Trees with one such origin
+     * differ only in the terminal their root names: configurations in them at one parser state are walked
+     * together (see {@code Matcher}).
+     */
+    public final TokenTree unrenamed;
 
     /**
      * A group's tokens ordered by the copies of the counted root terminal their paths start: a
@@ -75,7 +81,7 @@ public final class TokenTree {
             if (k.length != ids.length) throw new IllegalArgumentException("copies do not match group " + g);
             out[g] = sortedByCopies(ids, k);
         }
-        return new TokenTree(this, edgeTerminal, groupTerminal, out);
+        return new TokenTree(this, edgeTerminal, groupTerminal, out, null);
     }
 
     /**
@@ -87,7 +93,7 @@ public final class TokenTree {
         for (int g = 0; g < ofGroup.length; g++) {
             if (ofGroup[g].ids().length != groupTokens(g).size()) throw new IllegalArgumentException("copies do not match group " + g);
         }
-        return new TokenTree(this, edgeTerminal, groupTerminal, ofGroup.clone());
+        return new TokenTree(this, edgeTerminal, groupTerminal, ofGroup.clone(), null);
     }
 
     /**
@@ -131,7 +137,7 @@ public final class TokenTree {
             }
         }
         for (int e = 0; e < edgeStart[1]; e++) if (edges[e] == from) edges[e] = to;
-        return new TokenTree(this, edges, groups, copies);
+        return new TokenTree(this, edges, groups, copies, unrenamed);
     }
 
     public boolean hasCopies() { return copies != null; }
@@ -201,7 +207,8 @@ public final class TokenTree {
     }
 
 
-    private TokenTree(TokenTree t, int[] edgeTerminal, int[] groupTerminal, Copies[] copies) {
+    private TokenTree(TokenTree t, int[] edgeTerminal, int[] groupTerminal, Copies[] copies, TokenTree unrenamed) {
+        this.unrenamed = unrenamed == null ? this : unrenamed;
         this.edgeStart = t.edgeStart;
         this.edgeTerminal = edgeTerminal;
         this.edgeChild = t.edgeChild;
@@ -265,6 +272,7 @@ public final class TokenTree {
             }
         }
         for (int t : groupTerminal) if (t < 0 && ~t >= terminalClasses.length) throw new IllegalArgumentException("tree names unknown terminal class " + ~t);
+        this.unrenamed = this;
         this.terminalClasses = terminalClasses;
         this.edgeStart = edgeStart;
         this.edgeTerminal = edgeTerminal;

@@ -630,6 +630,7 @@ public final class Matcher {
         TokenTree[] trees = treeScratch;
         for (int i = 0; i < n; i++) trees[i] = artifact.treeForMask(c.scanStates[i], buildingAhead);
         int[] leader = n > 1 ? SameRootedTrees.leaders(c.parsers, trees, unscanned(c, trees), n) : null;
+        int[] groupSize = leader == null ? null : SameRootedTrees.sizes(leader, n);
         if (memberScratch.length < n) memberScratch = new int[n];
         for (int i = 0; i < n; i++) {
             TokenTree tree = trees[i];
@@ -641,7 +642,7 @@ public final class Matcher {
                 continue;
             }
             if (leader != null && leader[i] != i) continue; // walked with its leader
-            int members = leader == null ? 1 : SameRootedTrees.members(leader, i, n, memberScratch);
+            int members = leader == null || groupSize[i] == 1 ? 1 : SameRootedTrees.members(leader, i, n, memberScratch);
             if (members > 1) {
                 walkTogether(trees, memberScratch, members, c.parsers[i], mask, base);
                 SameRootedTrees.walkedTogether(members);

@@ -420,11 +420,12 @@ public final class ArtifactFormat {
             int treeCount = length(in, 1 << 24);
             TokenTree[] trees = new TokenTree[treeCount];
             for (int i = 0; i < treeCount; i++) {
-                int renamed = in.readVarInt(true) - 1;
-                if (renamed >= 0) {
+                int renamedFrom = in.readVarInt(true); // 0: stored whole; else 1 + the index of the earlier tree it renames
+                if (renamedFrom < 0 || renamedFrom > i) throw new IllegalArgumentException("bad renamed tree " + i);
+                if (renamedFrom > 0) {
                     int from = in.readVarInt(true), to = in.readVarInt(true);
-                    if (renamed >= i || from >= terminalCount || to >= terminalCount) throw new IllegalArgumentException("bad renamed tree " + i);
-                    trees[i] = RootRenaming.apply(trees[renamed], from, to);
+                    if (from < 0 || to < 0 || from >= terminalCount || to >= terminalCount) throw new IllegalArgumentException("bad renamed tree " + i);
+                    trees[i] = RootRenaming.apply(trees[renamedFrom - 1], from, to);
                     continue;
                 }
                 int[] edgeStart = readInts(in), edgeTerminal = readInts(in), edgeChild = readInts(in), groupStart = readInts(in),

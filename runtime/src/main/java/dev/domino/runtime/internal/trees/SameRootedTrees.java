@@ -36,6 +36,13 @@ public final class SameRootedTrees {
         return leader;
     }
 
+    /** Per configuration, how many configurations it leads (0 when it has a leader other than itself). */
+    public static int[] sizes(int[] leader, int n) {
+        int[] size = new int[n];
+        for (int i = 0; i < n; i++) size[leader[i]]++;
+        return size;
+    }
+
     /** Fills {@code out} with the configurations led by {@code lead}, in order (the leader first); returns how many. */
     public static int members(int[] leader, int lead, int n, int[] out) {
         int k = 0;

@@ -403,6 +403,25 @@ class DirectMaskOracleTest {
         }
     }
 
+    /**
+     * Builds a mask gives up over their budget (what direct walks of the state have cost, here a
+     * microsecond or so: every build of a string's state walks most of the trie) leave the masks
+     * exact, and the trees are built by a later try or stay walked directly.
+     */
+    @Test void buildsGivenUpOverTheirBudgetKeepMasksExact() {
+        Grammar g = JsonSchemaGrammar.from("""
+                {"type": "object", "properties": {"name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}},
+                 "additionalProperties": {"type": "string"}}""").grammar();
+        CompileOptions options = CompileOptions.defaults().withFineTerminals(true);
+        Artifact eager = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", options.withLazy(false));
+        Artifact lazy = GrammarCompiler.compile(g, o200k.vocabulary(), "t", "ir", "t", options.withLazy(true).withPrebuildMillis(0));
+        RuntimeAccess.of(lazy).treeDemand().setBuildAfterDirectMicros(1);
+        SentenceSampler sampler = new SentenceSampler(g).maxLength(80);
+        Random random = new Random(11);
+        for (int i = 0; i < 20; i++) sameMasksAlong(lazy, eager, o200k.encode(sampler.sample(random)));
+        assertThat(RuntimeAccess.of(lazy).treeBuilds().givenUp()).as("builds given up").isPositive();
+    }
+
     private static void sameMasksAlong(Artifact lazy, Artifact eager, int[] tokens) {
         Matcher a = lazy.newMatcher(), b = eager.newMatcher();
         for (int k = 0; k <= tokens.length; k++) {

@@ -297,8 +297,14 @@ public final class Artifact {
         if (bg != null) {
             bg.near(scannerState);
         } else if (demand.useTree(slot)) {
-            built = lazyTrees.buildIfUnclaimed(slot);
-            if (built != null) MaskServing.note(MaskServing.BUILT);
+            long start = TreeDemand.clockNanos();
+            try {
+                built = lazyTrees.buildIfUnclaimed(slot, demand.treeBudgetNanos(slot));
+                if (built != null) MaskServing.note(MaskServing.BUILT);
+            } catch (BuildBudget.Exceeded over) {
+                demand.treeBuildGivenUp(slot);
+                treeBuilds.givenUp(TreeDemand.clockNanos() - start);
+            }
         }
         return built;
     }
@@ -335,8 +341,14 @@ public final class Artifact {
             return lazyRoots.get(t);
         }
         if (background == null && demand.useRoot(t)) {
-            built = lazyRoots.buildIfUnclaimed(t);
-            if (built != null) MaskServing.note(MaskServing.BUILT);
+            long start = TreeDemand.clockNanos();
+            try {
+                built = lazyRoots.buildIfUnclaimed(t, demand.rootBudgetNanos(t));
+                if (built != null) MaskServing.note(MaskServing.BUILT);
+            } catch (BuildBudget.Exceeded over) {
+                demand.rootBuildGivenUp(t);
+                treeBuilds.givenUp(TreeDemand.clockNanos() - start);
+            }
         }
         return built;
     }
@@ -430,7 +442,8 @@ public final class Artifact {
     /** One builder per artifact (it caches per-terminal tables), made by the first build. */
     private synchronized TreeBuilder lazyTreeBuilder() {
         if (lazyBuilder == null) {
-            lazyBuilder = new TreeBuilder(terminals, follow, first, VocabTrie.of(vocabulary), info.dynamicCap(), vocabulary.size());
+            lazyBuilder = new TreeBuilder(terminals, follow, first, VocabTrie.of(vocabulary), info.dynamicCap(), vocabulary.size(),
+                    scanner.startersByByte());
         }
         return lazyBuilder;
     }

@@ -464,7 +464,7 @@ public final class MaskBenchRunner {
         Map<String, Integer> errorKinds = new HashMap<>();
         long parseNs, compileNs, serializeNs, loadNs, maskNs, commitNs, artifactBytes;
         long slowMasks, slowMasksOffCpu, offCpuNs;
-        long statMasks, statConfigs, statNodes, statScans, statDynamic, statGroups, statTokensOred, statTreesBuilt, statTreeBuildNs;
+        long statMasks, statConfigs, statNodes, statScans, statDynamic, statGroups, statTokensOred, statTreesBuilt, statTreeBuildNs, statBuildsGivenUp, statGivenUpNs;
         long backgroundTrees;
         long[] servedMasks = new long[SERVED.length];
         double[] servedUs = new double[SERVED.length];
@@ -519,6 +519,8 @@ public final class MaskBenchRunner {
                 statTokensOred += r.stats.tokensOred();
                 statTreesBuilt += r.treeBuilds.trees();
                 statTreeBuildNs += r.treeBuilds.nanos();
+                statBuildsGivenUp += r.treeBuilds.givenUp();
+                statGivenUpNs += r.treeBuilds.givenUpNanos();
             }
         }
 
@@ -609,6 +611,8 @@ public final class MaskBenchRunner {
             work.put("tokens_ored_per_mask", statMasks == 0 ? null : round1((double) statTokensOred / statMasks));
             work.put("trees_built", statTreesBuilt);
             work.put("tree_build_ms", Math.round(statTreeBuildNs / 1e5) / 10.0);
+            work.put("tree_builds_given_up", statBuildsGivenUp);
+            work.put("tree_builds_given_up_cpu_ms", Math.round(statGivenUpNs / 1e5) / 10.0);
             work.put("trees_built_in_background", backgroundTrees);
             p.put("work", work);
             Map<String, Object> slowTime = new LinkedHashMap<>();

@@ -37,7 +37,7 @@ public final class MatcherStats {
     /** Lazy trees the artifact built so far, on any thread, and the nanoseconds their builds took. */
     public static TreeBuilds treeBuilds(Artifact artifact) {
         TreeBuildCounter c = RuntimeAccess.of(artifact).treeBuilds();
-        return new TreeBuilds(c.trees(), c.nanos());
+        return new TreeBuilds(c.trees(), c.nanos(), c.givenUp(), c.givenUpNanos());
     }
 
     /**
@@ -80,9 +80,9 @@ public final class MatcherStats {
         }
     }
 
-    /** Lazy trees built and the nanoseconds their builds took. */
-    public record TreeBuilds(long trees, long nanos) {
+    /** Lazy trees built and the nanoseconds their builds took; builds masks gave up over their budget and their CPU nanoseconds. */
+    public record TreeBuilds(long trees, long nanos, long givenUp, long givenUpNanos) {
         /** This minus an earlier reading. */
-        public TreeBuilds minus(TreeBuilds o) { return new TreeBuilds(trees - o.trees, nanos - o.nanos); }
+        public TreeBuilds minus(TreeBuilds o) { return new TreeBuilds(trees - o.trees, nanos - o.nanos, givenUp - o.givenUp, givenUpNanos - o.givenUpNanos); }
     }
 }

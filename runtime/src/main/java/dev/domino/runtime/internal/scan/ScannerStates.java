@@ -95,6 +95,8 @@ public final class ScannerStates {
     public long[] startersBits(int b) { return startersBitsByByte[b]; }
     /** Terminals whose first byte {@code b} can be (shared: do not modify). */
     public int[] starters(int b) { return startersByByte[b]; }
+    /** {@link #starters} for every byte (shared: do not modify). */
+    public int[][] startersByByte() { return startersByByte; }
 
     /** Display name of a scanner state: {@code between} or {@code TERMINAL:s}. */
     public String name(int state) {

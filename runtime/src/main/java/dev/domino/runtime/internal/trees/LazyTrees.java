@@ -16,7 +16,8 @@ import java.util.function.IntFunction;
  * over the same outputs built every tree eight times.
  *
  * <p>A build that throws leaves its slot empty (the next caller tries again) and hands the
- * error to the threads that were waiting for it.
+ * error to the threads that were waiting for it; those waiting for a build given up over its
+ * budget ({@link BuildBudget}) build it themselves.
  */
 public final class LazyTrees {
     /** Per scanner state: null (not built), a {@link CompletableFuture} (being built) or the {@link TokenTree}. */
@@ -55,6 +56,8 @@ public final class LazyTrees {
         try {
             return building.join();
         } catch (java.util.concurrent.CompletionException e) {
+            // the thread building it gave up over its budget (its slot is empty again): build it here
+            if (e.getCause() instanceof BuildBudget.Exceeded) return get(state);
             if (e.getCause() instanceof RuntimeException re) throw re;
             if (e.getCause() instanceof Error err) throw err;
             throw e;
@@ -65,12 +68,18 @@ public final class LazyTrees {
      * Builds the tree of {@code state} on this thread if no thread has built or started it;
      * returns it, or null when another thread had claimed it.
      */
-    public TokenTree buildIfUnclaimed(int state) {
+    public TokenTree buildIfUnclaimed(int state) { return buildIfUnclaimed(state, BuildBudget.NONE); }
+
+    /**
+     * {@link #buildIfUnclaimed(int)} within {@code budgetNanos} of this thread's CPU time: throws
+     * {@link BuildBudget.Exceeded} (the slot left empty) when the build runs past it.
+     */
+    public TokenTree buildIfUnclaimed(int state, long budgetNanos) {
         CompletableFuture<TokenTree> mine = new CompletableFuture<>();
         if (!slots.compareAndSet(state, null, mine)) return null;
         TokenTree t;
         try {
-            t = build.apply(state);
+            t = BuildBudget.within(budgetNanos, build, state);
         } catch (RuntimeException | Error e) {
             slots.set(state, null);
             mine.completeExceptionally(e);

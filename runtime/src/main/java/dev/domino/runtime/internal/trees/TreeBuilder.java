@@ -50,13 +50,21 @@ public final class TreeBuilder {
     private final CountedLoop[] countedEntry;
 
     public TreeBuilder(Terminal[] terminals, BitSet[] follow, BitSet first, VocabTrie trie, int cap, int vocabSize) {
+        this(terminals, follow, first, trie, cap, vocabSize, Terminal.startersByByte(terminals));
+    }
+
+    /**
+     * @param startersByByte {@link Terminal#startersByByte} of {@code terminals}, when the caller has it
+     *                       (a large schema's thousands of terminals take milliseconds to scan again)
+     */
+    public TreeBuilder(Terminal[] terminals, BitSet[] follow, BitSet first, VocabTrie trie, int cap, int vocabSize, int[][] startersByByte) {
         this.terminals = terminals;
         this.follow = follow;
         this.first = first;
         this.trie = trie;
         this.cap = cap;
         this.vocabSize = vocabSize;
-        startersByByte = Terminal.startersByByte(terminals);
+        this.startersByByte = startersByByte;
         countedEntry = new CountedLoop[terminals.length];
         for (int t = 0; t < terminals.length; t++) {
             CountedLoop counted = terminals[t].counted();
@@ -134,8 +142,21 @@ public final class TreeBuilder {
             this.excessBudget = excessBudget;
         }
 
+        /** The thread's build budget when this walk started (see {@link BuildBudget}). */
+        private final long deadline = BuildBudget.deadline();
+        private int sinceCheck;
+
+        /** Counts a trie node visited; every {@link BuildBudget#CHECK_EVERY}, gives the build up when it is over its budget. */
+        private void tick() {
+            if (deadline != BuildBudget.NONE && ++sinceCheck == BuildBudget.CHECK_EVERY) {
+                sinceCheck = 0;
+                BuildBudget.check(deadline);
+            }
+        }
+
         /** Terminal t from state s of automaton dfa at the trie root, hanging at tree node {@code node}, via the shared walk. */
         public void fromRoot(Node node, int t, ByteDfa dfa, int s) {
+            BuildBudget.check(deadline); // before the walk: computing it may take milliseconds
             TerminalWalks.Walk w = trie.walks().get(dfa, s, vocabSize);
             if (w.continuation().size() > 0) {
                 if (annotate) node.mergeSharedCopies(t, copies);
@@ -282,6 +303,7 @@ public final class TreeBuilder {
          * walks) to know the copies each path has started when a token ends inside t or t ends.
          */
         public void countedRoot(int n, int t, CountedLoop counted, ByteDfa loop, int s, int used, Node node) {
+            tick();
             copies = used + counted.unitsToFinish(s); // a token ending here needs room for those too
             addTokens(n, node, t);
             int next = used + (counted.startsCopy(s) ? 1 : 0);
@@ -300,6 +322,7 @@ public final class TreeBuilder {
          * tokens become dynamic). Over the configured cap, spends the build's excess budget.
          */
         public boolean visit(int n) {
+            tick();
             int v = visits.increment(n);
             if (v > nodeCap) {
                 if (v == nodeCap + 1) dynamicSubtrees.add(n);
@@ -518,16 +541,23 @@ public final class TreeBuilder {
             Walk w;
             if (countedEntry[t] != null) {
                 w = new Walk(cap, 0);
-                w.walkCountedFromRoot(w.root, t);
+                try {
+                    w.walkCountedFromRoot(w.root, t);
+                } finally {
+                    w.visits.release();
+                }
             } else {
                 // the excess over the configured cap comes from one budget for all of them: a
                 // lexically ambiguous grammar would otherwise spend a tree's budget once per follower
                 long budget = cap < WIDE_CAP ? Math.min(EXCESS_BUDGET, Math.max(0, enteredExcess.get())) : 0;
                 w = budget > 0 ? new Walk(WIDE_CAP, budget) : new Walk(cap, 0);
-                enterPlain(w, t);
+                try {
+                    enterPlain(w, t);
+                } finally {
+                    w.visits.release();
+                }
                 if (budget > 0) enteredExcess.addAndGet(-(budget - Math.max(0, w.excessBudget)));
             }
-            w.visits.release();
             toShared(w.root);
             e = new Entered(new Frozen(w.root), w.dynamicSubtrees.stream().mapToInt(Integer::intValue).toArray());
             e = entered.putIfAbsent(t, e, e.node().bytes() + 4L * e.dynamicSubtrees().length);
@@ -547,15 +577,13 @@ public final class TreeBuilder {
      * excess budget: built once per terminal, like a state's tree, and only when a mask needs it.
      */
     public TokenTree buildRoot(int t) {
-        Walk w;
-        if (countedEntry[t] != null) {
-            w = new Walk(cap, 0);
-            w.walkCountedFromRoot(w.root, t);
-        } else {
-            w = newWalk();
-            enterPlain(w, t);
+        Walk w = countedEntry[t] != null ? new Walk(cap, 0) : newWalk();
+        try {
+            if (countedEntry[t] != null) w.walkCountedFromRoot(w.root, t);
+            else enterPlain(w, t);
+        } finally {
+            w.visits.release(); // also when a build is given up (BuildBudget): the counts go back zeroed
         }
-        w.visits.release();
         BitSet dynamic = new BitSet();
         int[] dynamicTokens = dynamicTokens(w, dynamic);
         prune(w.root, dynamic);
@@ -588,7 +616,11 @@ public final class TreeBuilder {
         if (m == 0) {
             BitSet next = t < 0 ? first : follow[t];
             int wideCount = 0;
-            for (int t2 = next.nextSetBit(0); t2 >= 0 && wideCount <= MAX_COPIED_WIDE; t2 = next.nextSetBit(t2 + 1)) if (wide(t2)) wideCount++;
+            long deadline = BuildBudget.deadline(); // a large object's followers are thousands of bounded walks
+            for (int t2 = next.nextSetBit(0); t2 >= 0 && wideCount <= MAX_COPIED_WIDE; t2 = next.nextSetBit(t2 + 1)) {
+                if (wideness[t2] == 0) BuildBudget.check(deadline);
+                if (wide(t2)) wideCount++;
+            }
             m = wideCount > MAX_COPIED_WIDE ? (byte) 2 : (byte) 1;
             manyWide[i] = m;
         }
@@ -626,8 +658,11 @@ public final class TreeBuilder {
     private Annotated buildAnnotated(int terminal, int loopState, Walk w) {
         CountedLoop counted = terminals[terminal].counted();
         w.annotate = true;
-        w.countedRoot(0, terminal, counted, terminals[terminal].dfa(), loopState, 0, w.root);
-        w.visits.release();
+        try {
+            w.countedRoot(0, terminal, counted, terminals[terminal].dfa(), loopState, 0, w.root);
+        } finally {
+            w.visits.release();
+        }
         BitSet dynamic = new BitSet();
         int[] dynamicTokens = dynamicTokens(w, dynamic);
         prune(w.root, dynamic);
@@ -686,15 +721,18 @@ public final class TreeBuilder {
     private record Annotated(TokenTree tree, int builtFor) {}
 
     private TokenTree build(int terminal, int state, Walk w) {
-        if (terminal < 0) {
-            boolean reference = manyWide(-1);
-            for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.enterAtRoot(w.root, t, reference);
-        } else {
-            CountedLoop counted = terminals[terminal].counted();
-            // a counted terminal's state here shares the plain loop's tree (see build(int, int))
-            w.fromRoot(w.root, terminal, terminals[terminal].dfa(), counted == null ? state : counted.loopState(state));
+        try {
+            if (terminal < 0) {
+                boolean reference = manyWide(-1);
+                for (int t = first.nextSetBit(0); t >= 0; t = first.nextSetBit(t + 1)) w.enterAtRoot(w.root, t, reference);
+            } else {
+                CountedLoop counted = terminals[terminal].counted();
+                // a counted terminal's state here shares the plain loop's tree (see build(int, int))
+                w.fromRoot(w.root, terminal, terminals[terminal].dfa(), counted == null ? state : counted.loopState(state));
+            }
+        } finally {
+            w.visits.release();
         }
-        w.visits.release();
         BitSet dynamic = new BitSet();
         int[] dynamicTokens = dynamicTokens(w, dynamic);
         prune(w.root, dynamic);

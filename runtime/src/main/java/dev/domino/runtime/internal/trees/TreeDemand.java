@@ -21,6 +21,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * state is built on its second use. A fixed use count
  * ({@link #setBuildAfterUses}) replaces the cost rule, for tests and comparisons.
  *
+ * <p>What a build will cost is not known before it runs: from a few hundred microseconds to tens of
+ * milliseconds on a large schema. So a mask's build gets what direct walks of that state have cost
+ * so far as its budget ({@link #treeBudgetNanos}, {@link BuildBudget}); a build that runs past it is
+ * given up, and the next attempt waits until direct walks have cost twice as much (ski rental with
+ * doubling: the builds given up cost at most what the direct walks did). A tree whose build costs
+ * far more than its walks stays walked directly, and no mask pays a build its state has not earned.
+ *
  * <p>Thread-safe: use counts and costs are atomic; the policy is a volatile switch for tests and benchmarks.
  */
 public final class TreeDemand {
@@ -57,12 +64,17 @@ public final class TreeDemand {
     private final AtomicIntegerArray rootUses;
     private final AtomicLongArray treeCost;
     private final AtomicLongArray rootCost;
+    /** Direct-walk cost at which the next build is due after one was given up (0: none given up). */
+    private final AtomicLongArray treeRetry;
+    private final AtomicLongArray rootRetry;
 
     public TreeDemand(int treeSlots, int terminals) {
         treeUses = new AtomicIntegerArray(treeSlots);
         rootUses = new AtomicIntegerArray(terminals);
         treeCost = new AtomicLongArray(treeSlots);
         rootCost = new AtomicLongArray(terminals);
+        treeRetry = new AtomicLongArray(treeSlots);
+        rootRetry = new AtomicLongArray(terminals);
     }
 
     public Mode mode() { return mode; }
@@ -86,10 +98,28 @@ public final class TreeDemand {
     }
 
     /** Counts a mask's use of a missing state tree; true when this use should build it. */
-    public boolean useTree(int slot) { return due(treeUses, treeCost, slot); }
+    public boolean useTree(int slot) { return due(treeUses, treeCost, treeRetry, slot); }
 
     /** Counts a mask's use of a missing root tree; true when this use should build it. */
-    public boolean useRoot(int terminal) { return due(rootUses, rootCost, terminal); }
+    public boolean useRoot(int terminal) { return due(rootUses, rootCost, rootRetry, terminal); }
+
+    /** CPU time the build {@link #useTree} called for may take ({@link BuildBudget#NONE}: unbounded). */
+    public long treeBudgetNanos(int slot) { return budget(treeCost, slot); }
+
+    /** {@link #treeBudgetNanos} for a root tree. */
+    public long rootBudgetNanos(int terminal) { return budget(rootCost, terminal); }
+
+    /** A mask gave up building a state tree over its budget: the next try waits for twice the cost. */
+    public void treeBuildGivenUp(int slot) { treeRetry.set(slot, 2 * treeCost.get(slot)); }
+
+    /** {@link #treeBuildGivenUp} for a root tree. */
+    public void rootBuildGivenUp(int terminal) { rootRetry.set(terminal, 2 * rootCost.get(terminal)); }
+
+    private long budget(AtomicLongArray cost, int i) {
+        // a fixed use count, or a zero budget ("build on the second use"), builds whatever it costs
+        if (buildAfter >= 0 || buildAfterNanos == 0) return BuildBudget.NONE;
+        return Math.max(buildAfterNanos, cost.get(i));
+    }
 
     /** Charges a direct walk of a missing state tree's configuration (nanoseconds; whether it computed terminal walks). */
     public void chargeTree(int slot, long nanos, boolean computedWalks) { charge(treeUses, treeCost, slot, nanos, computedWalks); }
@@ -101,12 +131,12 @@ public final class TreeDemand {
         if (buildAfter < 0 && (uses.get(i) > 1 || !computedWalks && nanos >= buildAfterNanos)) cost.addAndGet(i, nanos);
     }
 
-    private boolean due(AtomicIntegerArray uses, AtomicLongArray cost, int i) {
+    private boolean due(AtomicIntegerArray uses, AtomicLongArray cost, AtomicLongArray retry, int i) {
         int after = buildAfter;
         if (after == 0) return false;
         if (after < 0) {
             int u = uses.incrementAndGet(i);
-            return u > 1 && cost.get(i) >= buildAfterNanos;
+            return u > 1 && cost.get(i) >= Math.max(buildAfterNanos, retry.get(i));
         }
         int u = uses.get(i);
         if (u >= after) return true;

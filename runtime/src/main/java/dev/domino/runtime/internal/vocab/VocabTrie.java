@@ -80,8 +80,14 @@ public final class VocabTrie {
         return c;
     }
 
+    /**
+     * Idle counters kept: one per core, read once (in a container each {@code availableProcessors()}
+     * call reads the cgroup files, and builds release counters thousands of times).
+     */
+    private final int maxIdleCounters = Runtime.getRuntime().availableProcessors();
+
     public void releaseCounts(int[] counts) {
-        if (idleCount.get() >= Runtime.getRuntime().availableProcessors()) return;
+        if (idleCount.get() >= maxIdleCounters) return;
         idleCount.incrementAndGet();
         idleCounters.add(counts);
     }

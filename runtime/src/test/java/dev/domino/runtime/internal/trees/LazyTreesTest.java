@@ -49,4 +49,46 @@ class LazyTreesTest {
             pool.shutdownNow();
         }
     }
+    /**
+     * A mask's build given up over its budget ({@link BuildBudget}) leaves the slot empty, and a
+     * thread that was waiting for it builds the tree itself instead of failing.
+     */
+    @Test void aBuildGivenUpOverItsBudgetIsBuiltByItsWaiter() throws Exception {
+        CountDownLatch building = new CountDownLatch(1), release = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        TokenTree tree = new TokenTree(new int[] {0, 0}, new int[0], new int[0], new int[] {0, 0}, new int[0], new int[0],
+                new int[0], new TokenSets(new TokenSet[0]));
+        LazyTrees trees = new LazyTrees(1, q -> {
+            long deadline = BuildBudget.deadline();
+            if (calls.incrementAndGet() == 1) {
+                assertThat(deadline).isNotEqualTo(BuildBudget.NONE);
+                building.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                while (TreeDemand.clockNanos() <= deadline) Thread.onSpinWait(); // spend the budget
+                BuildBudget.check(deadline);
+                throw new AssertionError("over the budget, not given up");
+            }
+            assertThat(deadline).isEqualTo(BuildBudget.NONE); // the waiter's own build: no budget
+            return tree;
+        });
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<TokenTree> mask = pool.submit(() -> trees.buildIfUnclaimed(0, 1_000_000));
+            building.await();
+            Future<TokenTree> waiter = pool.submit(() -> trees.get(0));
+            Thread.sleep(50); // the waiter finds the build in flight
+            release.countDown();
+            assertThatThrownBy(mask::get).hasCauseInstanceOf(BuildBudget.Exceeded.class);
+            assertThat(waiter.get()).isSameAs(tree);
+            assertThat(trees.ifBuilt(0)).isSameAs(tree);
+            assertThat(calls.get()).isEqualTo(2);
+            assertThat(BuildBudget.deadline()).isEqualTo(BuildBudget.NONE); // this thread never had one
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

@@ -45,6 +45,43 @@ class TreeDemandTest {
         assertThat(cheap.useTree(0)).isTrue();
     }
 
+    /** A mask's build gets what direct walks have cost as its budget; given up, the next try waits for twice that. */
+    @Test void aBuildGivenUpWaitsForTwiceTheCost() {
+        TreeDemand d = new TreeDemand(1, 1);
+        d.setBuildAfterDirectMicros(100);
+        assertThat(d.useTree(0)).isFalse();
+        d.chargeTree(0, 50_000, true);
+        assertThat(d.useTree(0)).isFalse();
+        d.chargeTree(0, 150_000, true);
+        assertThat(d.useTree(0)).isTrue();
+        assertThat(d.treeBudgetNanos(0)).isEqualTo(150_000);
+        d.treeBuildGivenUp(0);
+        d.chargeTree(0, 100_000, true);
+        assertThat(d.useTree(0)).isFalse(); // 250 µs of 300
+        d.chargeTree(0, 50_000, true);
+        assertThat(d.useTree(0)).isTrue();
+        assertThat(d.treeBudgetNanos(0)).isEqualTo(300_000);
+        assertThat(d.rootBudgetNanos(0)).isEqualTo(100_000); // never charged: the configured budget
+        assertThat(d.useRoot(0)).isFalse();
+        d.chargeRoot(0, 400_000, true); // the first walk: not charged
+        assertThat(d.useRoot(0)).isFalse();
+        d.chargeRoot(0, 400_000, true);
+        assertThat(d.useRoot(0)).isTrue();
+        d.rootBuildGivenUp(0);
+        assertThat(d.useRoot(0)).isFalse();
+        d.chargeRoot(0, 400_000, true);
+        assertThat(d.useRoot(0)).isTrue();
+    }
+
+    /** Fixed use counts and a zero budget build whatever the build costs. */
+    @Test void fixedCountsAndZeroBudgetsBuildUnbounded() {
+        TreeDemand d = new TreeDemand(1, 1);
+        d.setBuildAfterUses(2);
+        assertThat(d.treeBudgetNanos(0)).isEqualTo(BuildBudget.NONE);
+        d.setBuildAfterDirectMicros(0);
+        assertThat(d.rootBudgetNanos(0)).isEqualTo(BuildBudget.NONE);
+    }
+
     @Test void zeroBudgetBuildsOnTheSecondUse() {
         TreeDemand d = new TreeDemand(1, 1);
         d.setBuildAfterDirectMicros(0);

@@ -147,8 +147,11 @@ public final class TreeBuilder {
         private int sinceCheck;
 
         /** Counts a trie node visited; every {@link BuildBudget#CHECK_EVERY}, gives the build up when it is over its budget. */
-        private void tick() {
-            if (deadline != BuildBudget.NONE && ++sinceCheck == BuildBudget.CHECK_EVERY) {
+        private void tick() { tick(1); }
+
+        /** {@link #tick()} for work worth {@code nodes} trie nodes (a clock read costs about a microsecond). */
+        private void tick(int nodes) {
+            if (deadline != BuildBudget.NONE && (sinceCheck += nodes) >= BuildBudget.CHECK_EVERY) {
                 sinceCheck = 0;
                 BuildBudget.check(deadline);
             }
@@ -156,7 +159,7 @@ public final class TreeBuilder {
 
         /** Terminal t from state s of automaton dfa at the trie root, hanging at tree node {@code node}, via the shared walk. */
         public void fromRoot(Node node, int t, ByteDfa dfa, int s) {
-            BuildBudget.check(deadline); // before the walk: computing it may take milliseconds
+            tick(BuildBudget.CHECK_EVERY / 4); // a walk not computed yet may take milliseconds
             TerminalWalks.Walk w = trie.walks().get(dfa, s, vocabSize);
             if (w.continuation().size() > 0) {
                 if (annotate) node.mergeSharedCopies(t, copies);
@@ -617,8 +620,9 @@ public final class TreeBuilder {
             BitSet next = t < 0 ? first : follow[t];
             int wideCount = 0;
             long deadline = BuildBudget.deadline(); // a large object's followers are thousands of bounded walks
+            int probes = 0;
             for (int t2 = next.nextSetBit(0); t2 >= 0 && wideCount <= MAX_COPIED_WIDE; t2 = next.nextSetBit(t2 + 1)) {
-                if (wideness[t2] == 0) BuildBudget.check(deadline);
+                if (wideness[t2] == 0 && (++probes & 15) == 0) BuildBudget.check(deadline);
                 if (wide(t2)) wideCount++;
             }
             m = wideCount > MAX_COPIED_WIDE ? (byte) 2 : (byte) 1;

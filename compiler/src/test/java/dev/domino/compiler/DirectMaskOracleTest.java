@@ -12,6 +12,7 @@ import dev.domino.runtime.BackgroundBuild;
 import dev.domino.runtime.Matcher;
 import dev.domino.runtime.Vocabulary;
 import dev.domino.runtime.internal.RuntimeAccess;
+import dev.domino.runtime.internal.trees.BuildBudget;
 import dev.domino.runtime.internal.trees.TreeDemand;
 import dev.domino.runtime.internal.trees.SameRootedTrees;
 import org.junit.jupiter.api.BeforeAll;
@@ -404,9 +405,9 @@ class DirectMaskOracleTest {
     }
 
     /**
-     * Builds a mask gives up over their budget (what direct walks of the state have cost, here a
-     * microsecond or so: every build of a string's state walks most of the trie) leave the masks
-     * exact, and the trees are built by a later try or stay walked directly.
+     * Builds a mask gives up over their budget leave the masks exact: every build the masks start is
+     * given up at its first walk (the masks run inside a spent budget: {@code BuildBudget.within(0, ...)}),
+     * so the missing trees stay walked directly.
      */
     @Test void buildsGivenUpOverTheirBudgetKeepMasksExact() {
         Grammar g = JsonSchemaGrammar.from("""
@@ -418,8 +419,15 @@ class DirectMaskOracleTest {
         RuntimeAccess.of(lazy).treeDemand().setBuildAfterDirectMicros(1);
         SentenceSampler sampler = new SentenceSampler(g).maxLength(80);
         Random random = new Random(11);
-        for (int i = 0; i < 20; i++) sameMasksAlong(lazy, eager, o200k.encode(sampler.sample(random)));
+        for (int i = 0; i < 20; i++) {
+            int[] tokens = o200k.encode(sampler.sample(random));
+            BuildBudget.within(0, unused -> {
+                sameMasksAlong(lazy, eager, tokens);
+                return null;
+            }, 0);
+        }
         assertThat(RuntimeAccess.of(lazy).treeBuilds().givenUp()).as("builds given up").isPositive();
+        assertThat(RuntimeAccess.of(lazy).treeBuilds().trees()).as("trees built").isZero();
     }
 
     private static void sameMasksAlong(Artifact lazy, Artifact eager, int[] tokens) {

@@ -12,8 +12,8 @@ import java.util.function.IntFunction;
  * build that would not repay itself yet stops early; the shared walks it computed stay cached.
  *
  * <p>The budget belongs to the thread (builds do not nest across threads): {@link TreeBuilder}'s
- * walks read it when they start and check the thread's CPU clock every {@link #CHECK_EVERY} trie
- * nodes. Work shared between builds (terminal walks, subtrees entered at the root, trees of the
+ * walks read it when they start, check it then, and check the thread's CPU clock every
+ * {@link #CHECK_EVERY} trie nodes. A build inside {@code within(0, ...)} is given up at its first walk. Work shared between builds (terminal walks, subtrees entered at the root, trees of the
  * same future) is only published when complete, so a build given up leaves nothing half-made.
  */
 public final class BuildBudget {
@@ -37,9 +37,9 @@ public final class BuildBudget {
     /** This thread's deadline on {@link TreeDemand#clockNanos()}, or {@link #NONE}. */
     static long deadline() { return DEADLINE.get()[0]; }
 
-    /** Throws {@link Exceeded} when the thread's clock is past {@code deadline}. */
+    /** Throws {@link Exceeded} when the thread's clock has reached {@code deadline}. */
     static void check(long deadline) {
-        if (deadline != NONE && TreeDemand.clockNanos() > deadline) throw EXCEEDED;
+        if (deadline != NONE && TreeDemand.clockNanos() >= deadline) throw EXCEEDED;
     }
 
     /**

@@ -140,6 +140,7 @@ public final class TreeBuilder {
         public Walk(int nodeCap, long excessBudget) {
             this.nodeCap = nodeCap;
             this.excessBudget = excessBudget;
+            BuildBudget.check(deadline); // a build whose budget is spent does not start another walk
         }
 
         /** The thread's build budget when this walk started (see {@link BuildBudget}). */

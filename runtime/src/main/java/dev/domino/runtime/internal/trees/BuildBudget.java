@@ -13,8 +13,9 @@ import java.util.function.IntFunction;
  *
  * <p>The budget belongs to the thread (builds do not nest across threads): {@link TreeBuilder}'s
  * walks read it when they start, check it then, and check the thread's CPU clock every
- * {@link #CHECK_EVERY} trie nodes. A build inside {@code within(0, ...)} is given up at its first walk. Work shared between builds (terminal walks, subtrees entered at the root, trees of the
- * same future) is only published when complete, so a build given up leaves nothing half-made.
+ * {@link #CHECK_EVERY} trie nodes; a build inside {@code within(0, ...)} is given up at its first
+ * walk. Work shared between builds (terminal walks, subtrees entered at the root, trees of the same
+ * future) is only published when complete, so a build given up leaves nothing half-made.
  */
 public final class BuildBudget {
     private BuildBudget() {}

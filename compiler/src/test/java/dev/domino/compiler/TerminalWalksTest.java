@@ -251,6 +251,42 @@ class TerminalWalksTest {
         assertThat(big).as("states keeping most of the vocabulary (inside strings, other keys)").isGreaterThanOrEqualTo(minBig);
     }
 
+    /**
+     * A shared walk computed inside a tree build whose budget is spent ({@link BuildBudget}) gives up with the
+     * build, and leaves nothing half-made: the walk computed afterwards, unbounded, equals the plain walk.
+     */
+    @Test void walksGivenUpWithTheirBuildLeaveNothingHalfMade() {
+        Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
+        int givenUp = 0, checked = 0;
+        for (String schema : new String[] {SCHEMA, KEYS, HUBS}) {
+            GrammarSources.Parsed parsed = GrammarSources.parse(schema, SourceFormat.JSON_SCHEMA, JsonSchemaOptions.defaults());
+            Artifact a = GrammarCompiler.compile(parsed.grammar(), vocab, "walks.json", "json-schema", schema,
+                    parsed.applyTo(CompileOptions.defaults()).withLazy(true).withPrebuildMillis(0));
+            TerminalWalks walks = new TerminalWalks(VocabTrie.of(vocab)); // fresh: nothing cached from other tests
+            for (Terminal terminal : RuntimeAccess.of(a).terminals()) {
+                ByteDfa dfa = terminal.dfa();
+                for (int s = 0; s < dfa.stateCount(); s++) {
+                    try {
+                        BuildBudget.within(0, state -> walks.get(dfa, state, vocab.size()), s);
+                    } catch (BuildBudget.Exceeded expected) {
+                        givenUp++;
+                        assertThat(walks.cachedWalk(dfa, s)).as("a walk given up is not cached").isNull();
+                    }
+                    TerminalWalks.Walk shared = walks.get(dfa, s, vocab.size());
+                    TerminalWalks.Walk plain = walks.compute(dfa, s, vocab.size());
+                    String where = terminal.name() + " state " + s;
+                    assertThat(shared.continuation().toArray()).as(where).isEqualTo(plain.continuation().toArray());
+                    assertThat(shared.endsAtRoot()).as(where).isEqualTo(plain.endsAtRoot());
+                    assertThat(endChildren(shared)).as(where).isEqualTo(endChildren(plain));
+                    assertThat(loopEnds(shared)).as(where).isEqualTo(loopEnds(plain));
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isGreaterThan(100);
+        assertThat(givenUp).as("walks large enough to give up (strings, other keys)").isGreaterThan(10);
+    }
+
     /** A sparse automaton (byte ranges per state) walks the vocabulary exactly as its dense table does. */
     @Test void sparseWalksEqualDenseWalks() {
         sparseWalksEqualDenseWalks(SCHEMA);

@@ -44,6 +44,32 @@ public final class BuildBudget {
     }
 
     /**
+     * One walk's work against the thread's budget as it was when the walk started: {@link #tick} counts
+     * trie nodes (or work worth that many) and reads the clock every {@link #CHECK_EVERY}. Outside a
+     * budgeted build it costs a comparison.
+     */
+    static final class Meter {
+        private final long deadline = deadline();
+        private int sinceCheck;
+
+        /** Counts one trie node visited. */
+        void tick() { tick(1); }
+
+        /** Counts work worth {@code nodes} trie nodes; gives the build up ({@link Exceeded}) once it is over its budget. */
+        void tick(int nodes) {
+            if (deadline != NONE && (sinceCheck += nodes) >= CHECK_EVERY) {
+                sinceCheck = 0;
+                check(deadline);
+            }
+        }
+
+        /** Gives the build up now if it is over its budget (before work that cannot be interrupted). */
+        void checkNow() { check(deadline); }
+
+        boolean bounded() { return deadline != NONE; }
+    }
+
+    /**
      * Runs {@code build.apply(arg)} with at most {@code nanos} of this thread's CPU time for its
      * walks ({@link #NONE}: unbounded); throws {@link Exceeded} when it runs out.
      */

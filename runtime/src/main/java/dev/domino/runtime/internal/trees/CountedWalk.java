@@ -178,7 +178,9 @@ public final class CountedWalk {
         int maxNeed = 0;
         int[] table = loop.table();
         long[] loops = loop.asciiLoops();
+        BuildBudget.Meter budget = new BuildBudget.Meter(); // computed inside a mask's tree build: gives up with it
         while (sp > 0) {
+            budget.tick();
             int n = stackNode[--sp], q = stackState[sp], k = stackCopies[sp], need = stackNeed[sp];
             int first = trie.firstChild(n), end = trie.endChild(n);
             long lo = loops[2 * q], hi = loops[2 * q + 1];

@@ -108,6 +108,7 @@ final class HubWalk {
         push(0, state, hub);
         while (sp > 0) {
             if (++visited > budget) return false;
+            acc.tick();
             int n = stackNode[--sp], a = stackA[sp], b = stackB[sp];
             if (n != 0) {
                 boolean wholeA = takesWhole(n, a, loops), wholeB = takesWhole(n, b, loops);
@@ -244,6 +245,7 @@ final class HubWalk {
             if (child < handledTo) continue; // below a parting edge taken already
             handledTo = trie.subtreeEnd(child);
             if (++visited > budget) return false;
+            acc.tick();
             int node = n, x = a, y = b;
             while (e < trie.firstChild(node) || e >= trie.endChild(node)) {
                 // the path's bytes down to the edge part nothing: the pair stays alike, meets, or dies on both sides

@@ -926,6 +926,7 @@ public final class TerminalWalks {
         stackNode[sp] = startNode; stackState[sp++] = startState;
         while (sp > 0) {
             if (++visited > maxNodes) return false;
+            acc.tick();
             int n = stackNode[--sp], s = stackState[sp];
             int first = trie.firstChild(n), end = trie.endChild(n);
             long loLoop = loops[2 * s], hiLoop = loops[2 * s + 1];
@@ -997,6 +998,7 @@ public final class TerminalWalks {
         stackNode[sp] = startNode; stackState[sp++] = startState;
         while (sp > 0) {
             if (++visited > maxNodes) return false;
+            acc.tick();
             int n = stackNode[--sp], s = stackState[sp];
             int first = trie.firstChild(n), end = trie.endChild(n);
             long loLoop = loops[2 * s], hiLoop = loops[2 * s + 1];
@@ -1039,7 +1041,13 @@ public final class TerminalWalks {
         /** Ends of loop core walks this walk contains (shared, not copied). */
         public final java.util.List<Ends> parts = new java.util.ArrayList<>(0);
 
+        /** The walk's work against the thread's build budget: a walk a mask's tree build computes gives up with the build ({@link BuildBudget}). */
+        private final BuildBudget.Meter budget = new BuildBudget.Meter();
+
         public Acc(int vocabSize) { this.vocabSize = vocabSize; }
+
+        /** Counts a trie node visited. */
+        void tick() { budget.tick(); }
 
         public void addTokens(VocabTrie t, int from, int to) {
             if (bits == null && tokenCount + (to - from) > SPARSE_LIMIT) toBitmap();

@@ -122,7 +122,7 @@ public final class TreeBuilder {
 
     private final class Walk {
         public final Node root = new Node();
-        public final VisitCounter visits = VisitCounter.forTrie(trie);
+        public final VisitCounter visits;
         public final List<Integer> dynamicSubtrees = new ArrayList<>();
         /** Paths per trie node above which its tokens become dynamic. */
         public int nodeCap;
@@ -140,23 +140,18 @@ public final class TreeBuilder {
         public Walk(int nodeCap, long excessBudget) {
             this.nodeCap = nodeCap;
             this.excessBudget = excessBudget;
-            BuildBudget.check(deadline); // a build whose budget is spent does not start another walk
+            budget.checkNow(); // a build whose budget is spent does not start another walk
+            visits = VisitCounter.forTrie(trie); // borrowed after the check: a walk that never starts has nothing to give back
         }
 
-        /** The thread's build budget when this walk started (see {@link BuildBudget}). */
-        private final long deadline = BuildBudget.deadline();
-        private int sinceCheck;
+        /** This walk's work against the thread's build budget (see {@link BuildBudget}). */
+        private final BuildBudget.Meter budget = new BuildBudget.Meter();
 
         /** Counts a trie node visited; every {@link BuildBudget#CHECK_EVERY}, gives the build up when it is over its budget. */
-        private void tick() { tick(1); }
+        private void tick() { budget.tick(); }
 
         /** {@link #tick()} for work worth {@code nodes} trie nodes (a clock read costs about a microsecond). */
-        private void tick(int nodes) {
-            if (deadline != BuildBudget.NONE && (sinceCheck += nodes) >= BuildBudget.CHECK_EVERY) {
-                sinceCheck = 0;
-                BuildBudget.check(deadline);
-            }
-        }
+        private void tick(int nodes) { budget.tick(nodes); }
 
         /** Terminal t from state s of automaton dfa at the trie root, hanging at tree node {@code node}, via the shared walk. */
         public void fromRoot(Node node, int t, ByteDfa dfa, int s) {
@@ -620,10 +615,9 @@ public final class TreeBuilder {
         if (m == 0) {
             BitSet next = t < 0 ? first : follow[t];
             int wideCount = 0;
-            long deadline = BuildBudget.deadline(); // a large object's followers are thousands of bounded walks
-            int probes = 0;
+            BuildBudget.Meter budget = new BuildBudget.Meter(); // a large object's followers are thousands of bounded walks
             for (int t2 = next.nextSetBit(0); t2 >= 0 && wideCount <= MAX_COPIED_WIDE; t2 = next.nextSetBit(t2 + 1)) {
-                if (wideness[t2] == 0 && (++probes & 15) == 0) BuildBudget.check(deadline);
+                if (wideness[t2] == 0) budget.tick(BuildBudget.CHECK_EVERY / 16); // a probe walks up to WIDE_NODES
                 if (wide(t2)) wideCount++;
             }
             m = wideCount > MAX_COPIED_WIDE ? (byte) 2 : (byte) 1;

@@ -34,7 +34,8 @@ class StaticCachesTest {
             "dev.domino.runtime.BatchMasks$Mailbox.BY_EXECUTOR", "weak keys: one mailbox per live executor",
             "dev.domino.runtime.internal.format.AtomicFiles.PENDING", "temporary files being written, removed when written",
             "dev.domino.runtime.internal.trees.TerminalWalks.DEFAULT_MAX", "settings: one bound per cache name",
-            "dev.domino.runtime.internal.trees.UnitRun.LOOPS", "the loop automata runs are recognized over: the first 8 seen, 64 states at most each");
+            "dev.domino.runtime.internal.trees.UnitRun.LOOPS", "the loop automata runs are recognized over: the first 8 seen, 64 states at most each",
+            "dev.domino.compiler.DeepStack.IDLE", "idle compile threads: at most one per core, each ends after 10 s idle");
 
     static List<Path> classRoots() throws URISyntaxException {
         return List.of(Path.of(GrammarCompiler.class.getProtectionDomain().getCodeSource().getLocation().toURI()),

@@ -90,12 +90,18 @@ public final class BackgroundTrees implements BackgroundBuild {
         queue(nextMask);
     }
 
-    private synchronized void queue(java.util.function.Predicate<int[]> nextMask) {
-        if (ahead.size() == MAX_AHEAD) ahead.removeFirst();
-        ahead.addLast(nextMask);
+    // Guarded by the queue itself, not by this object: a task holds this object's monitor while it computes the
+    // build order (milliseconds on a large schema), and a commit queueing its next mask must not wait for that.
+    private void queue(java.util.function.Predicate<int[]> nextMask) {
+        synchronized (ahead) {
+            if (ahead.size() == MAX_AHEAD) ahead.removeFirst();
+            ahead.addLast(nextMask);
+        }
     }
 
-    private synchronized java.util.function.Predicate<int[]> nextAhead() { return ahead.pollLast(); }
+    private java.util.function.Predicate<int[]> nextAhead() {
+        synchronized (ahead) { return ahead.pollLast(); }
+    }
 
     /**
      * The build order, computed by a background task rather than by the caller: it walks every
@@ -238,7 +244,7 @@ public final class BackgroundTrees implements BackgroundBuild {
     private void finishTask() {
         if (running.decrementAndGet() == 0) {
             artifact.backgroundFinished(this); // masks stop sending hints
-            synchronized (this) { ahead.clear(); } // snapshots hold matchers: release them
+            synchronized (ahead) { ahead.clear(); } // snapshots hold matchers: release them
             done.complete(null);
         }
     }

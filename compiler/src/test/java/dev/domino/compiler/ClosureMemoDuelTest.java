@@ -173,6 +173,51 @@ class ClosureMemoDuelTest {
         }
     }
 
+    /**
+     * Unions of two sets at one position (the scans of two different terminals from one set), merged in
+     * canonical order where they share their own items ({@code SortedUnion}), against the union of all their
+     * items hashed into a new set: equal items, hash, expected terminals and acceptance.
+     */
+    @Test void unionsMergedInOrderEqualUnionsInFull() {
+        StringBuilder defs = new StringBuilder();
+        int kinds = 5;
+        for (int k = 0; k < kinds; k++) {
+            if (k > 0) defs.append(',');
+            defs.append("\"k").append(k).append("\": {\"type\": \"object\", \"required\": [\"type\"], \"properties\": {\"type\": {\"enum\": [\"K")
+                    .append(k % 2).append("\"]}, \"id\": {\"type\": \"string\"}, \"n").append(k).append("\": {\"type\": \"number\"}, \"child\": {\"$ref\": \"#/definitions/any\"}}}");
+        }
+        StringBuilder any = new StringBuilder("\"any\": {\"anyOf\": [");
+        for (int k = 0; k < kinds; k++) any.append(k > 0 ? ", " : "").append("{\"$ref\": \"#/definitions/k").append(k).append("\"}");
+        any.append("]}");
+        String schema = "{\"$ref\": \"#/definitions/any\", \"definitions\": {" + defs + ", " + any + "}}";
+        for (Grammar g : List.of(JsonSchemaGrammar.from(schema).grammar(), JsonSchemaGrammar.from(SCHEMA).grammar(), TestGrammars.ambiguousExpr())) {
+            EarleyParser parser = compile(g);
+            Random random = new Random(208);
+            int merged = 0;
+            for (int w = 0; w < 100; w++) {
+                EarleyState s = random.nextBoolean() ? parser.initial() : parser.initialUnshared();
+                for (int step = 0; step < 60; step++) {
+                    int[] expected = terminals(s.expected);
+                    if (expected.length == 0) break;
+                    EarleyState a = parser.scan(s, expected[random.nextInt(expected.length)]);
+                    EarleyState b = parser.scan(s, expected[random.nextInt(expected.length)]);
+                    EarleyState union = parser.union(a, b), reference = parser.unionInFull(a, b);
+                    assertThat(union).isEqualTo(reference);
+                    assertThat(union.hashCode()).isEqualTo(reference.hashCode());
+                    assertThat(union.expected).isEqualTo(reference.expected);
+                    assertThat(union.isAccepting()).isEqualTo(reference.isAccepting());
+                    for (int i = 0; i < union.itemCount(); i++) {
+                        assertThat(union.origin(i)).as("origin of item " + i).isSameAs(reference.origin(i));
+                    }
+                    if (a != b && !parser.isDead(a) && !parser.isDead(b) && union.sharedItemCount() > 0) merged++;
+                    s = parser.isDead(a) ? b : a;
+                    if (parser.isDead(s)) break;
+                }
+            }
+            assertThat(merged).as("unions kept shared own items").isPositive();
+        }
+    }
+
     private static int[] terminals(long[] bits) {
         int n = 0;
         for (long w : bits) n += Long.bitCount(w);

@@ -136,6 +136,41 @@ class TerminalWalksTest {
         assertThat(TerminalWalks.hubWalks() - before).as("walks derived from a hub's").isGreaterThan(dfa.stateCount() * 3 / 4);
     }
 
+    /**
+     * "Any key but these" of two {@code oneOf} alternatives, each with its own declared keys, closing quote and colon
+     * included: their free string states have the same residual, so both automata share one walk of it (the same
+     * object), and every state's shared walk still equals its plain walk.
+     */
+    @Test void freeStringStatesOfKeyComplementsShareOneWalk() {
+        Vocabulary vocab = VocabularyLoader.load("cl100k_base", null).vocabulary();
+        TerminalWalks walks = new TerminalWalks(VocabTrie.of(vocab)); // fresh: nothing cached from other tests
+        ByteDfa first = keyComplement("type", "id", "domainSet", "rangeSet");
+        ByteDfa second = keyComplement("type", "id", "partitionSet", "metadata", "envelope");
+        for (ByteDfa dfa : java.util.List.of(first, second)) {
+            for (int s = 0; s < dfa.stateCount(); s++) {
+                TerminalWalks.Walk shared = walks.get(dfa, s, vocab.size());
+                TerminalWalks.Walk plain = walks.compute(dfa, s, vocab.size());
+                String where = "state " + s;
+                assertThat(shared.continuation().toArray()).as(where).isEqualTo(plain.continuation().toArray());
+                assertThat(shared.endsAtRoot()).as(where).isEqualTo(plain.endsAtRoot());
+                assertThat(endChildren(shared)).as(where).isEqualTo(endChildren(plain));
+                assertThat(loopEnds(shared)).as(where).isEqualTo(loopEnds(plain));
+            }
+        }
+        // "zz" is a prefix of no declared key: both automata are in their free string state after it
+        int free1 = first.step(first.step(0, 'z'), 'z'), free2 = second.step(second.step(0, 'z'), 'z');
+        assertThat(walks.get(first, free1, vocab.size())).isSameAs(walks.get(second, free2, vocab.size()));
+    }
+
+    /** A key body other than the given keys, then the closing quote and the colon. */
+    private static ByteDfa keyComplement(String... keys) {
+        dk.brics.automaton.Automaton a = new dk.brics.automaton.RegExp("[ !#-\\[\\]-~]*").toAutomaton()
+                .minus(dk.brics.automaton.Automaton.makeStringUnion(keys))
+                .concatenate(dk.brics.automaton.Automaton.makeString("\":"));
+        a.minimize();
+        return asciiDfa(a);
+    }
+
     /** A byte automaton of an automaton over ASCII characters. */
     private static ByteDfa asciiDfa(dk.brics.automaton.Automaton a) {
         java.util.List<dk.brics.automaton.State> states = new java.util.ArrayList<>(a.getStates());

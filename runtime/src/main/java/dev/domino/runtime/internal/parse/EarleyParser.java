@@ -228,7 +228,7 @@ public final class EarleyParser {
      * anything ({@code outcome[0]}: 1 if so) and the step's work ({@code outcome[1]}).
      */
     private EarleyState closure(int[] kernelRules, EarleyState[] kernelOrigins, long[][] kernelSeen, int kernelSize, ClosureMemo closures, long[] outcome) {
-        ItemSet items = new ItemSet(Math.max(16, kernelSize * 4));
+        ItemSet items = ItemSet.scratch(kernelSize);
         if (closures != null) items.predicted = new long[(g.predictions.length + 63) >>> 6];
         for (int i = 0; i < kernelSize; i++) items.add(kernelRules[i], kernelOrigins[i], kernelSeen[i]);
         close(items);
@@ -579,6 +579,13 @@ public final class EarleyParser {
         if (a == b || a.equals(b)) return a;
         if (a == dead) return b;
         if (b == dead) return a;
+        return SortedUnion.applies(a, b) ? SortedUnion.of(a, b) : unionInFull(a, b);
+    }
+
+    /** {@link #union} by hashing every item of both into a new set: the reference {@link SortedUnion} is tested against. */
+    public EarleyState unionInFull(EarleyState a, EarleyState b) {
+        if (a == dead) return b;
+        if (b == dead) return a;
         ItemSet items = new ItemSet(Math.max(16, (a.itemCount() + b.itemCount()) * 2));
         for (int i = 0; i < a.itemCount(); i++) items.add(a.rule(i), a.origin(i), a.seenAt(i));
         for (int i = 0; i < b.itemCount(); i++) items.add(b.rule(i), b.origin(i), b.seenAt(i));
@@ -659,6 +666,13 @@ public final class EarleyParser {
             distinct++;
         }
         if (distinct <= 1) return first;
+        boolean sorted = true;
+        for (int i = 0; i < n && sorted; i++) sorted = states[i] == dead || SortedUnion.applies(first, states[i]);
+        if (sorted) {
+            EarleyState u = first;
+            for (int i = 0; i < n; i++) if (states[i] != dead && states[i] != first) u = union(u, states[i]);
+            return u;
+        }
         ItemSet set = new ItemSet(Math.max(16, items * 2));
         for (int i = 0; i < n; i++) {
             EarleyState s = states[i];
@@ -813,6 +827,47 @@ public final class EarleyParser {
         public ItemSet(int capacity) {
             rules = new int[capacity]; origins = new EarleyState[capacity]; serials = new long[capacity]; seen = new long[capacity][];
             table = new int[Integer.highestOneBit(capacity * 2 - 1) << 1];
+        }
+
+        /** Past this many table slots a thread's scratch set is not kept: clearing it would cost more than a new one. */
+        private static final int MAX_KEPT_TABLE = 1 << 13;
+        private static final ThreadLocal<ItemSet[]> SCRATCH = ThreadLocal.withInitial(() -> new ItemSet[1]);
+
+        /**
+         * This thread's empty item set for one closure (its contents are copied out before the next): a
+         * complemented {@code oneOf} makes sets of 700 items, and allocating (zeroing) their arrays afresh for every
+         * scan was a tenth of such a schema's mask time.
+         */
+        static ItemSet scratch(int kernelSize) {
+            ItemSet[] holder = SCRATCH.get();
+            ItemSet s = holder[0];
+            if (s == null || s.table.length > MAX_KEPT_TABLE) {
+                s = new ItemSet(Math.max(16, kernelSize * 4));
+                holder[0] = s;
+                return s;
+            }
+            s.clear();
+            return s;
+        }
+
+        /** Empties the set for reuse, dropping its references (origins, members seen) so they can be collected. */
+        private void clear() {
+            Arrays.fill(origins, 0, size, null);
+            Arrays.fill(seen, 0, size, null);
+            Arrays.fill(table, 0);
+            size = 0;
+            anySeen = false;
+            predicted = null;
+            work = 0;
+            if (completedLhs != null && completedLhs.length <= 1024) {
+                if (completedCount > 0) Arrays.fill(completedLhs, 0); // an empty slot is lhs 0; the serials are overwritten
+            } else {
+                completedSerials = null;
+                completedLhs = null;
+            }
+            completedCount = 0;
+            firstSerial = Long.MIN_VALUE;
+            firstLhs = 0;
         }
 
         private static int hash(int rule, long serial, long[] seen) {

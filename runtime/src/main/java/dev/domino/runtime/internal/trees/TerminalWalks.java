@@ -587,17 +587,16 @@ public final class TerminalWalks {
     private Walk computeShared(ByteDfa dfa, int state, int vocabSize) {
         LoopCore core = LoopCore.of(dfa, state, MAX_SHARED_STATES);
         if (core != null && core.ports.length > 0) {
-            // a core is keyed by the state it is entered at: each partial match of an unanchored pattern (a key holding
-            // [0-9a-f]{32}) is a core of its own, and its walk, nearly the whole vocabulary, was walked whole for each.
-            // A core not walked before is derived from its hub's walk where it has a hub (the searching state).
-            if (hubs && byCore.get(core) == null) {
-                Walk w = HubWalk.of(this, trie, dfa, state, vocabSize);
-                if (w != null) {
-                    HUB_WALKS.incrementAndGet();
-                    return w;
-                }
+            // a string state of "any key but these" has the same residual in every such automaton (the rest of
+            // the string, the quote, the colon): the paths leaving its core were walked again per automaton
+            ByteDfa residual = dfa.residual(state, MAX_SHARED_STATES);
+            if (residual != null) {
+                Walk known = byResidual.get(residual);
+                if (known != null) return known;
+                Walk w = fromCoreOrHub(dfa, state, core, vocabSize);
+                return byResidual.putIfAbsent(residual, w, bytesOf(w) + 1024L * residual.stateCount());
             }
-            return fromCore(dfa, core, vocabSize);
+            return fromCoreOrHub(dfa, state, core, vocabSize);
         }
         ByteDfa residual = dfa.residual(state, MAX_SHARED_STATES);
         if (residual == null) {
@@ -618,6 +617,21 @@ public final class TerminalWalks {
             w = byResidual.putIfAbsent(residual, w, bytesOf(w) + 1024L * residual.stateCount()); // the key: ~1 KB per state
         }
         return w;
+    }
+
+    /** The walk of a state in a loop core with exits: derived from its hub's where it has one, else from the core's. */
+    private Walk fromCoreOrHub(ByteDfa dfa, int state, LoopCore core, int vocabSize) {
+        // a core is keyed by the state it is entered at: each partial match of an unanchored pattern (a key holding
+        // [0-9a-f]{32}) is a core of its own, and its walk, nearly the whole vocabulary, was walked whole for each.
+        // A core not walked before is derived from its hub's walk where it has a hub (the searching state).
+        if (hubs && byCore.get(core) == null) {
+            Walk w = HubWalk.of(this, trie, dfa, state, vocabSize);
+            if (w != null) {
+                HUB_WALKS.incrementAndGet();
+                return w;
+            }
+        }
+        return fromCore(dfa, core, vocabSize);
     }
 
     /** The plain walk, nothing shared (the reference the shared walks must equal). */

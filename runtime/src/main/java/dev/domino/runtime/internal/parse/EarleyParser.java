@@ -852,9 +852,20 @@ public final class EarleyParser {
 
         /** Empties the set for reuse, dropping its references (origins, members seen) so they can be collected. */
         private void clear() {
+            if (size * 8 >= table.length) {
+                Arrays.fill(table, 0);
+            } else {
+                // a few items in the table a large set grew: clear their slots only
+                int mask = table.length - 1;
+                for (int j = 0; j < size; j++) {
+                    int h = hash(rules[j], serials[j], seen[j]);
+                    int i = (h ^ (h >>> 15)) & mask;
+                    while (table[i] != j + 1) i = (i + 1) & mask;
+                    table[i] = 0;
+                }
+            }
             Arrays.fill(origins, 0, size, null);
             Arrays.fill(seen, 0, size, null);
-            Arrays.fill(table, 0);
             size = 0;
             anySeen = false;
             predicted = null;

@@ -26,5 +26,5 @@ module dev.domino.runtime {
     exports dev.domino.runtime.internal.format to dev.domino.compiler, dev.domino.cli;
     exports dev.domino.runtime.internal.vocab to dev.domino.compiler;
     exports dev.domino.runtime.internal.util to dev.domino.compiler;
-    exports dev.domino.runtime.internal.mask to dev.domino.cli;
+    exports dev.domino.runtime.internal.mask to dev.domino.compiler, dev.domino.cli;
 }

@@ -288,6 +288,23 @@ class DirectMaskOracleTest {
     }
 
     /** Partial matches of unanchored patterns, walks derived from the searching state's ({@code HubWalk}) and not. */
+    /**
+     * Strings split around a counted run (an unanchored {@code [A-Fa-f0-9]{64}}: a free body that may end after any
+     * byte, the run, a free body): the end children whose subtrees' tokens the mask holds already are not walked
+     * below ({@code DirectMask.covered}), and the masks stay the oracle's.
+     */
+    @Test void schemaStringsSplitAroundCountedRuns() {
+        String schema = """
+                {"type": "object", "properties": {
+                   "hash": {"type": "string", "pattern": "[A-Fa-f0-9]{64}"},
+                   "tag": {"type": "string", "pattern": "v[0-9]{2}"},
+                   "n": {"type": "integer"}},
+                 "required": ["hash", "tag"], "additionalProperties": false}""";
+        long before = dev.domino.runtime.internal.mask.DirectMask.coveredSkips();
+        check(JsonSchemaGrammar.from(schema).grammar(), CompileOptions.defaults(), LongTests.scale(3, 20), 118, 200);
+        assertThat(dev.domino.runtime.internal.mask.DirectMask.coveredSkips() - before).as("end children not walked below").isPositive();
+    }
+
     @Test void schemaUnanchoredPatternsHubWalksOnAndOff() {
         String schema = """
                 {"type": "object", "properties": {
